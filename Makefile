@@ -1,0 +1,41 @@
+# Front door of the project. The two quick-start commands are
+#   make run    install missing dependencies, build, simulate the default example
+#   make test   build and run every test through ctest
+BUILD ?= build
+EXAMPLE ?= examples/msl/Oscillator.mo
+EXAMPLE_NAME = $(basename $(notdir $(EXAMPLE)))
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
+
+.PHONY: all deps build run test install asan clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@mkdir -p out
+	./$(BUILD)/flange simulate $(EXAMPLE) -o out/$(EXAMPLE_NAME).csv
+	@echo "wrote out/$(EXAMPLE_NAME).csv"
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD)
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: deps
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLANGE_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) build-asan out

@@ -1,0 +1,226 @@
+/*
+ * flange.h - the public interface of libflange.
+ *
+ * flange simulates 1-D translational mechanical networks (masses, springs,
+ * dampers, hard stops, friction, sources, sensors) written in a subset of
+ * Modelica, or built component by component through this API, using the
+ * SUNDIALS IDA integrator.
+ *
+ * The life of a simulation has three objects, each owned by the caller:
+ *
+ *   fl_model   a model description: component instances, parameters,
+ *              start values and connections. Loaded from Modelica text
+ *              (fl_model_load_file / fl_model_load_string) or built with
+ *              fl_model_new + fl_model_add + fl_model_set + fl_model_connect.
+ *   fl_system  the compiled, read-only system made from a model: rigid
+ *              bodies, unknowns, equations, Jacobian pattern, events and the
+ *              table of output variables. One system can be shared by many
+ *              simulations (also from several threads).
+ *   fl_sim     the mutable simulation state of one run: integrator memory,
+ *              current values, statistics.
+ *
+ * Every function that can fail takes an fl_diag list and records errors and
+ * warnings there ("file:line:column: error: ..."); the return value says
+ * whether it failed (NULL or a non-zero int). A NULL fl_diag is allowed and
+ * discards the messages.
+ *
+ * Minimal use:
+ *
+ *   fl_diag *d = fl_diag_new();
+ *   fl_model *m = fl_model_load_file("Oscillator.mo", NULL, d);
+ *   fl_system *sys = m ? fl_compile(m, d) : NULL;
+ *   fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
+ *   fl_sim_opts o = fl_sim_default_opts(sys);
+ *   if (sim) fl_sim_run_csv(sim, &o, "out.csv", NULL, 0, d);
+ *   for (int i = 0; i < fl_diag_count(d); i++) puts(fl_diag_text(d, i));
+ *   fl_sim_free(sim); fl_system_free(sys); fl_model_free(m); fl_diag_free(d);
+ */
+#ifndef FLANGE_H
+#define FLANGE_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FLANGE_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------
+ * Diagnostics
+ * ------------------------------------------------------------------------ */
+
+/* Severities of diagnostics. */
+enum { FL_SEV_NOTE = 0, FL_SEV_WARNING = 1, FL_SEV_ERROR = 2 };
+
+/* A list of diagnostics. */
+typedef struct fl_diag fl_diag;
+
+fl_diag *fl_diag_new(void);
+void fl_diag_free(fl_diag *d);
+/* Forget all collected messages. */
+void fl_diag_clear(fl_diag *d);
+/* Number of messages, and how many of them are errors. */
+int fl_diag_count(const fl_diag *d);
+int fl_diag_errors(const fl_diag *d);
+/* Severity (FL_SEV_*) and formatted text of message i, 0 <= i < count. */
+int fl_diag_severity(const fl_diag *d, int i);
+const char *fl_diag_text(const fl_diag *d, int i);
+
+/* ------------------------------------------------------------------------
+ * Model descriptions
+ * ------------------------------------------------------------------------ */
+
+typedef struct fl_model fl_model;
+
+/* Options for loading Modelica text. All fields may be zero. */
+typedef struct fl_load_opts {
+    /* Which model to load when the text holds several (a package): its
+     * name, or its dotted path inside the file's packages. NULL picks the
+     * only model; it is an error if there are several. */
+    const char *model_name;
+    /* Parameter overrides "name=value", applied while the model is
+     * instantiated, so that bindings depending on them see the new value.
+     * name is a model parameter ("k") or a component parameter ("mass.m");
+     * value is a Modelica expression ("2.5", "true", "{1,2}"). */
+    const char *const *params;
+    int nparams;
+} fl_load_opts;
+
+/* Load a model from a Modelica file / from text. source_name is used in
+ * messages. Returns NULL on error. */
+fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d);
+fl_model *fl_model_load_string(const char *text, const char *source_name,
+                               const fl_load_opts *opts, fl_diag *d);
+
+/* An empty model to be built through the API. */
+fl_model *fl_model_new(const char *name);
+void fl_model_free(fl_model *m);
+const char *fl_model_name(const fl_model *m);
+
+/* Add a component instance. type is a full Modelica path
+ * ("Modelica.Mechanics.Translational.Components.Mass") or a short name that
+ * is unique among flange's components ("Mass", "HardStop"). Returns 0 on
+ * success. */
+int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d);
+
+/* Set a parameter ("mass.m") or a variable attribute ("mass.s.start",
+ * "mass.s.fixed" with 0/1, "spring.s_rel.start") to a number. */
+int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d);
+
+/* Set a parameter from Modelica expression text: "true",
+ * "Modelica.Blocks.Types.Regularization.Linear", "[0, 1; 1, 2]", "2*pi". */
+int fl_model_set_expr(fl_model *m, const char *name, const char *expr, fl_diag *d);
+
+/* Set a matrix (rows x cols, row-major) or vector (rows = 1) parameter. */
+int fl_model_set_array(fl_model *m, const char *name, int rows, int cols,
+                       const double *data, fl_diag *d);
+
+/* Connect two flanges ("mass.flange_b", "spring.flange_a") or a signal
+ * output to a signal input ("sine.y", "force.f"). */
+int fl_model_connect(fl_model *m, const char *a, const char *b, fl_diag *d);
+
+/* Experiment settings (from the experiment annotation of loaded models). */
+typedef struct fl_experiment {
+    double start_time;
+    double stop_time;
+    double interval;  /* output grid spacing */
+    double tolerance; /* relative tolerance */
+} fl_experiment;
+fl_experiment fl_model_experiment(const fl_model *m);
+void fl_model_set_experiment(fl_model *m, fl_experiment e);
+
+/* ------------------------------------------------------------------------
+ * Compiled systems
+ * ------------------------------------------------------------------------ */
+
+typedef struct fl_system fl_system;
+
+/* Compile a model: evaluate and check parameters, build connection sets and
+ * rigid bodies, lay out the DAE, check its structure and the initial
+ * conditions. Returns NULL on error. The model may be freed afterwards. */
+fl_system *fl_compile(const fl_model *m, fl_diag *d);
+void fl_system_free(fl_system *sys);
+
+/* The output variables: "time" is not among them. Index i in
+ * 0..fl_system_nvars-1; names are Modelica instance paths ("mass.s",
+ * "spring.f", "mass.flange_a.f"). */
+int fl_system_nvars(const fl_system *sys);
+const char *fl_system_var_name(const fl_system *sys, int i);
+const char *fl_system_var_unit(const fl_system *sys, int i); /* "" if none */
+int fl_system_var_index(const fl_system *sys, const char *name); /* -1 if absent */
+
+/* Print the flattened structure (components, connection sets, bodies,
+ * states, initial conditions, events, linear solver) as text. */
+void fl_system_describe(const fl_system *sys, FILE *out);
+
+/* Print every component class flange knows, with ports and parameters. */
+void fl_components_print(FILE *out);
+
+/* ------------------------------------------------------------------------
+ * Simulation
+ * ------------------------------------------------------------------------ */
+
+typedef struct fl_sim fl_sim;
+
+/* Linear solver used inside IDA's Newton iteration. */
+enum { FL_SOLVER_AUTO = 0, FL_SOLVER_DENSE = 1, FL_SOLVER_KLU = 2 };
+
+typedef struct fl_sim_opts {
+    double start_time, stop_time, interval, tolerance;
+    int solver;   /* FL_SOLVER_*; AUTO picks dense for small, KLU for large systems */
+    int quiet;    /* reserved for progress reporting */
+} fl_sim_opts;
+
+/* Options from the model's experiment annotation (StartTime 0, StopTime 1,
+ * Interval (stop-start)/500 and Tolerance 1e-6 where absent). */
+fl_sim_opts fl_sim_default_opts(const fl_system *sys);
+
+/* Called at every output point: on the Interval grid and on both sides of
+ * every event. vals[i] is the value of output variable i. Return non-zero to
+ * stop the run (fl_sim_run then fails with that code). */
+typedef int (*fl_output_fn)(void *user, double t, const double *vals, int nvals);
+
+fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d);
+void fl_sim_free(fl_sim *sim);
+
+/* Initialise and integrate from start_time to stop_time. fn may be NULL.
+ * Returns 0 on success. */
+int fl_sim_run(fl_sim *sim, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d);
+
+/* As fl_sim_run, writing a CSV file: header "time" then the selected
+ * variables, one row per output point. globs selects variables by name
+ * ("mass*.s"); NULL or nglobs = 0 writes all. The file is written to a
+ * temporary name and renamed on success only: a failed run leaves no file. */
+int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
+                   const char *const *globs, int nglobs, fl_diag *d);
+
+/* Value of output variable i at the last output point. */
+double fl_sim_value(const fl_sim *sim, int i);
+
+/* Counters of the last run. */
+typedef struct fl_stats {
+    long steps, res_evals, jac_evals, lin_setups, err_test_fails, nonlin_conv_fails;
+    long time_events, state_events, outputs;
+    const char *linear_solver; /* "dense" or "klu" */
+} fl_stats;
+fl_stats fl_sim_stats(const fl_sim *sim);
+
+/* ------------------------------------------------------------------------
+ * Result comparison
+ * ------------------------------------------------------------------------ */
+
+/* Compare the signals of a result CSV with a reference CSV in the manner of
+ * the MSL regression tests: every result point must lie in a tube around the
+ * reference of half-width tol*(time span) in time and tol*(value range) in
+ * value. signals_file lists one signal per line (NULL: every column of the
+ * reference). Writes one line per signal to report. Returns 0 when all pass,
+ * 1 when some fail, -1 on error (unreadable file, missing signal). */
+int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
+                   double tol, FILE *report, fl_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install the Debian packages flange needs to build, when they are missing.
+# Safe to run repeatedly: it does nothing when everything is present.
+set -eu
+pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "flange: installing missing Debian packages:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "flange: need root (or sudo) to install:$missing" >&2; exit 1
+  fi
+else
+  SUDO=""
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists when the packages cannot be found in them.
+if ! apt-cache show $missing >/dev/null 2>&1; then
+  $SUDO apt-get update -qq
+fi
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "flange: dependencies installed"

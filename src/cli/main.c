@@ -1,0 +1,50 @@
+/* main.c - entry point of the flange command-line tool: dispatches to the
+ * subcommands. Exit status: 0 success, 1 failure of the model or the run
+ * (or comparison outside the tube), 2 usage error. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: flange <command> [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
+    "           [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...] [--solver auto|dense|klu] [--quiet]\n"
+    "                     simulate a model and write every variable (or the selected ones) to CSV\n"
+    "  check MODEL.mo [--model NAME] [--param NAME=VALUE ...]\n"
+    "                     show the flattened structure of a model, or its errors\n"
+    "  components         list the component classes with their ports and parameters\n"
+    "  compare RESULT.csv REFERENCE.csv [--signals FILE] [--tol 2e-3]\n"
+    "                     tube comparison of a result against a reference (MSL regression test style)\n"
+    "\n"
+    "flange --version prints the version; flange <command> --help describes a command.\n";
+
+void cli_print_diags(const fl_diag *d)
+{
+    for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("flange %s\n", FLANGE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "simulate") == 0) return cmd_simulate(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
+    if (strcmp(cmd, "components") == 0) return cmd_components(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
+    fprintf(stderr, "flange: unknown command '%s'\n\n%s", cmd, usage);
+    return 2;
+}

@@ -1,0 +1,194 @@
+/* describe.c - the text of `flange check` (flattened structure of a
+ * compiled system) and of `flange components` (the class catalogue). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+static void print_param(FILE *out, const fl_system *s, const fl_inst_rt *ir, int k)
+{
+    const fl_param_def *pd = &ir->cls->params[k];
+    double v = s->par[ir->pofs + k];
+    char tmp[48];
+    switch (pd->type) {
+    case FL_P_BOOL: fprintf(out, "%s=%s", pd->name, v != 0 ? "true" : "false"); break;
+    case FL_P_ENUM: {
+        const fl_enum_type *t = fl_enum_find(pd->enum_type);
+        int i = (int)v - 1;
+        fprintf(out, "%s=%s", pd->name, t && i >= 0 && i < t->n ? t->lits[i] : "?");
+        break;
+    }
+    case FL_P_STRING: fprintf(out, "%s=\"...\"", pd->name); break;
+    case FL_P_VECTOR:
+    case FL_P_MATRIX: {
+        const fl_value *a = &s->arrays[(int)v];
+        if (a->ndims == 1) fprintf(out, "%s=[%d]", pd->name, a->dim[0]);
+        else fprintf(out, "%s=[%dx%d]", pd->name, a->dim[0], a->dim[1]);
+        break;
+    }
+    default:
+        fl_fmt_double(tmp, sizeof tmp, v);
+        fprintf(out, "%s=%s", pd->name, tmp);
+    }
+}
+
+void fl_system_describe(const fl_system *s, FILE *out)
+{
+    if (!s) return;
+    char a[48], b[48], c[48], d[48];
+    fprintf(out, "model %s\n", s->name);
+    fl_fmt_double(a, sizeof a, s->exp.start_time);
+    fl_fmt_double(b, sizeof b, s->exp.stop_time);
+    fl_fmt_double(c, sizeof c, s->exp.interval);
+    fl_fmt_double(d, sizeof d, s->exp.tolerance);
+    fprintf(out, "experiment: StartTime=%s StopTime=%s Interval=%s Tolerance=%s\n", a, b, c, d);
+
+    fprintf(out, "\ncomponents (%d):\n", s->ninst);
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        fprintf(out, "  %-20s %s", ir->name, ir->cls->path);
+        for (int k = 0; k < ir->cls->nparams; k++) {
+            fputs(k ? ", " : "  (", out);
+            print_param(out, s, ir, k);
+            if (k == ir->cls->nparams - 1) fputc(')', out);
+        }
+        fputc('\n', out);
+    }
+
+    int nsets = 0;
+    for (int n = 0; n < s->nnodes; n++)
+        if (strchr(s->node_names[n], ',')) nsets++;
+    fprintf(out, "\nconnection sets (%d):\n", nsets);
+    for (int n = 0; n < s->nnodes; n++)
+        if (strchr(s->node_names[n], ',')) fprintf(out, "  %s\n", s->node_names[n]);
+
+    int nsig = 0;
+    for (int k = 0; k < s->nsig; k++) nsig += s->sigs[k].kind != SIG_NONE;
+    fprintf(out, "\nsignal connections (%d):\n", nsig);
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        for (int p = 0; p < ir->cls->nports; p++) {
+            const fl_port_def *pd = &ir->cls->ports[p];
+            int sig = s->ports[ir->port0 + p].sig;
+            if (pd->kind != FL_PORT_INPUT || sig < 0) continue;
+            int w = pd->width > 0 ? pd->width : 1;
+            for (int q = 0; q < w; q++) {
+                const fl_sigref *sr = &s->sigs[sig + q];
+                if (sr->kind == SIG_NONE) continue;
+                if (pd->width > 0) fprintf(out, "  %s.%s[%d] <- ", ir->name, pd->name, q + 1);
+                else fprintf(out, "  %s.%s <- ", ir->name, pd->name);
+                if (sr->kind == SIG_BLOCK) {
+                    const fl_inst_rt *src = &s->insts[sr->inst];
+                    if (src->nout > 1) fprintf(out, "%s.y[%d]\n", src->name, sr->out + 1);
+                    else fprintf(out, "%s.y\n", src->name);
+                } else {
+                    static const char *const lv[] = {"position", "velocity", "acceleration"};
+                    fprintf(out, "%s of %s", lv[sr->level], s->node_names[sr->node[0]]);
+                    if (sr->node[1] >= 0) fprintf(out, " relative to %s", s->node_names[sr->node[1]]);
+                    fputc('\n', out);
+                }
+            }
+        }
+    }
+
+    fprintf(out, "\nbodies (%d):\n", s->nbodies);
+    for (int bi = 0; bi < s->nbodies; bi++) {
+        const fl_body *bd = &s->bodies[bi];
+        fprintf(out, "  %d: %s", bi + 1, fl_body_kind_name(bd->kind));
+        if (bd->mass > 0) {
+            fl_fmt_double(a, sizeof a, bd->mass);
+            fprintf(out, ", m = %s kg", a);
+        }
+        if (bd->kind == B_GROUND) {
+            fl_fmt_double(a, sizeof a, bd->q0);
+            fprintf(out, " at s = %s", a);
+        }
+        if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
+        fputs(":", out);
+        for (int n = 0; n < s->nnodes; n++)
+            if (s->nodes[n].body == bi) fprintf(out, " %s", s->node_names[n]);
+        fputc('\n', out);
+    }
+
+    fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
+    for (int i = 0; i < s->n; i++)
+        fprintf(out, "  %-28s %s\n", s->unk_name[i], s->id[i] ? "state" : "algebraic");
+
+    fprintf(out, "\ninitial conditions (%d):\n", s->ncond_used);
+    for (int k = 0; k < s->ncond_used; k++) {
+        const fl_cond *cd = &s->conds[s->cond_used[k]];
+        if (cd->source == CV_INPUT) {
+            fprintf(out, "  %s\n", cd->label);
+        } else {
+            fl_fmt_double(a, sizeof a, cd->value);
+            fprintf(out, "  %s = %s%s\n", cd->label, a, cd->weak ? "  (default start value)" : "");
+        }
+    }
+
+    fprintf(out, "\nevents:\n");
+    int ntime = 0;
+    for (int k = 0; k < s->nblocks; k++) ntime += s->insts[s->blocks[k]].cls->block->next_event != NULL;
+    for (int e = 0; e < s->nelem; e++) ntime += s->insts[s->elems[e].inst].cls->elem->next_time_event != NULL;
+    fprintf(out, "  time events from %d component%s\n", ntime, ntime == 1 ? "" : "s");
+    fprintf(out, "  state events: %d root function%s", s->nroot_fns, s->nroot_fns == 1 ? "" : "s");
+    int first = 1;
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_class *cl = s->insts[s->elems[e].inst].cls;
+        if (!cl->elem->nroots) continue;
+        fprintf(out, "%s%s", first ? " (" : ", ", s->insts[s->elems[e].inst].name);
+        first = 0;
+    }
+    fputs(first ? "\n" : ")\n", out);
+    fprintf(out, "\nlinear solver: %s (%d unknowns, %d nonzeros in the Jacobian)\n",
+            s->linsolver == FL_SOLVER_KLU ? "klu" : "dense", s->n, s->jpat.nnz);
+    fprintf(out, "output variables: %d\n", s->nvars);
+}
+
+static const char *ptype_name(const fl_param_def *p)
+{
+    switch (p->type) {
+    case FL_P_REAL: return "Real";
+    case FL_P_INT: return "Integer";
+    case FL_P_BOOL: return "Boolean";
+    case FL_P_ENUM: return strrchr(p->enum_type, '.') ? strrchr(p->enum_type, '.') + 1 : p->enum_type;
+    case FL_P_STRING: return "String";
+    case FL_P_VECTOR: return "Real[:]";
+    case FL_P_MATRIX: return "Real[:,:]";
+    }
+    return "?";
+}
+
+void fl_components_print(FILE *out)
+{
+    int n = fl_class_count();
+    for (int i = 0; i < n; i++) {
+        const fl_class *c = fl_class_at(i);
+        fprintf(out, "%s\n    %s\n", c->path, c->desc);
+        fputs("    ports:", out);
+        for (int k = 0; k < c->nports; k++) {
+            const fl_port_def *p = &c->ports[k];
+            const char *kind = p->kind == FL_PORT_FLANGE ? "flange" : p->kind == FL_PORT_INPUT ? "input" : "output";
+            fprintf(out, "%s %s", k ? "," : "", p->name);
+            if (p->width > 0) fprintf(out, "[%d]", p->width);
+            else if (p->width < 0) fputs("[:]", out);
+            fprintf(out, " (%s%s%s)", kind, p->cond ? " if " : "", p->cond ? p->cond : "");
+        }
+        if (!c->nports) fputs(" none", out);
+        fputc('\n', out);
+        for (int k = 0; k < c->nparams; k++) {
+            const fl_param_def *p = &c->params[k];
+            fprintf(out, "    parameter %s %s = %s%s", ptype_name(p), p->name,
+                    p->def ? p->def : p->start ? p->start : "(required)", !p->def && p->start ? " (start value)" : "");
+            if (p->unit && *p->unit) fprintf(out, " [%s]", p->unit);
+            fprintf(out, "  %s\n", p->desc);
+        }
+        for (int k = 0; k < c->nvars; k++) {
+            const fl_var_def *v = &c->vars[k];
+            fprintf(out, "    variable %s", v->name);
+            if (v->unit && *v->unit) fprintf(out, " [%s]", v->unit);
+            if (v->flags & FL_VF_ATTR) fputs(" (start/fixed)", out);
+            fprintf(out, "  %s\n", v->desc);
+        }
+    }
+}

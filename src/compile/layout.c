@@ -1,0 +1,413 @@
+/* layout.c - numbers the unknowns, lays out residual rows, builds the
+ * Jacobian entry list (how each local partial derivative of a component
+ * reaches the global matrices) and the sparse patterns, and checks that the
+ * DAE is structurally regular. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+const char *fl_body_kind_name(fl_body_kind k)
+{
+    switch (k) {
+    case B_GROUND: return "fixed";
+    case B_POS: return "prescribed position";
+    case B_VEL: return "prescribed speed";
+    case B_ACC: return "prescribed acceleration";
+    case B_FREE: return "free";
+    case B_MLV: return "massless (damped)";
+    case B_MLQ: return "massless";
+    }
+    return "?";
+}
+
+/* ---- sparse patterns --------------------------------------------------- */
+
+typedef struct rcpair { int row, col, i; } rcpair;
+
+static int cmp_rc(const void *a, const void *b)
+{
+    const rcpair *x = a, *y = b;
+    if (x->col != y->col) return x->col < y->col ? -1 : 1;
+    if (x->row != y->row) return x->row < y->row ? -1 : 1;
+    return 0;
+}
+
+void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot)
+{
+    memset(c, 0, sizeof *c);
+    c->n = nrow;
+    c->ncol = ncol;
+    rcpair *t = fl_xmalloc(sizeof(rcpair) * (size_t)(npairs ? npairs : 1));
+    int m = 0;
+    for (int i = 0; i < npairs; i++) {
+        if (rows[i] < 0 || cols[i] < 0) {
+            if (slot) slot[i] = -1;
+            continue;
+        }
+        t[m].row = rows[i];
+        t[m].col = cols[i];
+        t[m].i = i;
+        m++;
+    }
+    qsort(t, (size_t)m, sizeof(rcpair), cmp_rc);
+    c->colptr = fl_xcalloc((size_t)ncol + 1, sizeof(int));
+    c->rowind = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
+    int nnz = 0;
+    for (int k = 0; k < m; k++) {
+        if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
+            c->rowind[nnz] = t[k].row;
+            c->colptr[t[k].col + 1]++;
+            nnz++;
+        }
+        if (slot) slot[t[k].i] = nnz - 1;
+    }
+    for (int j = 0; j < ncol; j++) c->colptr[j + 1] += c->colptr[j];
+    c->nnz = nnz;
+    free(t);
+}
+
+void fl_csc_free(fl_csc *c)
+{
+    free(c->colptr);
+    free(c->rowind);
+    memset(c, 0, sizeof *c);
+}
+
+/* Maximum matching by augmenting paths (iterative depth-first search, so
+ * that chains of a million bodies do not exhaust the stack). */
+int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row)
+{
+    int ncol = c->ncol;
+    for (int j = 0; j < ncol; j++) row_of_col[j] = -1;
+    for (int i = 0; i < nrow; i++) col_of_row[i] = -1;
+    /* row -> columns adjacency (transpose) */
+    int *rp = fl_xcalloc((size_t)nrow + 1, sizeof(int));
+    for (int k = 0; k < c->nnz; k++) rp[c->rowind[k] + 1]++;
+    for (int i = 0; i < nrow; i++) rp[i + 1] += rp[i];
+    int *ci = fl_xmalloc(sizeof(int) * (size_t)(c->nnz ? c->nnz : 1));
+    int *fill = fl_xcalloc((size_t)(nrow ? nrow : 1), sizeof(int));
+    for (int j = 0; j < ncol; j++)
+        for (int k = c->colptr[j]; k < c->colptr[j + 1]; k++) {
+            int r = c->rowind[k];
+            ci[rp[r] + fill[r]++] = j;
+        }
+    free(fill);
+    int matched = 0;
+    /* cheap greedy pass first */
+    for (int i = 0; i < nrow; i++)
+        for (int k = rp[i]; k < rp[i + 1]; k++)
+            if (row_of_col[ci[k]] < 0) {
+                row_of_col[ci[k]] = i;
+                col_of_row[i] = ci[k];
+                matched++;
+                break;
+            }
+    int *visit = fl_xcalloc((size_t)(ncol ? ncol : 1), sizeof(int));
+    int *stack_row = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int *stack_pos = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int *stack_col = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int stamp = 0;
+    for (int i0 = 0; i0 < nrow; i0++) {
+        if (col_of_row[i0] >= 0) continue;
+        stamp++;
+        int top = 0;
+        stack_row[0] = i0;
+        stack_pos[0] = rp[i0];
+        int found = -1;
+        while (top >= 0 && found < 0) {
+            int r = stack_row[top];
+            if (stack_pos[top] >= rp[r + 1]) {
+                top--;
+                continue;
+            }
+            int j = ci[stack_pos[top]++];
+            if (visit[j] == stamp) continue;
+            visit[j] = stamp;
+            stack_col[top] = j;
+            if (row_of_col[j] < 0) {
+                found = top;
+                break;
+            }
+            top++;
+            stack_row[top] = row_of_col[j];
+            stack_pos[top] = rp[row_of_col[j]];
+        }
+        if (found >= 0) {
+            for (int t = found; t >= 0; t--) {
+                int r = stack_row[t], j = stack_col[t];
+                row_of_col[j] = r;
+                col_of_row[r] = j;
+            }
+            matched++;
+        }
+    }
+    free(visit);
+    free(stack_row);
+    free(stack_pos);
+    free(stack_col);
+    free(rp);
+    free(ci);
+    return matched;
+}
+
+/* ---- unknowns ---------------------------------------------------------- */
+
+/* A short label for a body: its first rigid member, else its reference node. */
+static char *body_label(const fl_system *s, int b)
+{
+    for (int l = 0; l < s->nlinks; l++) {
+        const fl_link *lk = &s->links[l];
+        if (lk->node_a >= 0 && s->nodes[lk->node_a].body == b && lk->m > 0)
+            return fl_xstrdup(s->insts[lk->inst].name);
+    }
+    return fl_xsprintf("node %s", s->node_names[s->bodies[b].ref_node]);
+}
+
+typedef struct pend {
+    int row, col;
+    fl_jentry e;
+} pend;
+typedef FL_VEC(pend) pend_vec;
+
+static void add_entry(pend_vec *v, int row, int col, int src, double mult, int cj)
+{
+    if (row < 0 || col < 0) return;
+    pend p;
+    p.row = row;
+    p.col = col;
+    p.e.src = src;
+    p.e.mult = mult;
+    p.e.cj = cj;
+    p.e.slot = p.e.islot = p.e.rslot = -1;
+    FL_VEC_PUSH(*v, p);
+}
+
+/* Columns of the kinematic quantity `level` of a node: adds entries for
+ * row with local source src and multiplier sign. */
+static void add_kin(const fl_system *s, pend_vec *v, int row, int node, int level, int src, double sign)
+{
+    if (node < 0) return;
+    const fl_body *bd = &s->bodies[s->nodes[node].body];
+    if (level == 0) add_entry(v, row, bd->qi, src, sign, 0);
+    else if (level == 1 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 0);
+    else if (level == 2 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 1);
+}
+
+int fl_compile_layout(fl_system *s, fl_diag *d)
+{
+    int n = 0;
+    for (int b = 0; b < s->nbodies; b++) {
+        fl_body *bd = &s->bodies[b];
+        switch (bd->kind) {
+        case B_FREE:
+        case B_MLV:
+        case B_ACC:
+            bd->qi = n++;
+            bd->vi = n++;
+            break;
+        case B_MLQ:
+        case B_VEL:
+            bd->qi = n++;
+            break;
+        default:
+            break;
+        }
+        bd->frow = (bd->kind == B_FREE || bd->kind == B_MLV) ? bd->vi : bd->kind == B_MLQ ? bd->qi : -1;
+    }
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem_ops *ops = s->insts[s->elems[e].inst].cls->elem;
+        if (ops->nown) {
+            s->elems[e].own = n;
+            n += ops->nown;
+        }
+    }
+    s->n = n;
+    s->id = fl_xcalloc((size_t)(n ? n : 1), sizeof(int));
+    s->dpos = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    s->nominal = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    s->unk_name = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
+    for (int b = 0; b < s->nbodies; b++) {
+        const fl_body *bd = &s->bodies[b];
+        if (bd->qi < 0) continue;
+        char *label = body_label(s, b);
+        s->id[bd->qi] = bd->kind != B_MLQ;
+        s->unk_name[bd->qi] = fl_xsprintf("%s.s", label);
+        if (bd->vi >= 0) {
+            s->id[bd->vi] = bd->kind != B_MLV;
+            s->unk_name[bd->vi] = fl_xsprintf("%s.v", label);
+        }
+        free(label);
+    }
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem *el = &s->elems[e];
+        const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+        for (int k = 0; k < ops->nown; k++) {
+            s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
+            s->unk_name[el->own + k] = fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
+        }
+    }
+    int nd = 0;
+    for (int i = 0; i < n; i++) {
+        s->dpos[i] = s->id[i] ? nd++ : -1;
+        s->nominal[i] = 1.0;
+    }
+    s->nd = nd;
+    /* Absolute tolerance scale of body positions: the smallest s_nominal of
+     * the compliant elements attached, so that their relative positions are
+     * controlled as MSL's nominal attribute intends (1 m by default). */
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_class *c = s->insts[s->elems[e].inst].cls;
+        int k = fl_class_param(c, "s_nominal");
+        if (k < 0) continue;
+        double nom = s->par[s->elems[e].pofs + k];
+        for (int j = 0; j < 2; j++) {
+            int b = s->elems[e].body[j];
+            if (b >= 0 && s->bodies[b].qi >= 0 && nom > 0 && nom < s->nominal[s->bodies[b].qi])
+                s->nominal[s->bodies[b].qi] = nom;
+        }
+    }
+    for (int e = 0; e < s->nelem; e++)
+        for (int j = 0; j < 2; j++) {
+            int b = s->elems[e].body[j];
+            s->elem_frow[2 * e + j] = b >= 0 ? s->bodies[b].frow : -1;
+        }
+
+    /* local Jacobian blocks */
+    int njloc = 0;
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_class *c = s->insts[s->elems[e].inst].cls;
+        int R = 2 + c->elem->nown, C = FL_J_OWN + 2 * c->elem->nown + c->elem->nin;
+        s->elems[e].jofs = njloc;
+        njloc += R * C;
+    }
+    int drv0 = njloc;
+    njloc += 2 * s->ndrv; /* da/ds, da/dv of each driver */
+    s->njloc = njloc;
+
+    pend_vec pv = {0};
+    for (int b = 0; b < s->nbodies; b++) {
+        const fl_body *bd = &s->bodies[b];
+        switch (bd->kind) {
+        case B_FREE:
+            add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
+            add_entry(&pv, bd->qi, bd->vi, -1, -1, 0);
+            add_entry(&pv, bd->vi, bd->vi, -1, bd->mass, 1);
+            break;
+        case B_MLV:
+            add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
+            add_entry(&pv, bd->qi, bd->vi, -1, -1, 0);
+            break;
+        case B_ACC:
+            add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
+            add_entry(&pv, bd->qi, bd->vi, -1, -1, 0);
+            add_entry(&pv, bd->vi, bd->vi, -1, 1, 1);
+            add_entry(&pv, bd->vi, bd->qi, drv0 + 2 * bd->drv, -1, 0);
+            add_entry(&pv, bd->vi, bd->vi, drv0 + 2 * bd->drv + 1, -1, 0);
+            break;
+        case B_VEL:
+            add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
+            break;
+        default:
+            break;
+        }
+    }
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem *el = &s->elems[e];
+        const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+        int R = 2 + ops->nown, C = FL_J_OWN + 2 * ops->nown + ops->nin;
+        for (int r = 0; r < R; r++) {
+            int row = r < 2 ? s->elem_frow[2 * e + r] : el->own + r - 2;
+            if (row < 0) continue;
+            for (int c = 0; c < C; c++) {
+                if (!(ops->dep[r] & (1ULL << c))) continue;
+                int src = el->jofs + r * C + c;
+                if (c < FL_J_OWN) {
+                    int j = c / 3, level = c % 3;
+                    add_kin(s, &pv, row, s->elem_node[2 * e + j], level, src, 1.0);
+                } else if (c < FL_J_OWN + ops->nown) {
+                    add_entry(&pv, row, el->own + c - FL_J_OWN, src, 1, 0);
+                } else if (c < FL_J_OWN + 2 * ops->nown) {
+                    add_entry(&pv, row, el->own + c - FL_J_OWN - ops->nown, src, 1, 1);
+                } else {
+                    const fl_sigref *sr = &s->sigs[el->sig + c - FL_J_OWN - 2 * ops->nown];
+                    if (sr->kind != SIG_KIN) continue;
+                    add_kin(s, &pv, row, sr->node[0], sr->level, src, 1.0);
+                    add_kin(s, &pv, row, sr->node[1], sr->level, src, -1.0);
+                }
+            }
+        }
+    }
+    int np = (int)pv.n;
+    int *rows = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    int *slot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    for (int i = 0; i < np; i++) {
+        rows[i] = pv.v[i].row;
+        cols[i] = pv.v[i].col;
+    }
+    fl_csc_build(&s->jpat, n, n, rows, cols, np, slot);
+    /* re-initialisation matrix: unknowns are algebraic y and yp of differential y */
+    for (int i = 0; i < np; i++) {
+        int col = pv.v[i].col;
+        int is_cj = pv.v[i].e.cj;
+        cols[i] = (s->id[col] && is_cj) || (!s->id[col] && !is_cj) ? col : -1;
+    }
+    int *rslot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    fl_csc_build(&s->rpat, n, n, rows, cols, np, rslot);
+    s->njent = np;
+    s->jent = fl_xmalloc(sizeof(fl_jentry) * (size_t)(np ? np : 1));
+    for (int i = 0; i < np; i++) {
+        s->jent[i] = pv.v[i].e;
+        s->jent[i].slot = slot[i];
+        s->jent[i].rslot = rslot[i];
+    }
+    /* keep (row, col) for the initialisation pattern, built with the conditions */
+    s->jent_rc = fl_xmalloc(sizeof(int) * (size_t)(2 * np + 1));
+    for (int i = 0; i < np; i++) {
+        s->jent_rc[2 * i] = pv.v[i].row;
+        s->jent_rc[2 * i + 1] = pv.v[i].col;
+    }
+    free(rows);
+    free(cols);
+    free(slot);
+    free(rslot);
+    FL_VEC_FREE(pv);
+
+    /* structural regularity of the iteration matrix */
+    int rc = 0;
+    if (n > 0) {
+        int *roc = fl_xmalloc(sizeof(int) * (size_t)n), *cor = fl_xmalloc(sizeof(int) * (size_t)n);
+        int matched = fl_match(&s->jpat, n, roc, cor);
+        if (matched < n) {
+            int reported = 0;
+            for (int b = 0; b < s->nbodies && reported < 5; b++) {
+                const fl_body *bd = &s->bodies[b];
+                int row = bd->frow >= 0 ? bd->frow : bd->qi;
+                if (row < 0 || cor[row] >= 0) continue;
+                if (bd->kind == B_MLQ || bd->kind == B_MLV)
+                    fl_err(d, fl_noloc,
+                           "the system is structurally singular: the position of %s is not determined "
+                           "(a massless node needs a spring or damper tying it to the rest, not only forces)",
+                           s->node_names[bd->ref_node]);
+                else
+                    fl_err(d, fl_noloc, "the system is structurally singular at %s (%s body)",
+                           s->node_names[bd->ref_node], fl_body_kind_name(bd->kind));
+                reported++;
+            }
+            for (int e = 0; e < s->nelem && !reported; e++) {
+                const fl_elem *el = &s->elems[e];
+                const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+                for (int k = 0; k < ops->nown; k++)
+                    if (cor[el->own + k] < 0 && !reported++)
+                        fl_err(d, s->insts[el->inst].loc, "the system is structurally singular at %s",
+                               s->insts[el->inst].name);
+            }
+            if (!reported) fl_err(d, fl_noloc, "the system is structurally singular");
+            rc = -1;
+        }
+        free(roc);
+        free(cor);
+    }
+    return rc;
+}

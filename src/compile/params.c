@@ -1,0 +1,200 @@
+/* params.c - evaluates every instance's parameters (explicit values, class
+ * defaults written as Modelica expressions, start values as a last resort),
+ * checks their declared ranges and stores them in the flat parameter array
+ * (arrays go to the array table; their slot holds the table index). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+typedef struct pctx {
+    const fl_minst *in;
+    fl_value *vals; /* per parameter, filled lazily */
+    int *state;     /* 0 pending, 1 evaluating, 2 done, 3 failed */
+    fl_diag *d;
+    int *warned_start;
+} pctx;
+
+static int eval_param(pctx *c, int k);
+
+static int lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+{
+    pctx *c = ctx;
+    FL_UNUSED(loc);
+    FL_UNUSED(d);
+    if (ref->n != 1) return 0;
+    int k = fl_class_param(c->in->cls, ref->parts[0].name);
+    if (k < 0) return 0;
+    if (eval_param(c, k)) return -1;
+    *out = fl_value_copy(&c->vals[k]);
+    return 1;
+}
+
+static int eval_param(pctx *c, int k)
+{
+    if (c->state[k] == 2) return 0;
+    if (c->state[k] == 3) return -1;
+    const fl_minst *in = c->in;
+    const fl_param_def *pd = &in->cls->params[k];
+    if (c->state[k] == 1) {
+        fl_err(c->d, in->loc, "parameter %s.%s depends on itself", in->name, pd->name);
+        c->state[k] = 3;
+        return -1;
+    }
+    if (in->par[k].kind != V_NONE) {
+        c->vals[k] = fl_value_copy(&in->par[k]);
+        c->state[k] = 2;
+        return 0;
+    }
+    c->state[k] = 1;
+    const fl_expr *e = fl_param_default_expr(in->cls, k);
+    int from_start = 0;
+    if (!e) {
+        e = fl_param_start_expr(in->cls, k);
+        from_start = 1;
+    }
+    if (!e) {
+        fl_err(c->d, in->loc, "parameter %s.%s has no value: set it, e.g. %s(%s = ...)", in->name, pd->name,
+               in->name, pd->name);
+        c->state[k] = 3;
+        return -1;
+    }
+    fl_eval_env env = {lookup, c, NULL};
+    fl_diag *tmp = fl_diag_new();
+    int rc = fl_eval(e, &env, &c->vals[k], tmp);
+    if (rc) {
+        fl_err(c->d, in->loc, "cannot evaluate the default of %s.%s: %s", in->name, pd->name,
+               fl_diag_count(tmp) ? fl_diag_text(tmp, 0) : "");
+    } else if (from_start) {
+        fl_warn(c->d, in->loc, "parameter %s.%s has no value; using its start value", in->name, pd->name);
+    }
+    fl_diag_free(tmp);
+    /* the class tables write Real defaults as plain numbers */
+    if (!rc && pd->type == FL_P_REAL && c->vals[k].kind == V_INT) c->vals[k].kind = V_REAL;
+    if (!rc && pd->type == FL_P_MATRIX && c->vals[k].kind == V_ARRAY && c->vals[k].ndims == 1) {
+        c->vals[k].ndims = 2;
+        c->vals[k].dim[1] = c->vals[k].dim[0];
+        c->vals[k].dim[0] = 1;
+    }
+    c->state[k] = rc ? 3 : 2;
+    return rc;
+}
+
+static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
+{
+    const fl_param_def *pd = &in->cls->params[k];
+    fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
+    if (!fl_value_is_number(v) || v->kind == V_BOOL) return 0;
+    double x = v->num;
+    if (!isfinite(x)) {
+        fl_err(d, loc, "%s.%s is not a finite number", in->name, pd->name);
+        return -1;
+    }
+    char val[40], lim[40];
+    fl_fmt_double(val, sizeof val, x);
+    if ((pd->flags & FL_PF_MIN) && x < pd->min) {
+        fl_fmt_double(lim, sizeof lim, pd->min);
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be >= %s", in->name, pd->name, val, lim);
+        return -1;
+    }
+    if ((pd->flags & FL_PF_MIN_EXCL) && x <= pd->min) {
+        fl_fmt_double(lim, sizeof lim, pd->min);
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be > %s", in->name, pd->name, val, lim);
+        return -1;
+    }
+    if ((pd->flags & FL_PF_MAX) && x > pd->max) {
+        fl_fmt_double(lim, sizeof lim, pd->max);
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be <= %s", in->name, pd->name, val, lim);
+        return -1;
+    }
+    if ((pd->flags & FL_PF_INTEGER) && x != floor(x)) {
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be an integer", in->name, pd->name, val);
+        return -1;
+    }
+    return 0;
+}
+
+int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
+{
+    int rc = 0;
+    int npar = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        s->insts[i].pofs = npar;
+        npar += m->insts.v[i].cls->nparams + m->insts.v[i].cls->nderived;
+    }
+    s->npar = npar;
+    s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
+    FL_VEC(fl_value) arrays = {0};
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_minst *in = &m->insts.v[i];
+        const fl_class *cls = in->cls;
+        int np = cls->nparams;
+        pctx c = {in, fl_xcalloc((size_t)(np ? np : 1), sizeof(fl_value)),
+                  fl_xcalloc((size_t)(np ? np : 1), sizeof(int)), d, NULL};
+        int irc = 0;
+        for (int k = 0; k < np; k++)
+            if (eval_param(&c, k)) irc = -1;
+        double *par = s->par + s->insts[i].pofs;
+        for (int k = 0; k < np && !irc; k++) {
+            fl_value *v = &c.vals[k];
+            const fl_param_def *pd = &cls->params[k];
+            fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
+            if (check_range(in, k, v, d)) {
+                irc = -1;
+                continue;
+            }
+            switch (pd->type) {
+            case FL_P_REAL:
+            case FL_P_INT:
+                if (!fl_value_is_number(v) || v->kind == V_BOOL) {
+                    fl_err(d, loc, "%s.%s must be a number", in->name, pd->name);
+                    irc = -1;
+                }
+                par[k] = v->num;
+                break;
+            case FL_P_BOOL:
+                if (v->kind != V_BOOL) {
+                    fl_err(d, loc, "%s.%s must be true or false", in->name, pd->name);
+                    irc = -1;
+                }
+                par[k] = v->num;
+                break;
+            case FL_P_ENUM:
+                if (v->kind != V_ENUM || strcmp(v->enum_type, pd->enum_type) != 0) {
+                    fl_err(d, loc, "%s.%s must be a literal of %s", in->name, pd->name, pd->enum_type);
+                    irc = -1;
+                }
+                par[k] = v->num;
+                break;
+            case FL_P_STRING:
+                par[k] = 0;
+                break;
+            case FL_P_VECTOR:
+            case FL_P_MATRIX:
+                if (v->kind != V_ARRAY) {
+                    fl_err(d, loc, "%s.%s must be an array", in->name, pd->name);
+                    irc = -1;
+                    break;
+                }
+                par[k] = (double)arrays.n;
+                FL_VEC_PUSH(arrays, fl_value_copy(v));
+                break;
+            }
+        }
+        for (int k = 0; k < np; k++) fl_value_free(&c.vals[k]);
+        free(c.vals);
+        free(c.state);
+        if (irc) rc = -1;
+    }
+    s->arrays = arrays.v;
+    s->narrays = (int)arrays.n;
+    /* class checks and derived parameters, now that arrays are in place */
+    for (int i = 0; i < s->ninst && !rc; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        fl_pctx pc = {ir->name, ir->loc, s->par + ir->pofs, s->arrays, ir->cls};
+        if (ir->cls->check && ir->cls->check(&pc, d)) rc = -1;
+        if (!rc && ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
+    }
+    return rc;
+}

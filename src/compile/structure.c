@@ -1,0 +1,898 @@
+/* structure.c - from instances and connections to nodes, rigid bodies,
+ * force elements, drivers, initial conditions and signal routes.
+ * Also implements the fl_b_* builder primitives that component classes
+ * call from build(). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+typedef struct b_link { int inst, pa, pb; double L, m; } b_link;
+typedef struct b_ground { int inst, port; double s0; } b_ground;
+typedef struct b_driver { int inst, flange, support; } b_driver;
+typedef struct b_elem { int inst, att0, att1; } b_elem;
+typedef struct b_state { int inst, var, level, pp, pm; double offset; } b_state;
+typedef struct b_initin { int inst, level, pp, pm, input; } b_initin;
+typedef struct b_kin { int inst, outport, level, pp, pm; } b_kin;
+typedef struct b_obs { int inst, port, level; } b_obs;
+
+struct fl_builder {
+    fl_system *s;
+    const fl_model *m;
+    fl_diag *d;
+    int inst;
+    int failed;
+    int *pnode; /* union-find id of each instance port (global port index), -1 absent */
+    FL_VEC(b_link) links;
+    FL_VEC(b_ground) grounds;
+    FL_VEC(b_driver) drivers;
+    FL_VEC(b_elem) elems;
+    FL_VEC(b_state) states;
+    FL_VEC(b_initin) initins;
+    FL_VEC(b_kin) kins;
+    FL_VEC(b_obs) obs;
+};
+
+/* ---- builder primitives ------------------------------------------------ */
+
+int fl_b_port(fl_builder *b, const char *name)
+{
+    const fl_inst_rt *ir = &b->s->insts[b->inst];
+    int k = fl_class_port(ir->cls, name);
+    if (k < 0) {
+        fprintf(stderr, "flange: internal error: class %s has no port %s\n", ir->cls->path, name);
+        abort();
+    }
+    return b->pnode[ir->port0 + k] >= 0 ? k : FL_GROUND;
+}
+
+double fl_b_par(fl_builder *b, const char *name)
+{
+    const fl_inst_rt *ir = &b->s->insts[b->inst];
+    int k = fl_class_param(ir->cls, name);
+    if (k < 0) {
+        fprintf(stderr, "flange: internal error: class %s has no parameter %s\n", ir->cls->path, name);
+        abort();
+    }
+    return b->s->par[ir->pofs + k];
+}
+
+void fl_b_link(fl_builder *b, int pa, int pb, double L, double m)
+{
+    b_link l = {b->inst, pa, pb, L, m};
+    FL_VEC_PUSH(b->links, l);
+}
+
+void fl_b_ground(fl_builder *b, int port, double s0)
+{
+    b_ground g = {b->inst, port, s0};
+    FL_VEC_PUSH(b->grounds, g);
+}
+
+void fl_b_driver(fl_builder *b, int flange, int support)
+{
+    b_driver r = {b->inst, flange, support};
+    FL_VEC_PUSH(b->drivers, r);
+}
+
+void fl_b_element(fl_builder *b, int att0, int att1)
+{
+    b_elem e = {b->inst, att0, att1};
+    FL_VEC_PUSH(b->elems, e);
+}
+
+void fl_b_state(fl_builder *b, const char *var, int level, int pp, int pm, double offset)
+{
+    int k = fl_class_var(b->s->insts[b->inst].cls, var);
+    if (k < 0) {
+        fprintf(stderr, "flange: internal error: class %s has no variable %s\n", b->s->insts[b->inst].cls->path, var);
+        abort();
+    }
+    b_state st = {b->inst, k, level, pp, pm, offset};
+    FL_VEC_PUSH(b->states, st);
+}
+
+void fl_b_init_input(fl_builder *b, int level, int pp, int pm, int input)
+{
+    b_initin x = {b->inst, level, pp, pm, input};
+    FL_VEC_PUSH(b->initins, x);
+}
+
+void fl_b_kin_output(fl_builder *b, const char *out, int level, int pp, int pm)
+{
+    int k = fl_class_port(b->s->insts[b->inst].cls, out);
+    b_kin x = {b->inst, k, level, pp, pm};
+    FL_VEC_PUSH(b->kins, x);
+}
+
+void fl_b_observe(fl_builder *b, int port, int level)
+{
+    b_obs o = {b->inst, port, level};
+    FL_VEC_PUSH(b->obs, o);
+}
+
+void fl_b_error(fl_builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = fl_xvsprintf(fmt, ap);
+    va_end(ap);
+    const fl_inst_rt *ir = &b->s->insts[b->inst];
+    fl_err(b->d, ir->loc, "%s: %s", ir->name, msg);
+    free(msg);
+    b->failed = 1;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Node of a class port of an instance (after compression), -1 for ground. */
+static int port_node(const fl_system *s, int inst, int port)
+{
+    if (port < 0) return -1;
+    return s->ports[s->insts[inst].port0 + port].node;
+}
+
+static int cond_lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+{
+    const fl_inst_rt *ir = ((void **)ctx)[0];
+    const double *par = ((void **)ctx)[1];
+    FL_UNUSED(loc);
+    FL_UNUSED(d);
+    if (ref->n != 1) return 0;
+    int k = fl_class_param(ir->cls, ref->parts[0].name);
+    if (k < 0) return 0;
+    if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(par[ir->pofs + k] != 0);
+    else *out = fl_value_real(par[ir->pofs + k]);
+    return 1;
+}
+
+/* ---- ports and nodes --------------------------------------------------- */
+
+static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf, fl_diag *d)
+{
+    int nports = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        s->insts[i].port0 = nports;
+        nports += s->insts[i].cls->nports;
+    }
+    s->nports = nports;
+    s->ports = fl_xcalloc((size_t)(nports ? nports : 1), sizeof(fl_port_rt));
+    b->pnode = fl_xmalloc(sizeof(int) * (size_t)(nports ? nports : 1));
+    int rc = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        fl_inst_rt *ir = &s->insts[i];
+        for (int k = 0; k < ir->cls->nports; k++) {
+            int present = 1;
+            const fl_expr *ce = fl_port_cond_expr(ir->cls, k);
+            if (ce) {
+                void *ctx[2] = {ir, s->par};
+                fl_eval_env env = {cond_lookup, ctx, NULL};
+                fl_value v;
+                if (fl_eval(ce, &env, &v, d) || v.kind != V_BOOL) {
+                    fl_err(d, ir->loc, "%s: cannot evaluate the condition of connector %s", ir->name, ir->cls->ports[k].name);
+                    rc = -1;
+                }
+                present = v.kind == V_BOOL && v.num != 0;
+                fl_value_free(&v);
+            }
+            if (strcmp(ir->cls->ports[k].name, "support") == 0) ir->has_support = present;
+            s->ports[ir->port0 + k].node = -1;
+            s->ports[ir->port0 + k].sig = -1;
+            b->pnode[ir->port0 + k] = present ? ir->port0 + k : -1;
+            if (ir->cls->ports[k].kind != FL_PORT_FLANGE && present) b->pnode[ir->port0 + k] = -2; /* signal */
+        }
+    }
+    fl_uf_init(uf, nports);
+    for (size_t c = 0; c < m->conns.n; c++) {
+        const fl_mconn *cn = &m->conns.v[c];
+        int pa = s->insts[cn->a.inst].port0 + cn->a.port;
+        int pb = s->insts[cn->b.inst].port0 + cn->b.port;
+        if (b->pnode[pa] < 0 || b->pnode[pb] < 0) continue; /* signal, or a disabled conditional connector */
+        fl_uf_union(uf, pa, pb);
+    }
+    /* compress to node numbers */
+    int *node_of_root = fl_xmalloc(sizeof(int) * (size_t)(nports ? nports : 1));
+    for (int p = 0; p < nports; p++) node_of_root[p] = -1;
+    int nn = 0;
+    for (int p = 0; p < nports; p++) {
+        if (b->pnode[p] < 0) continue;
+        int r = fl_uf_find(uf, p);
+        if (node_of_root[r] < 0) node_of_root[r] = nn++;
+        s->ports[p].node = node_of_root[r];
+    }
+    free(node_of_root);
+    s->nnodes = nn;
+    s->nodes = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(fl_node));
+    /* names for messages: "{a.flange_b, b.flange_a}" */
+    s->node_names = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(char *));
+    fl_buf *nb = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(fl_buf));
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        for (int k = 0; k < ir->cls->nports; k++) {
+            int n = s->ports[ir->port0 + k].node;
+            if (n < 0) continue;
+            fl_buf_printf(&nb[n], "%s%s.%s", nb[n].n ? ", " : "", ir->name, ir->cls->ports[k].name);
+        }
+    }
+    for (int n = 0; n < nn; n++) {
+        s->node_names[n] = fl_xsprintf("{%s}", nb[n].s ? nb[n].s : "");
+        fl_buf_free(&nb[n]);
+    }
+    free(nb);
+    return rc;
+}
+
+/* ---- bodies ------------------------------------------------------------ */
+
+typedef struct pc_tmp { int port; fl_pcontrib c; } pc_tmp;
+
+static int cmp_pc(const void *a, const void *b)
+{
+    const pc_tmp *x = a, *y = b;
+    return x->port - y->port;
+}
+
+static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
+{
+    int nn = s->nnodes;
+    int rc = 0;
+    /* links */
+    s->nlinks = (int)b->links.n;
+    s->links = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), sizeof(fl_link));
+    fl_uf uf;
+    fl_uf_init(&uf, nn);
+    for (int l = 0; l < s->nlinks; l++) {
+        const b_link *bl = &b->links.v[l];
+        fl_link *k = &s->links[l];
+        k->inst = bl->inst;
+        k->port_a = bl->pa;
+        k->port_b = bl->pb;
+        k->node_a = port_node(s, bl->inst, bl->pa);
+        k->node_b = port_node(s, bl->inst, bl->pb);
+        k->L = bl->L;
+        k->m = bl->m;
+        if (k->node_a < 0 || k->node_b < 0) continue;
+        if (fl_uf_find(&uf, k->node_a) == fl_uf_find(&uf, k->node_b)) {
+            fl_err(d, s->insts[k->inst].loc,
+                   "%s closes a loop of rigid connections (masses, rods, sensors) between %s and %s: "
+                   "the forces in it are not determined",
+                   s->insts[k->inst].name, s->node_names[k->node_a], s->node_names[k->node_b]);
+            rc = -1;
+            continue;
+        }
+        fl_uf_union(&uf, k->node_a, k->node_b);
+    }
+    /* body numbering */
+    int *body_of_root = fl_xmalloc(sizeof(int) * (size_t)(nn ? nn : 1));
+    for (int i = 0; i < nn; i++) body_of_root[i] = -1;
+    int nb = 0;
+    for (int i = 0; i < nn; i++) {
+        int r = fl_uf_find(&uf, i);
+        if (body_of_root[r] < 0) body_of_root[r] = nb++;
+        s->nodes[i].body = body_of_root[r];
+    }
+    free(body_of_root);
+    fl_uf_free(&uf);
+    s->nbodies = nb;
+    s->bodies = fl_xcalloc((size_t)(nb ? nb : 1), sizeof(fl_body));
+    for (int i = 0; i < nb; i++) {
+        s->bodies[i].ref_node = -1;
+        s->bodies[i].root = -1;
+        s->bodies[i].drv = -1;
+        s->bodies[i].qi = s->bodies[i].vi = s->bodies[i].frow = -1;
+    }
+    for (int l = 0; l < s->nlinks; l++)
+        if (s->links[l].node_a >= 0) s->bodies[s->nodes[s->links[l].node_a].body].mass += s->links[l].m;
+
+    /* roots: grounds and drivers */
+    s->nroots_r = (int)(b->grounds.n + b->drivers.n);
+    s->roots = fl_xcalloc((size_t)(s->nroots_r ? s->nroots_r : 1), sizeof(fl_root));
+    s->ndrv = (int)b->drivers.n;
+    s->drvs = fl_xcalloc((size_t)(s->ndrv ? s->ndrv : 1), sizeof(fl_driver));
+    int nr = 0;
+    double *ground_pos = fl_xcalloc((size_t)(nb ? nb : 1), sizeof(double));
+    for (size_t g = 0; g < b->grounds.n; g++) {
+        const b_ground *bg = &b->grounds.v[g];
+        fl_root *r = &s->roots[nr];
+        r->inst = bg->inst;
+        r->port = bg->port;
+        r->node = port_node(s, bg->inst, bg->port);
+        r->drv = -1;
+        ground_pos[nr] = bg->s0;
+        nr++;
+    }
+    for (size_t k = 0; k < b->drivers.n; k++) {
+        const b_driver *bd = &b->drivers.v[k];
+        fl_driver *dv = &s->drvs[k];
+        const fl_inst_rt *ir = &s->insts[bd->inst];
+        dv->inst = bd->inst;
+        dv->kind = ir->cls->drv->kind(s->par + ir->pofs);
+        dv->flange_port = bd->flange;
+        dv->support_port = bd->support;
+        dv->support_node = port_node(s, bd->inst, bd->support);
+        dv->sig = ir->in0;
+        dv->nin = ir->nin;
+        s->insts[bd->inst].drv = (int)k;
+        fl_root *r = &s->roots[nr++];
+        r->inst = bd->inst;
+        r->port = bd->flange;
+        r->node = port_node(s, bd->inst, bd->flange);
+        r->drv = (int)k;
+    }
+    for (int i = 0; i < s->nroots_r; i++) {
+        fl_root *r = &s->roots[i];
+        fl_body *bd = &s->bodies[s->nodes[r->node].body];
+        if (bd->root >= 0) {
+            const fl_root *o = &s->roots[bd->root];
+            fl_err(d, s->insts[r->inst].loc,
+                   "%s and %s both impose the position of the same rigid body %s: the system is over-determined",
+                   s->insts[o->inst].name, s->insts[r->inst].name, s->node_names[r->node]);
+            rc = -1;
+            continue;
+        }
+        bd->root = i;
+        bd->ref_node = r->node;
+        if (r->drv < 0) {
+            bd->kind = B_GROUND;
+            bd->q0 = ground_pos[i];
+        } else {
+            fl_driver *dv = &s->drvs[r->drv];
+            dv->body = (int)(bd - s->bodies);
+            bd->drv = r->drv;
+            bd->kind = dv->kind == FL_DRV_POS ? B_POS : dv->kind == FL_DRV_VEL ? B_VEL : B_ACC;
+        }
+    }
+    free(ground_pos);
+    /* drivers: the support must not move */
+    for (int k = 0; k < s->ndrv && !rc; k++) {
+        fl_driver *dv = &s->drvs[k];
+        if (dv->support_node < 0) continue;
+        const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
+        if (sb->kind != B_GROUND) {
+            fl_err(d, s->insts[dv->inst].loc,
+                   "%s: a support that moves is not supported for prescribed-motion sources; connect %s.support to a Fixed",
+                   s->insts[dv->inst].name, s->insts[dv->inst].name);
+            rc = -1;
+        }
+    }
+    /* reference nodes and offsets: breadth-first over links */
+    int *adj0 = fl_xcalloc((size_t)nn + 1, sizeof(int));
+    for (int l = 0; l < s->nlinks; l++) {
+        if (s->links[l].node_a < 0) continue;
+        adj0[s->links[l].node_a + 1]++;
+        adj0[s->links[l].node_b + 1]++;
+    }
+    for (int i = 0; i < nn; i++) adj0[i + 1] += adj0[i];
+    int *adj = fl_xmalloc(sizeof(int) * (size_t)(2 * s->nlinks + 1));
+    int *fill = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(int));
+    for (int l = 0; l < s->nlinks; l++) {
+        if (s->links[l].node_a < 0) continue;
+        int a = s->links[l].node_a, c = s->links[l].node_b;
+        adj[adj0[a] + fill[a]++] = l;
+        adj[adj0[c] + fill[c]++] = l;
+    }
+    free(fill);
+    for (int i = 0; i < nn; i++) {
+        fl_body *bd = &s->bodies[s->nodes[i].body];
+        if (bd->ref_node < 0) bd->ref_node = i;
+    }
+    int *queue = fl_xmalloc(sizeof(int) * (size_t)(nn ? nn : 1));
+    int *seen = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(int));
+    int *via = fl_xmalloc(sizeof(int) * (size_t)(nn ? nn : 1)); /* link that reached the node */
+    FL_VEC(fl_elim) elim = {0};
+    for (int bi = 0; bi < nb; bi++) {
+        fl_body *bd = &s->bodies[bi];
+        int head = 0, tail = 0;
+        queue[tail++] = bd->ref_node;
+        seen[bd->ref_node] = 1;
+        via[bd->ref_node] = -1;
+        s->nodes[bd->ref_node].off = 0;
+        while (head < tail) {
+            int n = queue[head++];
+            for (int k = adj0[n]; k < adj0[n + 1]; k++) {
+                const fl_link *lk = &s->links[adj[k]];
+                int other = lk->node_a == n ? lk->node_b : lk->node_a;
+                if (seen[other]) continue;
+                seen[other] = 1;
+                via[other] = adj[k];
+                s->nodes[other].off = s->nodes[n].off + (lk->node_a == n ? lk->L : -lk->L);
+                queue[tail++] = other;
+            }
+        }
+        /* leaves first: reverse breadth-first order */
+        bd->order0 = (int)elim.n;
+        for (int k = tail - 1; k > 0; k--) {
+            int n = queue[k];
+            const fl_link *lk = &s->links[via[n]];
+            fl_elim e = {via[n], lk->node_a == n ? 0 : 1, n};
+            FL_VEC_PUSH(elim, e);
+        }
+        bd->norder = (int)elim.n - bd->order0;
+    }
+    s->elim = elim.v;
+    s->nelim = (int)elim.n;
+    free(queue);
+    free(seen);
+    free(via);
+    free(adj);
+    free(adj0);
+    for (int bi = 0; bi < nb; bi++) {
+        fl_body *bd = &s->bodies[bi];
+        if (bd->kind == B_GROUND) bd->q0 -= 0; /* ground position is that of its root node */
+    }
+    /* position of prescribed bodies' supports */
+    for (int k = 0; k < s->ndrv; k++) {
+        fl_driver *dv = &s->drvs[k];
+        double sup = 0;
+        if (dv->support_node >= 0) {
+            const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
+            sup = sb->q0 + s->nodes[dv->support_node].off;
+        }
+        s->bodies[dv->body].q0 = sup;
+    }
+    /* a ground's reference node is its root node: q0 is its position */
+    return rc;
+}
+
+/* ---- elements ---------------------------------------------------------- */
+
+static int class_rank(const fl_class *c)
+{
+    int n = fl_class_count();
+    for (int i = 0; i < n; i++)
+        if (fl_class_at(i) == c) return i;
+    return n;
+}
+
+typedef struct eord { int rank, k; } eord;
+
+static int cmp_eord(const void *a, const void *b)
+{
+    const eord *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank - y->rank;
+    return x->k - y->k;
+}
+
+static void make_elements(fl_system *s, fl_builder *b)
+{
+    int ne = (int)b->elems.n;
+    s->nelem = ne;
+    s->elems = fl_xcalloc((size_t)(ne ? ne : 1), sizeof(fl_elem));
+    s->elem_node = fl_xmalloc(sizeof(int) * (size_t)(2 * ne + 1));
+    s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(2 * ne + 1));
+    eord *ord = fl_xmalloc(sizeof(eord) * (size_t)(ne ? ne : 1));
+    for (int k = 0; k < ne; k++) {
+        ord[k].rank = class_rank(s->insts[b->elems.v[k].inst].cls);
+        ord[k].k = k;
+    }
+    qsort(ord, (size_t)ne, sizeof(eord), cmp_eord);
+    FL_VEC(fl_egroup) groups = {0};
+    int nmodes = 0, nroots = 0;
+    for (int i = 0; i < ne; i++) {
+        const b_elem *be = &b->elems.v[ord[i].k];
+        fl_inst_rt *ir = &s->insts[be->inst];
+        fl_elem *e = &s->elems[i];
+        e->idx = i;
+        e->inst = be->inst;
+        e->pofs = ir->pofs;
+        e->own = -1;
+        e->sig = ir->in0;
+        e->mode = nmodes;
+        e->root = nroots;
+        nmodes += ir->cls->elem->nmodes;
+        nroots += ir->cls->elem->nroots;
+        int att[2] = {be->att0, be->att1};
+        for (int j = 0; j < 2; j++) {
+            int n = port_node(s, be->inst, att[j]);
+            s->elem_node[2 * i + j] = n;
+            e->body[j] = n >= 0 ? s->nodes[n].body : -1;
+            e->off[j] = n >= 0 ? s->nodes[n].off : 0;
+        }
+        ir->elem = i;
+        if (!groups.n || groups.v[groups.n - 1].cls != ir->cls) {
+            fl_egroup g = {ir->cls, i, 0};
+            FL_VEC_PUSH(groups, g);
+        }
+        groups.v[groups.n - 1].n++;
+    }
+    free(ord);
+    s->egroups = groups.v;
+    s->negroups = (int)groups.n;
+    s->nmodes = nmodes;
+    s->nroot_fns = nroots;
+}
+
+/* ---- port force contributions ----------------------------------------- */
+
+static void make_contribs(fl_system *s, fl_builder *b)
+{
+    FL_VEC(pc_tmp) tmp = {0};
+    for (int e = 0; e < s->nelem; e++) {
+        const b_elem *be = NULL;
+        for (size_t k = 0; k < b->elems.n; k++)
+            if (b->elems.v[k].inst == s->elems[e].inst) be = &b->elems.v[k];
+        int att[2] = {be->att0, be->att1};
+        for (int j = 0; j < 2; j++) {
+            if (att[j] < 0) continue;
+            pc_tmp t = {s->insts[be->inst].port0 + att[j], {PC_ELEM, e, j}};
+            FL_VEC_PUSH(tmp, t);
+        }
+    }
+    for (int l = 0; l < s->nlinks; l++) {
+        const fl_link *lk = &s->links[l];
+        pc_tmp ta = {s->insts[lk->inst].port0 + lk->port_a, {PC_LINK, l, 0}};
+        pc_tmp tb = {s->insts[lk->inst].port0 + lk->port_b, {PC_LINK, l, 1}};
+        if (lk->port_a >= 0) FL_VEC_PUSH(tmp, ta);
+        if (lk->port_b >= 0) FL_VEC_PUSH(tmp, tb);
+    }
+    for (int r = 0; r < s->nroots_r; r++) {
+        pc_tmp t = {s->insts[s->roots[r].inst].port0 + s->roots[r].port, {PC_ROOT, r, 0}};
+        FL_VEC_PUSH(tmp, t);
+    }
+    for (int k = 0; k < s->ndrv; k++) {
+        if (s->drvs[k].support_port < 0) continue;
+        pc_tmp t = {s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, {PC_DRVSUP, k, 0}};
+        FL_VEC_PUSH(tmp, t);
+    }
+    qsort(tmp.v, tmp.n, sizeof(pc_tmp), cmp_pc);
+    s->ncontrib = (int)tmp.n;
+    s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (tmp.n ? tmp.n : 1));
+    for (int p = 0; p < s->nports; p++) {
+        s->ports[p].c0 = 0;
+        s->ports[p].nc = 0;
+    }
+    for (size_t i = 0; i < tmp.n; i++) {
+        s->contrib[i] = tmp.v[i].c;
+        fl_port_rt *pr = &s->ports[tmp.v[i].port];
+        if (!pr->nc) pr->c0 = (int)i;
+        pr->nc++;
+    }
+    FL_VEC_FREE(tmp);
+}
+
+/* ---- body kinds -------------------------------------------------------- */
+
+static int elem_depends_on_motion(const fl_system *s, int e, int j)
+{
+    const fl_class *c = s->insts[s->elems[e].inst].cls;
+    const fl_elem_ops *ops = c->elem;
+    int nrows = 2 + ops->nown;
+    uint64_t bits = (1ULL << (j == 0 ? FL_J_V0 : FL_J_V1)) | (1ULL << (j == 0 ? FL_J_A0 : FL_J_A1));
+    for (int r = 0; r < nrows; r++)
+        if (ops->dep[r] & bits) return 1;
+    return 0;
+}
+
+static void classify_bodies(fl_system *s)
+{
+    int *damped = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
+    for (int e = 0; e < s->nelem; e++)
+        for (int j = 0; j < 2; j++) {
+            int bd = s->elems[e].body[j];
+            if (bd >= 0 && elem_depends_on_motion(s, e, j)) damped[bd] = 1;
+        }
+    for (int i = 0; i < s->nbodies; i++) {
+        fl_body *bd = &s->bodies[i];
+        if (bd->root >= 0) continue;
+        if (bd->mass > 0) bd->kind = B_FREE;
+        else bd->kind = damped[i] ? B_MLV : B_MLQ;
+    }
+    free(damped);
+}
+
+/* ---- signals ----------------------------------------------------------- */
+
+/* global index of a scalar signal element: port slot + sub */
+typedef struct sigport { int inst, port, sub; } sigport;
+
+static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag *d)
+{
+    int rc = 0;
+    /* scalar signal elements: inputs and outputs of every instance */
+    FL_VEC(sigport) els = {0};
+    int *el0 = fl_xmalloc(sizeof(int) * (size_t)(s->nports ? s->nports : 1));
+    for (int i = 0; i < s->ninst; i++) {
+        fl_inst_rt *ir = &s->insts[i];
+        for (int k = 0; k < ir->cls->nports; k++) {
+            const fl_port_def *pd = &ir->cls->ports[k];
+            el0[ir->port0 + k] = (int)els.n;
+            if (pd->kind == FL_PORT_FLANGE) continue;
+            int w = pd->width > 0 ? pd->width : pd->width < 0 ? ir->nout : 1;
+            if (b->pnode[ir->port0 + k] == -1) w = 0; /* absent conditional input */
+            for (int q = 0; q < w; q++) {
+                sigport sp = {i, k, q};
+                FL_VEC_PUSH(els, sp);
+            }
+        }
+    }
+    int nel = (int)els.n;
+    fl_uf uf;
+    fl_uf_init(&uf, nel);
+    for (size_t c = 0; c < m->conns.n; c++) {
+        const fl_mconn *cn = &m->conns.v[c];
+        const fl_inst_rt *ia = &s->insts[cn->a.inst], *ib = &s->insts[cn->b.inst];
+        if (ia->cls->ports[cn->a.port].kind == FL_PORT_FLANGE) continue;
+        if (b->pnode[ia->port0 + cn->a.port] == -1 || b->pnode[ib->port0 + cn->b.port] == -1) continue;
+        int wa = ia->cls->ports[cn->a.port].width < 0 ? ia->nout : 0;
+        int wb = ib->cls->ports[cn->b.port].width < 0 ? ib->nout : 0;
+        if ((wa && cn->a.sub >= wa) || (wb && cn->b.sub >= wb)) {
+            char *sa = fl_pref_str(m, wa && cn->a.sub >= wa ? cn->a : cn->b);
+            fl_err(d, cn->loc, "%s does not exist: the block has %d outputs", sa, wa ? wa : wb);
+            free(sa);
+            rc = -1;
+            continue;
+        }
+        int ea = el0[ia->port0 + cn->a.port] + cn->a.sub;
+        int eb = el0[ib->port0 + cn->b.port] + cn->b.sub;
+        fl_uf_union(&uf, ea, eb);
+    }
+    /* the source of each group */
+    int *src = fl_xmalloc(sizeof(int) * (size_t)(nel ? nel : 1));
+    for (int i = 0; i < nel; i++) src[i] = -1;
+    for (int i = 0; i < nel && !rc; i++) {
+        const sigport *sp = &els.v[i];
+        if (s->insts[sp->inst].cls->ports[sp->port].kind != FL_PORT_OUTPUT) continue;
+        int r = fl_uf_find(&uf, i);
+        if (src[r] >= 0) {
+            const sigport *o = &els.v[src[r]];
+            fl_pref pa = {o->inst, o->port, o->sub}, pb = {sp->inst, sp->port, sp->sub};
+            char *sa = fl_pref_str(m, pa), *sb = fl_pref_str(m, pb);
+            fl_err(d, s->insts[sp->inst].loc, "outputs %s and %s are connected to each other", sa, sb);
+            free(sa);
+            free(sb);
+            rc = -1;
+        }
+        src[r] = i;
+    }
+    /* input references */
+    int nin = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        s->insts[i].in0 = nin;
+        s->insts[i].nin = fl_class_nin(s->insts[i].cls);
+        nin += s->insts[i].nin;
+    }
+    s->nsig = nin;
+    s->sigs = fl_xcalloc((size_t)(nin ? nin : 1), sizeof(fl_sigref));
+    for (int i = 0; i < s->ninst && !rc; i++) {
+        fl_inst_rt *ir = &s->insts[i];
+        int k_in = 0;
+        for (int k = 0; k < ir->cls->nports; k++) {
+            const fl_port_def *pd = &ir->cls->ports[k];
+            if (pd->kind != FL_PORT_INPUT) continue;
+            int w = pd->width > 0 ? pd->width : 1;
+            s->ports[ir->port0 + k].sig = ir->in0 + k_in;
+            for (int q = 0; q < w; q++, k_in++) {
+                fl_sigref *sr = &s->sigs[ir->in0 + k_in];
+                if (b->pnode[ir->port0 + k] == -1) continue; /* absent input */
+                int el = el0[ir->port0 + k] + q;
+                int srcel = src[fl_uf_find(&uf, el)];
+                if (srcel < 0) {
+                    fl_pref p = {i, k, q};
+                    char *sp = fl_pref_str(m, p);
+                    fl_err(d, ir->loc, "input %s is not connected to any signal source", sp);
+                    free(sp);
+                    rc = -1;
+                    continue;
+                }
+                const sigport *so = &els.v[srcel];
+                const fl_inst_rt *si = &s->insts[so->inst];
+                if (si->cls->block) {
+                    sr->kind = SIG_BLOCK;
+                    sr->inst = so->inst;
+                    sr->out = so->sub;
+                    continue;
+                }
+                const b_kin *kin = NULL;
+                for (size_t t = 0; t < b->kins.n; t++)
+                    if (b->kins.v[t].inst == so->inst && b->kins.v[t].outport == so->port) kin = &b->kins.v[t];
+                if (!kin) {
+                    fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
+                    char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
+                    fl_err(d, ir->loc,
+                           "%s cannot drive %s: only signal sources and position/speed/acceleration sensors can feed inputs",
+                           sp, sq);
+                    free(sp);
+                    free(sq);
+                    rc = -1;
+                    continue;
+                }
+                sr->kind = SIG_KIN;
+                sr->level = kin->level;
+                sr->node[0] = port_node(s, kin->inst, kin->pp);
+                sr->node[1] = kin->pm == FL_NOPORT ? -1 : port_node(s, kin->inst, kin->pm);
+            }
+        }
+    }
+    /* drivers need their inputs from signal blocks (derivatives, no algebraic loops) */
+    for (int k = 0; k < s->ndrv && !rc; k++) {
+        const fl_driver *dv = &s->drvs[k];
+        for (int q = 0; q < dv->nin; q++) {
+            if (s->sigs[dv->sig + q].kind == SIG_KIN) {
+                fl_err(d, s->insts[dv->inst].loc,
+                       "%s: the input of a prescribed-motion source must come from a signal source block, not a sensor",
+                       s->insts[dv->inst].name);
+                rc = -1;
+                break;
+            }
+        }
+    }
+    FL_VEC(int) blocks = {0};
+    for (int i = 0; i < s->ninst; i++)
+        if (s->insts[i].cls->block) FL_VEC_PUSH(blocks, i);
+    s->blocks = blocks.v;
+    s->nblocks = (int)blocks.n;
+    free(src);
+    free(el0);
+    fl_uf_free(&uf);
+    FL_VEC_FREE(els);
+    return rc;
+}
+
+/* ---- initial conditions ------------------------------------------------ */
+
+/* fixed = true on a variable that is not a state of this configuration
+ * (e.g. v of an exact Position source) would be silently ignored: refuse. */
+static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_diag *d)
+{
+    int rc = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_minst *in = &m->insts.v[i];
+        for (int k = 0; k < in->cls->nvars; k++) {
+            const fl_attr *a = &in->attr[k];
+            if (!a->has_fixed || !a->fixed) continue;
+            int declared = 0;
+            for (size_t j = 0; j < b->states.n && !declared; j++)
+                declared = b->states.v[j].inst == i && b->states.v[j].var == k;
+            if (!declared) {
+                fl_err(d, a->loc.file ? a->loc : in->loc,
+                       "%s.%s cannot be fixed: it is not a state of this component in this configuration",
+                       in->name, in->cls->vars[k].name);
+                rc = -1;
+            }
+        }
+    }
+    FL_UNUSED(s);
+    return rc;
+}
+
+static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
+{
+    FL_VEC(fl_cond) conds = {0};
+    for (size_t k = 0; k < b->states.n; k++) {
+        const b_state *st = &b->states.v[k];
+        const fl_minst *in = &m->insts.v[st->inst];
+        const fl_var_def *vd = &in->cls->vars[st->var];
+        const fl_attr *a = &in->attr[st->var];
+        int fixed = a->has_fixed ? a->fixed : vd->fixed;
+        double start = a->has_start ? a->start : vd->start;
+        int weak = 0;
+        if (!fixed) {
+            if (!(vd->flags & FL_VF_WEAK)) continue;
+            weak = 1;
+        }
+        fl_cond c;
+        memset(&c, 0, sizeof c);
+        c.level = st->level;
+        c.node_p = port_node(s, st->inst, st->pp);
+        c.node_m = st->pm == FL_NOPORT ? -1 : port_node(s, st->inst, st->pm);
+        c.offset = st->offset;
+        c.source = CV_ATTR;
+        c.value = start;
+        c.weak = weak;
+        c.label = fl_xsprintf("%s.%s", in->name, vd->name);
+        c.loc = a->loc.file ? a->loc : in->loc;
+        FL_VEC_PUSH(conds, c);
+    }
+    for (size_t k = 0; k < b->initins.n; k++) {
+        const b_initin *x = &b->initins.v[k];
+        const fl_inst_rt *ir = &s->insts[x->inst];
+        fl_cond c;
+        memset(&c, 0, sizeof c);
+        c.level = x->level;
+        c.node_p = port_node(s, x->inst, x->pp);
+        c.node_m = x->pm == FL_NOPORT ? -1 : port_node(s, x->inst, x->pm);
+        c.source = CV_INPUT;
+        c.sig = ir->in0 + x->input;
+        c.label = fl_xsprintf("%s.%s (initial equation)", ir->name, x->level == 0 ? "s = s_ref" : "v = v_ref");
+        c.loc = ir->loc;
+        FL_VEC_PUSH(conds, c);
+    }
+    s->conds = conds.v;
+    s->ncond = (int)conds.n;
+}
+
+/* ---- observers --------------------------------------------------------- */
+
+static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
+{
+    int rc = 0;
+    for (size_t k = 0; k < b->obs.n; k++) {
+        const b_obs *o = &b->obs.v[k];
+        int n = port_node(s, o->inst, o->port);
+        if (n < 0) continue;
+        const fl_body *bd = &s->bodies[s->nodes[n].body];
+        if (o->level >= 1 && bd->kind == B_MLQ) {
+            fl_err(d, s->insts[o->inst].loc,
+                   "%s needs the velocity of %s, a massless node between springs whose velocity is not "
+                   "determined; add a mass or a damper there",
+                   s->insts[o->inst].name, s->node_names[n]);
+            rc = -1;
+        } else if (o->level == 2 && bd->kind == B_MLV) {
+            fl_err(d, s->insts[o->inst].loc,
+                   "%s needs the acceleration of %s, a massless node: it is not available; add a mass there",
+                   s->insts[o->inst].name, s->node_names[n]);
+            rc = -1;
+        }
+    }
+    for (int e = 0; e < s->nelem; e++)
+        for (int j = 0; j < 2; j++) {
+            int bd = s->elems[e].body[j];
+            if (bd < 0) continue;
+            const fl_class *c = s->insts[s->elems[e].inst].cls;
+            uint64_t bits = 1ULL << (j == 0 ? FL_J_A0 : FL_J_A1);
+            int uses_a = 0;
+            for (int r = 0; r < 2 + c->elem->nown; r++)
+                if (c->elem->dep[r] & bits) uses_a = 1;
+            if (uses_a && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
+                fl_err(d, s->insts[s->elems[e].inst].loc, "%s needs the acceleration of the massless node %s; add a mass there",
+                       s->insts[s->elems[e].inst].name, s->node_names[s->elem_node[2 * e + j]]);
+                rc = -1;
+            }
+        }
+    return rc;
+}
+
+int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
+{
+    fl_builder b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.m = m;
+    b.d = d;
+    fl_uf uf;
+    int rc = make_ports(s, m, &b, &uf, d);
+    fl_uf_free(&uf);
+    /* outputs widths of blocks */
+    for (int i = 0; i < s->ninst; i++) {
+        fl_inst_rt *ir = &s->insts[i];
+        ir->elem = ir->drv = -1;
+        ir->nout = ir->cls->block ? ir->cls->block->nout(s->par + ir->pofs, s->arrays) : 0;
+    }
+    for (int i = 0; i < s->ninst && !rc; i++) {
+        b.inst = i;
+        if (s->insts[i].cls->build && s->insts[i].cls->build(&b)) b.failed = 1;
+    }
+    if (b.failed) rc = -1;
+    if (!rc) rc = make_bodies(s, &b, d);
+    if (!rc) {
+        int nin = 0;
+        for (int i = 0; i < s->ninst; i++) {
+            s->insts[i].in0 = nin;
+            s->insts[i].nin = fl_class_nin(s->insts[i].cls);
+            nin += s->insts[i].nin;
+        }
+        for (int k = 0; k < s->ndrv; k++) {
+            s->drvs[k].sig = s->insts[s->drvs[k].inst].in0;
+            s->drvs[k].nin = s->insts[s->drvs[k].inst].nin;
+        }
+        make_elements(s, &b);
+        classify_bodies(s);
+        make_contribs(s, &b);
+        rc = make_signals(s, m, &b, d);
+    }
+    if (!rc) rc = check_observers(s, &b, d);
+    if (!rc) rc = check_fixed_attrs(s, m, &b, d);
+    if (!rc) make_conds(s, m, &b);
+    free(b.pnode);
+    FL_VEC_FREE(b.links);
+    FL_VEC_FREE(b.grounds);
+    FL_VEC_FREE(b.drivers);
+    FL_VEC_FREE(b.elems);
+    FL_VEC_FREE(b.states);
+    FL_VEC_FREE(b.initins);
+    FL_VEC_FREE(b.kins);
+    FL_VEC_FREE(b.obs);
+    return rc;
+}

@@ -1,0 +1,253 @@
+/* system.h - the compiled, read-only system (fl_system).
+ *
+ * Flanges joined by connections form nodes; nodes joined by rigid members
+ * (Mass, Rod, through-sensors) form bodies. Each body has one reference
+ * position; a node sits at a fixed offset from it. A body is
+ *   GROUND  fixed in space (Fixed),
+ *   POS     moved along a prescribed path (exact Position, Move),
+ *   VEL     moved at a prescribed speed (ConstantSpeed, exact Speed): q is
+ *           a state with q' = v(t),
+ *   ACC     accelerated as prescribed (Accelerate, filtered Position and
+ *           Speed): q, v are states with v' = a(t, q, v),
+ *   FREE    with mass M > 0: q' = v, M v' + sum of flange forces = 0,
+ *   MLV     massless with damping attached: q' = v, 0 = force balance
+ *           (v algebraic),
+ *   MLQ     massless between springs only: 0 = force balance (q algebraic).
+ * The unknown vector y holds q (and v) of the non-prescribed bodies and the
+ * own unknowns of force elements. Residual rows coincide with unknowns. */
+#ifndef FL_SYSTEM_H
+#define FL_SYSTEM_H
+
+#include "components/component.h"
+#include "model/model.h"
+
+typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ } fl_body_kind;
+
+typedef struct fl_node {
+    int body;
+    double off; /* node position = body reference position + off */
+} fl_node;
+
+typedef struct fl_body {
+    fl_body_kind kind;
+    double mass;
+    int qi, vi;  /* indices in y, -1 if not unknowns */
+    int frow;    /* residual row collecting flange forces, -1 for prescribed bodies */
+    int drv;     /* driver, -1 if none */
+    double q0;   /* GROUND: reference position; prescribed: support position */
+    int ref_node;
+    int root;    /* root (ground/driver reaction) record, -1 if none */
+    int order0, norder; /* elimination steps for internal forces */
+    int js_qq, js_qv, js_vv; /* entries for the body rows (see fl_jentry) */
+} fl_body;
+
+/* A rigid member (two flanges at fixed distance L, mass m in between). */
+typedef struct fl_link {
+    int inst;
+    int port_a, port_b; /* class port indices */
+    int node_a, node_b;
+    double L, m;
+} fl_link;
+
+/* Step of the internal force computation of a body: link `link` has its
+ * `end` (0 = a, 1 = b) at leaf node `node`. */
+typedef struct fl_elim {
+    int link, end, node;
+} fl_elim;
+
+/* A ground or a driver: the flange whose position is imposed; its force is
+ * the reaction. */
+typedef struct fl_root {
+    int inst, port, node;
+    int drv; /* driver index, -1 for a ground */
+} fl_root;
+
+typedef struct fl_driver {
+    int inst;
+    int body;
+    fl_drv_kind kind;
+    int sig;  /* first input reference */
+    int nin;
+    int support_port, support_node; /* -1: support absent (at 0) */
+    int flange_port;
+} fl_driver;
+
+enum { SIG_NONE = 0, SIG_BLOCK, SIG_KIN };
+
+/* Where an input signal comes from. */
+typedef struct fl_sigref {
+    int kind;
+    int inst, out;   /* SIG_BLOCK: block instance and output index */
+    int level;       /* SIG_KIN: 0 position, 1 velocity, 2 acceleration */
+    int node[2];     /* SIG_KIN: value = level(node[0]) - level(node[1]); -1 = none */
+} fl_sigref;
+
+enum { PC_ELEM = 0, PC_LINK, PC_ROOT, PC_DRVSUP };
+
+/* One contribution to the force of a port. */
+typedef struct fl_pcontrib {
+    int type;  /* PC_* */
+    int index; /* element, link, root or driver */
+    int end;   /* attachment or link end */
+} fl_pcontrib;
+
+typedef struct fl_port_rt {
+    int node;  /* -1 when absent (or a signal port) */
+    int c0, nc; /* contributions in sys->contrib */
+    int sig;    /* input ports: first input reference */
+} fl_port_rt;
+
+typedef struct fl_inst_rt {
+    const fl_class *cls;
+    char *name;
+    fl_loc loc;
+    int pofs;  /* parameters at par[pofs] */
+    int port0; /* ports at ports[port0 + k] */
+    int elem, drv;
+    int in0, nin; /* inputs at sigs[in0 ..] */
+    int nout;     /* blocks: output width */
+    int var0;     /* first output variable */
+    int has_support;
+} fl_inst_rt;
+
+enum { CV_ATTR = 0, CV_INPUT };
+
+/* Initial condition: level-quantity(node_p) - level-quantity(node_m) +
+ * offset = value (or = input at t0). */
+typedef struct fl_cond {
+    int level;
+    int node_p, node_m; /* -1: nothing */
+    double offset;
+    int source;  /* CV_ATTR (value) or CV_INPUT (sig) */
+    double value;
+    int sig;
+    int weak;    /* used only if the conditions are otherwise incomplete */
+    char *label; /* "mass1.s" */
+    fl_loc loc;
+} fl_cond;
+
+enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT };
+
+typedef struct fl_var {
+    char *name;
+    const char *unit;
+    int inst;
+    int kind;  /* OV_* */
+    int index; /* class var, port, or input/output element */
+} fl_var;
+
+/* Jacobian entry: value = (src >= 0 ? jloc[src] : 1) * mult, times cj when
+ * cj != 0; added to the IDA matrix at slot, and to the initialisation and
+ * re-initialisation matrices at islot/rslot (-1: not there). */
+typedef struct fl_jentry {
+    int src;
+    double mult;
+    int cj;
+    int slot, islot, rslot;
+} fl_jentry;
+
+/* Compressed sparse column pattern. */
+typedef struct fl_csc {
+    int n, ncol, nnz;
+    int *colptr, *rowind;
+} fl_csc;
+
+typedef struct fl_egroup {
+    const fl_class *cls;
+    int first, n;
+} fl_egroup;
+
+struct fl_system {
+    char *name;
+    fl_experiment exp;
+    fl_inst_rt *insts;
+    int ninst;
+    fl_port_rt *ports;
+    int nports;
+    fl_pcontrib *contrib;
+    int ncontrib;
+
+    double *par;
+    int npar;
+    fl_value *arrays;
+    int narrays;
+
+    fl_node *nodes;
+    int nnodes;
+    char **node_names; /* "{mass.flange_b, spring.flange_a}" */
+    fl_body *bodies;
+    int nbodies;
+    fl_link *links;
+    int nlinks;
+    fl_elim *elim;
+    int nelim;
+    fl_root *roots;
+    int nroots_r;
+    fl_driver *drvs;
+    int ndrv;
+    fl_elem *elems;
+    int nelem;
+    int *elem_node; /* node of attachment 2*e+j, -1 for ground */
+    int *elem_frow; /* residual row of attachment 2*e+j, -1 if none */
+    fl_egroup *egroups;
+    int negroups;
+    fl_sigref *sigs;
+    int nsig;
+    int *blocks; /* instances that are signal sources */
+    int nblocks;
+
+    /* the DAE */
+    int n;        /* unknowns */
+    int nd;       /* differential unknowns */
+    int *id;      /* 1 differential, 0 algebraic */
+    int *dpos;    /* position among differential unknowns, -1 */
+    double *nominal; /* scaling of the absolute tolerance */
+    char **unk_name; /* "mass.s" for messages */
+    int nroot_fns;
+    int nmodes;
+    int njloc;
+
+    fl_jentry *jent;
+    int njent;
+    fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
+    fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd */
+    fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
+    int *jent_rc;  /* (row, col) of each Jacobian entry, for the init pattern */
+
+    fl_cond *conds;
+    int ncond;
+    int *cond_used; /* conditions in the initialisation system, in order */
+    int ncond_used;
+    /* condition rows in the init matrix: entries (row, col, coef, is_yp) */
+    struct fl_centry {
+        int row, col, islot;
+        double coef;
+    } *centry;
+    int ncentry;
+
+    fl_var *vars;
+    int nvars;
+    int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
+
+    int has_time_events;
+};
+
+/* compile stages (compile/...) */
+int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d);
+int fl_compile_layout(fl_system *s, fl_diag *d);
+int fl_compile_init(fl_system *s, fl_diag *d);
+void fl_compile_vars(fl_system *s);
+
+/* Build a CSC pattern from (row, col) pairs; slot[i] receives the data index
+ * of pair i (duplicates share a slot). */
+void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot);
+void fl_csc_free(fl_csc *c);
+
+/* Structural matching (maximum bipartite matching of rows to columns) of a
+ * pattern; returns the number of matched pairs and fills row_of_col /
+ * col_of_row (-1 unmatched). */
+int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row);
+
+const char *fl_body_kind_name(fl_body_kind k);
+
+#endif

@@ -1,0 +1,63 @@
+/* common.h - shared pieces of the component families: port and parameter
+ * table shorthands and the force/Jacobian output of two-flange elements
+ * whose force depends on s_rel = s1 - s0 and v_rel = v1 - v0. */
+#ifndef FL_COMPONENTS_COMMON_H
+#define FL_COMPONENTS_COMMON_H
+
+#include "component.h"
+
+#define FL_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define FL_BIT(c) (1ULL << (c))
+
+/* Ports. */
+#define PORT_FLANGE_A {"flange_a", FL_PORT_FLANGE, NULL, 0, "", "left flange"}
+#define PORT_FLANGE_B {"flange_b", FL_PORT_FLANGE, NULL, 0, "", "right flange"}
+#define PORT_FLANGE {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange"}
+#define PORT_SUPPORT {"support", FL_PORT_FLANGE, "useSupport", 0, "", "support/housing (if useSupport)"}
+
+/* Common parameters. */
+#define PAR_USESUPPORT {"useSupport", FL_P_BOOL, "false", NULL, "", "true: support connector enabled", FL_PF_STRUCT, 0, 0, NULL}
+#define PAR_STATESELECT(def) {"stateSelect", FL_P_ENUM, def, NULL, "", "priority of the states (accepted, no effect)", 0, 0, 0, "StateSelect"}
+#define PAR_SNOMINAL {"s_nominal", FL_P_REAL, "1e-4", NULL, "m", "nominal value of s_rel (scaling)", FL_PF_MIN_EXCL, 0, 0, NULL}
+#define PAR_USEHEATPORT {"useHeatPort", FL_P_BOOL, "false", NULL, "", "true: heat port enabled (accepted; losses are in lossPower)", FL_PF_STRUCT, 0, 0, NULL}
+
+/* Local Jacobian of a two-attachment element with ncols columns. */
+static inline double *fl_jrow(fl_ectx *x, const fl_elem *e, int row, int ncols)
+{
+    return x->jloc + e->jofs + row * ncols;
+}
+
+/* Force f of a compliant element (flange_b.f = f, flange_a.f = -f) with
+ * df/ds_rel and df/dv_rel. */
+static inline void fl_compliant_out(fl_ectx *x, const fl_elem *e, double f, double dfds, double dfdv, int ncols)
+{
+    x->f[2 * e->idx] = -f;
+    x->f[2 * e->idx + 1] = f;
+    if (x->want_jac) {
+        double *r0 = fl_jrow(x, e, 0, ncols), *r1 = fl_jrow(x, e, 1, ncols);
+        r0[FL_J_S0] = dfds;
+        r0[FL_J_S1] = -dfds;
+        r0[FL_J_V0] = dfdv;
+        r0[FL_J_V1] = -dfdv;
+        r1[FL_J_S0] = -dfds;
+        r1[FL_J_S1] = dfds;
+        r1[FL_J_V0] = -dfdv;
+        r1[FL_J_V1] = dfdv;
+    }
+}
+
+static inline double fl_srel(const fl_ectx *x, const fl_elem *e)
+{
+    return fl_att_s(x, e, 1) - fl_att_s(x, e, 0);
+}
+
+static inline double fl_vrel(const fl_ectx *x, const fl_elem *e)
+{
+    return fl_att_v(x, e, 1) - fl_att_v(x, e, 0);
+}
+
+/* Dependency masks of compliant elements. */
+#define DEP_S (FL_BIT(FL_J_S0) | FL_BIT(FL_J_S1))
+#define DEP_V (FL_BIT(FL_J_V0) | FL_BIT(FL_J_V1))
+
+#endif

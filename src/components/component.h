@@ -1,0 +1,308 @@
+/* component.h - the table-driven interface every component class implements.
+ *
+ * A class is a static fl_class record: its Modelica path, ports, parameters
+ * (with defaults written as Modelica expressions), variables, and callbacks.
+ * At compile time build() describes the component to the engine with a few
+ * primitives:
+ *
+ *   fl_b_link     a rigid member between two flanges (Mass, Rod, through
+ *                 sensors): merges them into one rigid body, adds its mass;
+ *   fl_b_ground   a flange fixed in space (Fixed);
+ *   fl_b_driver   a flange whose motion is prescribed (Position, Speed,
+ *                 Accelerate, Move, ConstantSpeed);
+ *   fl_b_element  a force element acting on one or two flanges (springs,
+ *                 dampers, force sources, contacts, friction): its forces
+ *                 come from the class's eval() at run time;
+ *   fl_b_state    a variable of the class that is a kinematic quantity of
+ *                 its flanges (Mass.s, Spring.s_rel, Damper.v_rel): its
+ *                 start/fixed attributes become initial conditions;
+ *   fl_b_kin_output  a signal output that is a kinematic quantity (sensors),
+ *                 so that it can drive inputs.
+ *
+ * Force elements are evaluated in batches per class. Their local view is
+ * small and fixed: attachments 0 and 1 (position s, velocity v,
+ * acceleration a of the flange each is fixed to), own unknowns, input
+ * signals. eval() returns the force on the element at each attachment (the
+ * Modelica flange.f) and, on request, the local Jacobian; the engine maps
+ * both to the global residual and the sparse or dense Jacobian.
+ */
+#ifndef FL_COMPONENT_H
+#define FL_COMPONENT_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "model/value.h"
+
+/* ---- static description ---------------------------------------------- */
+
+typedef enum fl_port_kind { FL_PORT_FLANGE, FL_PORT_INPUT, FL_PORT_OUTPUT } fl_port_kind;
+
+typedef struct fl_port_def {
+    const char *name;
+    fl_port_kind kind;
+    const char *cond;  /* parameter expression: port exists iff true; NULL = always */
+    int width;         /* signal vector width (Move.u[3]); 0 = scalar; -1 = class-defined (nout) */
+    const char *unit;
+    const char *desc;
+} fl_port_def;
+
+typedef enum fl_ptype { FL_P_REAL, FL_P_INT, FL_P_BOOL, FL_P_ENUM, FL_P_STRING, FL_P_VECTOR, FL_P_MATRIX } fl_ptype;
+
+enum {
+    FL_PF_MIN = 1 << 0,      /* value >= min */
+    FL_PF_MAX = 1 << 1,      /* value <= max */
+    FL_PF_MIN_EXCL = 1 << 2, /* value > min */
+    FL_PF_STRUCT = 1 << 3,   /* structural (Evaluate=true): fixed at compile time */
+    FL_PF_INTEGER = 1 << 4,  /* Real-valued but must be an integer */
+};
+
+typedef struct fl_param_def {
+    const char *name;
+    fl_ptype type;
+    const char *def;   /* binding as Modelica text, NULL when none */
+    const char *start; /* value used, with a warning, when unset and def == NULL */
+    const char *unit;
+    const char *desc;
+    unsigned flags;
+    double min, max;
+    const char *enum_type; /* FL_P_ENUM: full type path */
+} fl_param_def;
+
+enum {
+    FL_VF_ATTR = 1 << 0,  /* accepts start/fixed/nominal modifiers */
+    FL_VF_BOOL = 1 << 1,  /* written as 0/1 */
+    FL_VF_INT = 1 << 2,   /* integer valued */
+    FL_VF_WEAK = 1 << 3,  /* start value is a default initial condition used only
+                             when the initial conditions are otherwise incomplete */
+};
+
+typedef struct fl_var_def {
+    const char *name;
+    const char *unit;
+    const char *desc;
+    unsigned flags;
+    double start;  /* default start value */
+    int fixed;     /* default fixed attribute */
+} fl_var_def;
+
+/* ---- run-time records ------------------------------------------------- */
+
+/* A force element. Attachment j sits on body[j] (or on ground at position 0
+ * when body[j] < 0) at position bq[body] + off[j]. */
+typedef struct fl_elem {
+    int idx;       /* element number (forces go to f[2*idx + j]) */
+    int inst;      /* instance number */
+    int pofs;      /* parameters of the instance start at par[pofs] */
+    int body[2];
+    double off[2];
+    int own;  /* first own unknown (index in y), -1 if none */
+    int mode; /* first discrete state in the mode array */
+    int root; /* first root function */
+    int sig;  /* first input reference; inputs are u[sig + k] */
+    int jofs; /* local Jacobian at jloc[jofs] */
+} fl_elem;
+
+/* Evaluation context passed to eval(), roots() and event(). */
+typedef struct fl_ectx {
+    double t;
+    double cj;             /* IDA's Jacobian scaling: d(yp)/d(y) */
+    const double *y, *yp;  /* unknowns and their derivatives */
+    const double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
+    const double *par;     /* parameter storage */
+    const double *u;       /* input signal values */
+    int *mode;             /* discrete states (events may change them) */
+    int want_jac;
+    double *f;    /* out: attachment forces, 2 per element */
+    double *res;  /* out: residual vector (own rows at res[own + k]) */
+    double *jloc; /* out: local Jacobians (zeroed before eval) */
+    int initial;  /* evaluating during initialisation */
+    double t_left; /* time events at exactly this time are evaluated as left limits */
+} fl_ectx;
+
+/* "time < T" of a time relation, as a left limit at the event instant. */
+static inline int fl_time_before(const fl_ectx *x, double T)
+{
+    return x->t < T || (x->t == T && x->t == x->t_left);
+}
+
+static inline double fl_att_s(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return e->body[j] >= 0 ? x->bq[e->body[j]] + e->off[j] : e->off[j];
+}
+static inline double fl_att_v(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return e->body[j] >= 0 ? x->bv[e->body[j]] : 0.0;
+}
+static inline double fl_att_a(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return e->body[j] >= 0 ? x->ba[e->body[j]] : 0.0;
+}
+
+/* Local Jacobian layout: rows are [f0, f1, own residuals]; columns are
+ * [s0, v0, a0, s1, v1, a1, own y..., own yp..., inputs...]. */
+enum { FL_J_S0 = 0, FL_J_V0, FL_J_A0, FL_J_S1, FL_J_V1, FL_J_A1, FL_J_OWN };
+
+/* Element callbacks for a class. */
+typedef struct fl_elem_ops {
+    int nown;             /* own unknowns (each with its own residual row) */
+    const int *own_diff;  /* per own unknown: 1 if it appears differentiated */
+    int nroots;           /* root (zero-crossing) functions */
+    int nmodes;           /* discrete states */
+    int nin;              /* input signals (scalar) */
+    /* Structural dependency: bit c of dep[r] is set when local row r depends
+     * on local column c (layout above). */
+    const uint64_t *dep;
+    /* Forces (and residuals of own unknowns) for n elements of this class. */
+    void (*eval)(fl_ectx *x, const fl_elem *e, int n);
+    /* Root functions g[e->root + k]; relations change value where g crosses 0. */
+    void (*roots)(const fl_ectx *x, const fl_elem *e, int n, double *g);
+    /* Event update of the discrete states of one element from pre-values
+     * (already in x->mode) and the current continuous values. dir[k] is the
+     * crossing direction of root k (+1/-1) or 0 if it did not cross.
+     * Returns 1 when a discrete state changed. */
+    int (*event)(fl_ectx *x, const fl_elem *e, const int *dir);
+    /* Initial discrete states before the first event iteration. */
+    void (*init_modes)(fl_ectx *x, const fl_elem *e);
+    /* Next time event of the element after t (INFINITY if none). */
+    double (*next_time_event)(const double *par, const fl_elem *e, double t);
+} fl_elem_ops;
+
+/* Prescribed motion (drivers). */
+typedef enum fl_drv_kind { FL_DRV_POS = 1, FL_DRV_VEL, FL_DRV_ACC } fl_drv_kind;
+
+typedef struct fl_drv_in {
+    double t;
+    const double *par;
+    const double *u;      /* input values, u[0..nin-1] of the driver */
+    const double *du;     /* first time derivatives of the inputs (POS/VEL exact) */
+    const double *ddu;    /* second derivatives (POS exact) */
+    double s, v;          /* current relative position/velocity (VEL/ACC) */
+} fl_drv_in;
+
+typedef struct fl_drv_out {
+    double s, v, a;        /* prescribed relative motion (what applies to the kind) */
+    double da_ds, da_dv;   /* ACC: partial derivatives of a */
+} fl_drv_out;
+
+typedef struct fl_drv_ops {
+    fl_drv_kind (*kind)(const double *par); /* may depend on parameters (exact) */
+    int nderiv;          /* derivatives of inputs needed: 0, 1 or 2 */
+    void (*drive)(const fl_drv_in *in, fl_drv_out *out);
+} fl_drv_ops;
+
+/* Signal sources (Modelica.Blocks.Sources). */
+typedef struct fl_block_ops {
+    int (*nout)(const double *par, const fl_value *arrays); /* output width */
+    /* Output k (0-based) or its time derivative of the given order at t.
+     * left = 1 asks for the left limit at a discontinuity at t. */
+    double (*value)(const double *par, const fl_value *arrays, int k, int order, double t, int left);
+    /* Next discontinuity strictly after t (INFINITY if none). */
+    double (*next_event)(const double *par, const fl_value *arrays, double t);
+} fl_block_ops;
+
+/* Output context: everything a class needs to compute its variables. */
+typedef struct fl_octx {
+    double t;
+    const double *par;
+    const fl_value *arrays;
+    const double *ps, *pv, *pa, *pf; /* per port of the instance: s, v, a, f (NAN if n/a) */
+    const double *u;                 /* inputs of the instance */
+    const double *own, *ownp;        /* own unknowns and derivatives */
+    const int *mode;
+    int has_support;                 /* convenience: useSupport evaluated */
+} fl_octx;
+
+typedef struct fl_builder fl_builder;
+
+/* Parameter access during check/prepare: values by name. */
+typedef struct fl_pctx {
+    const char *inst;     /* instance name, for messages */
+    fl_loc loc;           /* declaration location */
+    const double *par;    /* scalar parameter values in param-table order */
+    const fl_value *arrays;
+    const struct fl_class *cls;
+} fl_pctx;
+
+typedef struct fl_class {
+    const char *path;
+    const char *desc;
+    const fl_port_def *ports;
+    int nports;
+    const fl_param_def *params;
+    int nparams;
+    const fl_var_def *vars;
+    int nvars;
+    int nderived; /* parameter slots after the declared ones, filled by prepare() */
+    int (*check)(const fl_pctx *p, fl_diag *d);
+    void (*prepare)(const fl_pctx *p, double *par);
+    int (*build)(fl_builder *b);
+    const fl_elem_ops *elem;
+    const fl_drv_ops *drv;
+    const fl_block_ops *block;
+    /* Values of the class variables (vars[] order) at an output point. */
+    void (*outputs)(const fl_octx *o, double *vals);
+} fl_class;
+
+/* ---- builder primitives (called from build) --------------------------- */
+
+#define FL_GROUND (-1) /* "attached to ground at 0" in place of a port */
+#define FL_NOPORT (-2)
+
+/* Port index if the port exists, FL_GROUND if it is a conditional port that
+ * is absent (support with useSupport = false). */
+int fl_b_port(fl_builder *b, const char *name);
+/* Parameter value by name (scalar). */
+double fl_b_par(fl_builder *b, const char *name);
+void fl_b_link(fl_builder *b, int port_a, int port_b, double L, double m);
+void fl_b_ground(fl_builder *b, int port, double s0);
+/* Prescribe the motion of flange relative to support (FL_GROUND if none);
+ * inputs are the instance's input ports in order. */
+void fl_b_driver(fl_builder *b, int flange, int support);
+/* Declare the instance's force element with its two attachments. */
+void fl_b_element(fl_builder *b, int att0, int att1);
+/* Class variable var equals level-quantity (0 s, 1 v, 2 a) of port_p minus
+ * that of port_m (FL_NOPORT: nothing subtracted), plus offset. */
+void fl_b_state(fl_builder *b, const char *var, int level, int port_p, int port_m, double offset);
+/* Initial equation: level-quantity(port_p) - level-quantity(port_m) equals
+ * input k of the instance at the start time (filtered sources). */
+void fl_b_init_input(fl_builder *b, int level, int port_p, int port_m, int input);
+/* Signal output port `out` equals level-quantity(port_p) - level-quantity(port_m). */
+void fl_b_kin_output(fl_builder *b, const char *out, int level, int port_p, int port_m);
+/* Mark that the class needs the velocity / acceleration of a port for its
+ * outputs (sensors): compile fails where it is undetermined. */
+void fl_b_observe(fl_builder *b, int port, int level);
+/* Fail the build with a message (located at the declaration). */
+void fl_b_error(fl_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- registry --------------------------------------------------------- */
+
+int fl_class_count(void);
+const fl_class *fl_class_at(int i);
+const fl_class *fl_class_find(const char *path);
+/* Unique class whose last path component is name; NULL if none or several
+ * (*ambiguous set). */
+const fl_class *fl_class_find_short(const char *name, int *ambiguous);
+/* Is path a package prefix of some registered class ("Modelica.Mechanics")? */
+int fl_package_exists(const char *path);
+int fl_class_port(const fl_class *c, const char *name);
+int fl_class_param(const fl_class *c, const char *name);
+int fl_class_var(const fl_class *c, const char *name);
+int fl_class_nin(const fl_class *c); /* number of scalar input signals */
+
+/* Parsed default expressions of class parameters (cached). */
+const fl_expr *fl_param_default_expr(const fl_class *c, int k);
+const fl_expr *fl_param_start_expr(const fl_class *c, int k);
+const fl_expr *fl_port_cond_expr(const fl_class *c, int k);
+
+/* Class tables, one per family file. */
+extern const fl_class *const fl_classes_mechanics[];
+extern const fl_class *const fl_classes_sources[];
+extern const fl_class *const fl_classes_motion[];
+extern const fl_class *const fl_classes_sensors[];
+extern const fl_class *const fl_classes_blocks[];
+
+/* Helpers for class code: parameter by declaration order. */
+#define FL_PAR(par, k) ((par)[(k)])
+
+#endif

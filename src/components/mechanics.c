@@ -1,0 +1,261 @@
+/* mechanics.c - Modelica.Mechanics.Translational.Components: Fixed, Mass,
+ * Rod, Spring, Damper, SpringDamper, RelativeStates. */
+#include "common.h"
+
+#define MTC "Modelica.Mechanics.Translational.Components."
+
+/* ---- Fixed ------------------------------------------------------------- */
+
+static const fl_port_def fixed_ports[] = {{"flange", FL_PORT_FLANGE, NULL, 0, "", "flange fixed in the housing"}};
+static const fl_param_def fixed_params[] = {
+    {"s0", FL_P_REAL, "0", NULL, "m", "fixed offset position of housing", 0, 0, 0, NULL},
+};
+
+static int fixed_build(fl_builder *b)
+{
+    fl_b_ground(b, fl_b_port(b, "flange"), fl_b_par(b, "s0"));
+    return 0;
+}
+
+static const fl_class cls_fixed = {
+    MTC "Fixed", "Fixed flange", fixed_ports, FL_N(fixed_ports), fixed_params, FL_N(fixed_params), NULL, 0, 0,
+    NULL, NULL, fixed_build, NULL, NULL, NULL, NULL,
+};
+
+/* ---- Mass -------------------------------------------------------------- */
+
+static const fl_port_def two_ports[] = {PORT_FLANGE_A, PORT_FLANGE_B};
+static const fl_param_def mass_params[] = {
+    {"m", FL_P_REAL, NULL, "1", "kg", "mass of the sliding mass", FL_PF_MIN, 0, 0, NULL},
+    {"L", FL_P_REAL, "0", NULL, "m", "length of component, from left flange to right flange", 0, 0, 0, NULL},
+    PAR_STATESELECT("StateSelect.default"),
+};
+enum { MASS_M, MASS_L };
+static const fl_var_def mass_vars[] = {
+    {"s", "m", "absolute position of the center of the component", FL_VF_ATTR, 0, 0},
+    {"v", "m/s", "absolute velocity of the component", FL_VF_ATTR, 0, 0},
+    {"a", "m/s2", "absolute acceleration of the component", FL_VF_ATTR, 0, 0},
+};
+
+static int mass_build(fl_builder *b)
+{
+    int pa = fl_b_port(b, "flange_a"), pb = fl_b_port(b, "flange_b");
+    double L = fl_b_par(b, "L");
+    fl_b_link(b, pa, pb, L, fl_b_par(b, "m"));
+    fl_b_state(b, "s", 0, pa, FL_NOPORT, L / 2);
+    fl_b_state(b, "v", 1, pa, FL_NOPORT, 0);
+    fl_b_state(b, "a", 2, pa, FL_NOPORT, 0);
+    return 0;
+}
+
+static void mass_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[0] + o->par[MASS_L] / 2;
+    v[1] = o->pv[0];
+    v[2] = o->pa[0];
+}
+
+static const fl_class cls_mass = {
+    MTC "Mass", "Sliding mass with inertia", two_ports, FL_N(two_ports), mass_params, FL_N(mass_params),
+    mass_vars, FL_N(mass_vars), 0, NULL, NULL, mass_build, NULL, NULL, NULL, mass_outputs,
+};
+
+/* ---- Rod --------------------------------------------------------------- */
+
+static const fl_param_def rod_params[] = {
+    {"L", FL_P_REAL, NULL, "0", "m", "length of component, from left flange to right flange", 0, 0, 0, NULL},
+};
+static const fl_var_def rod_vars[] = {
+    {"s", "m", "absolute position of the center of the component", 0, 0, 0},
+};
+
+static int rod_build(fl_builder *b)
+{
+    fl_b_link(b, fl_b_port(b, "flange_a"), fl_b_port(b, "flange_b"), fl_b_par(b, "L"), 0);
+    return 0;
+}
+
+static void rod_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[0] + o->par[0] / 2;
+}
+
+static const fl_class cls_rod = {
+    MTC "Rod", "Rod without inertia", two_ports, FL_N(two_ports), rod_params, FL_N(rod_params), rod_vars,
+    FL_N(rod_vars), 0, NULL, NULL, rod_build, NULL, NULL, NULL, rod_outputs,
+};
+
+/* ---- compliant elements: common build --------------------------------- */
+
+static int compliant_build(fl_builder *b)
+{
+    int pa = fl_b_port(b, "flange_a"), pb = fl_b_port(b, "flange_b");
+    fl_b_element(b, pa, pb);
+    fl_b_state(b, "s_rel", 0, pb, pa, 0);
+    return 0;
+}
+
+static int compliant_rs_build(fl_builder *b)
+{
+    int pa = fl_b_port(b, "flange_a"), pb = fl_b_port(b, "flange_b");
+    fl_b_element(b, pa, pb);
+    fl_b_state(b, "s_rel", 0, pb, pa, 0);
+    fl_b_state(b, "v_rel", 1, pb, pa, 0);
+    return 0;
+}
+
+/* ---- Spring ------------------------------------------------------------ */
+
+static const fl_param_def spring_params[] = {
+    {"c", FL_P_REAL, NULL, "1", "N/m", "spring constant", FL_PF_MIN, 0, 0, NULL},
+    {"s_rel0", FL_P_REAL, "0", NULL, "m", "unstretched spring length", FL_PF_MIN, 0, 0, NULL},
+};
+static const fl_var_def spring_vars[] = {
+    {"s_rel", "m", "relative distance (= flange_b.s - flange_a.s)", FL_VF_ATTR, 0, 0},
+    {"f", "N", "force between flanges (positive in direction of flange axis R)", 0, 0, 0},
+};
+static const uint64_t dep_s[] = {DEP_S, DEP_S};
+
+static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
+{
+    for (int i = 0; i < n; i++, e++) {
+        const double *p = x->par + e->pofs;
+        double c = p[0];
+        fl_compliant_out(x, e, c * (fl_srel(x, e) - p[1]), c, 0, FL_J_OWN);
+    }
+}
+
+static void spring_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[1] - o->ps[0];
+    v[1] = o->par[0] * (v[0] - o->par[1]);
+}
+
+static const fl_elem_ops spring_ops = {0, NULL, 0, 0, 0, dep_s, spring_eval, NULL, NULL, NULL, NULL};
+static const fl_class cls_spring = {
+    MTC "Spring", "Linear 1D translational spring", two_ports, FL_N(two_ports), spring_params,
+    FL_N(spring_params), spring_vars, FL_N(spring_vars), 0, NULL, NULL, compliant_build, &spring_ops, NULL, NULL,
+    spring_outputs,
+};
+
+/* ---- Damper ------------------------------------------------------------ */
+
+static const fl_param_def damper_params[] = {
+    {"d", FL_P_REAL, NULL, "0", "N.s/m", "damping constant", FL_PF_MIN, 0, 0, NULL},
+    PAR_STATESELECT("StateSelect.prefer"),
+    PAR_SNOMINAL,
+    PAR_USEHEATPORT,
+};
+static const fl_var_def damper_vars[] = {
+    {"s_rel", "m", "relative distance (= flange_b.s - flange_a.s)", FL_VF_ATTR, 0, 0},
+    {"v_rel", "m/s", "relative velocity (= der(s_rel))", FL_VF_ATTR, 0, 0},
+    {"f", "N", "forces between flanges (= flange_b.f)", 0, 0, 0},
+    {"lossPower", "W", "loss power leaving the component via heatPort", 0, 0, 0},
+};
+static const uint64_t dep_v[] = {DEP_V, DEP_V};
+
+static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
+{
+    for (int i = 0; i < n; i++, e++) {
+        double d = x->par[e->pofs];
+        fl_compliant_out(x, e, d * fl_vrel(x, e), 0, d, FL_J_OWN);
+    }
+}
+
+static void damper_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[1] - o->ps[0];
+    v[1] = o->pv[1] - o->pv[0];
+    v[2] = o->par[0] * v[1];
+    v[3] = v[2] * v[1];
+}
+
+static const fl_elem_ops damper_ops = {0, NULL, 0, 0, 0, dep_v, damper_eval, NULL, NULL, NULL, NULL};
+static const fl_class cls_damper = {
+    MTC "Damper", "Linear 1D translational damper", two_ports, FL_N(two_ports), damper_params,
+    FL_N(damper_params), damper_vars, FL_N(damper_vars), 0, NULL, NULL, compliant_rs_build, &damper_ops, NULL,
+    NULL, damper_outputs,
+};
+
+/* ---- SpringDamper ------------------------------------------------------ */
+
+static const fl_param_def sd_params[] = {
+    {"c", FL_P_REAL, NULL, "1", "N/m", "spring constant", FL_PF_MIN, 0, 0, NULL},
+    {"d", FL_P_REAL, NULL, "1", "N.s/m", "damping constant", FL_PF_MIN, 0, 0, NULL},
+    {"s_rel0", FL_P_REAL, "0", NULL, "m", "unstretched spring length", 0, 0, 0, NULL},
+    PAR_STATESELECT("StateSelect.prefer"),
+    PAR_SNOMINAL,
+    PAR_USEHEATPORT,
+};
+enum { SD_C, SD_D, SD_S0 };
+static const fl_var_def sd_vars[] = {
+    {"s_rel", "m", "relative distance (= flange_b.s - flange_a.s)", FL_VF_ATTR, 0, 0},
+    {"v_rel", "m/s", "relative velocity (= der(s_rel))", FL_VF_ATTR, 0, 0},
+    {"f", "N", "forces between flanges (= flange_b.f)", 0, 0, 0},
+    {"lossPower", "W", "loss power leaving the component via heatPort", 0, 0, 0},
+    {"f_c", "N", "spring force", 0, 0, 0},
+    {"f_d", "N", "linear damping force", 0, 0, 0},
+};
+static const uint64_t dep_sv[] = {DEP_S | DEP_V, DEP_S | DEP_V};
+
+static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
+{
+    for (int i = 0; i < n; i++, e++) {
+        const double *p = x->par + e->pofs;
+        double f = p[SD_C] * (fl_srel(x, e) - p[SD_S0]) + p[SD_D] * fl_vrel(x, e);
+        fl_compliant_out(x, e, f, p[SD_C], p[SD_D], FL_J_OWN);
+    }
+}
+
+static void sd_outputs(const fl_octx *o, double *v)
+{
+    const double *p = o->par;
+    v[0] = o->ps[1] - o->ps[0];
+    v[1] = o->pv[1] - o->pv[0];
+    v[4] = p[SD_C] * (v[0] - p[SD_S0]);
+    v[5] = p[SD_D] * v[1];
+    v[2] = v[4] + v[5];
+    v[3] = v[5] * v[1];
+}
+
+static const fl_elem_ops sd_ops = {0, NULL, 0, 0, 0, dep_sv, sd_eval, NULL, NULL, NULL, NULL};
+static const fl_class cls_springdamper = {
+    MTC "SpringDamper", "Linear 1D translational spring and damper in parallel", two_ports, FL_N(two_ports),
+    sd_params, FL_N(sd_params), sd_vars, FL_N(sd_vars), 0, NULL, NULL, compliant_rs_build, &sd_ops, NULL, NULL,
+    sd_outputs,
+};
+
+/* ---- RelativeStates ---------------------------------------------------- */
+
+static const fl_param_def rs_params[] = {PAR_STATESELECT("StateSelect.prefer")};
+static const fl_var_def rs_vars[] = {
+    {"s_rel", "m", "relative position used as state variable", FL_VF_ATTR, 0, 0},
+    {"v_rel", "m/s", "relative velocity used as state variable", FL_VF_ATTR, 0, 0},
+    {"a_rel", "m/s2", "relative acceleration", 0, 0, 0},
+};
+
+static int rs_build(fl_builder *b)
+{
+    int pa = fl_b_port(b, "flange_a"), pb = fl_b_port(b, "flange_b");
+    fl_b_state(b, "s_rel", 0, pb, pa, 0);
+    fl_b_state(b, "v_rel", 1, pb, pa, 0);
+    fl_b_observe(b, pa, 1);
+    fl_b_observe(b, pb, 1);
+    return 0;
+}
+
+static void rs_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[1] - o->ps[0];
+    v[1] = o->pv[1] - o->pv[0];
+    v[2] = o->pa[1] - o->pa[0];
+}
+
+static const fl_class cls_relstates = {
+    MTC "RelativeStates", "Definition of relative state variables", two_ports, FL_N(two_ports), rs_params,
+    FL_N(rs_params), rs_vars, FL_N(rs_vars), 0, NULL, NULL, rs_build, NULL, NULL, NULL, rs_outputs,
+};
+
+const fl_class *const fl_classes_mechanics[] = {
+    &cls_fixed, &cls_mass, &cls_rod, &cls_spring, &cls_damper, &cls_springdamper, &cls_relstates, NULL,
+};

@@ -1,0 +1,176 @@
+/* registry.c - the list of component classes and lookups by name; parses the
+ * parameter defaults (Modelica text in the class tables) once. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "component.h"
+
+static const fl_class *const *const families[] = {
+    fl_classes_mechanics, fl_classes_sources, fl_classes_motion, fl_classes_sensors, fl_classes_blocks,
+};
+
+typedef struct class_exprs {
+    fl_expr **def;   /* per parameter */
+    fl_expr **start; /* per parameter */
+    fl_expr **cond;  /* per port */
+} class_exprs;
+
+static const fl_class **all;
+static class_exprs *exprs;
+static int nall;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static fl_expr *parse_or_die(const char *text, const fl_class *c, const char *what)
+{
+    fl_diag *d = fl_diag_new();
+    fl_expr *e = fl_parse_expr(text, c->path, d);
+    if (!e) {
+        /* a broken class table is a programming error, not a user error */
+        fprintf(stderr, "flange: internal error: %s '%s' of %s does not parse: %s\n", what, text,
+                c->path, fl_diag_count(d) ? fl_diag_text(d, 0) : "");
+        abort();
+    }
+    fl_diag_free(d);
+    return e;
+}
+
+static void init_registry(void)
+{
+    int n = 0;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+        for (int i = 0; families[f][i]; i++) n++;
+    all = fl_xmalloc(sizeof *all * (size_t)n);
+    exprs = fl_xcalloc((size_t)n, sizeof *exprs);
+    nall = 0;
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
+        for (int i = 0; families[f][i]; i++) {
+            const fl_class *c = families[f][i];
+            class_exprs *x = &exprs[nall];
+            x->def = fl_xcalloc((size_t)(c->nparams ? c->nparams : 1), sizeof(fl_expr *));
+            x->start = fl_xcalloc((size_t)(c->nparams ? c->nparams : 1), sizeof(fl_expr *));
+            x->cond = fl_xcalloc((size_t)(c->nports ? c->nports : 1), sizeof(fl_expr *));
+            for (int k = 0; k < c->nparams; k++) {
+                if (c->params[k].def) x->def[k] = parse_or_die(c->params[k].def, c, "default");
+                if (c->params[k].start) x->start[k] = parse_or_die(c->params[k].start, c, "start value");
+            }
+            for (int k = 0; k < c->nports; k++)
+                if (c->ports[k].cond) x->cond[k] = parse_or_die(c->ports[k].cond, c, "port condition");
+            all[nall++] = c;
+        }
+    }
+}
+
+static void ensure(void)
+{
+    pthread_once(&once, init_registry);
+}
+
+int fl_class_count(void)
+{
+    ensure();
+    return nall;
+}
+
+const fl_class *fl_class_at(int i)
+{
+    ensure();
+    return i >= 0 && i < nall ? all[i] : NULL;
+}
+
+static int class_index(const fl_class *c)
+{
+    ensure();
+    for (int i = 0; i < nall; i++)
+        if (all[i] == c) return i;
+    return -1;
+}
+
+const fl_expr *fl_param_default_expr(const fl_class *c, int k)
+{
+    int i = class_index(c);
+    return i < 0 ? NULL : exprs[i].def[k];
+}
+
+const fl_expr *fl_param_start_expr(const fl_class *c, int k)
+{
+    int i = class_index(c);
+    return i < 0 ? NULL : exprs[i].start[k];
+}
+
+const fl_expr *fl_port_cond_expr(const fl_class *c, int k)
+{
+    int i = class_index(c);
+    return i < 0 ? NULL : exprs[i].cond[k];
+}
+
+const fl_class *fl_class_find(const char *path)
+{
+    ensure();
+    for (int i = 0; i < nall; i++)
+        if (strcmp(all[i]->path, path) == 0) return all[i];
+    return NULL;
+}
+
+const fl_class *fl_class_find_short(const char *name, int *ambiguous)
+{
+    ensure();
+    const fl_class *found = NULL;
+    int count = 0;
+    size_t n = strlen(name);
+    for (int i = 0; i < nall; i++) {
+        const char *p = all[i]->path;
+        size_t m = strlen(p);
+        if (m > n && p[m - n - 1] == '.' && strcmp(p + m - n, name) == 0) {
+            /* flange's own components win over MSL classes of the same name */
+            if (strncmp(p, "Flange.", 7) == 0 && found && strncmp(found->path, "Flange.", 7) != 0) {
+                found = all[i];
+                count = 1;
+                continue;
+            }
+            if (found && strncmp(found->path, "Flange.", 7) == 0 && strncmp(p, "Flange.", 7) != 0) continue;
+            found = all[i];
+            count++;
+        }
+    }
+    if (ambiguous) *ambiguous = count > 1;
+    return count == 1 ? found : NULL;
+}
+
+int fl_package_exists(const char *path)
+{
+    ensure();
+    size_t n = strlen(path);
+    for (int i = 0; i < nall; i++)
+        if (strncmp(all[i]->path, path, n) == 0 && all[i]->path[n] == '.') return 1;
+    return 0;
+}
+
+int fl_class_port(const fl_class *c, const char *name)
+{
+    for (int i = 0; i < c->nports; i++)
+        if (strcmp(c->ports[i].name, name) == 0) return i;
+    return -1;
+}
+
+int fl_class_param(const fl_class *c, const char *name)
+{
+    for (int i = 0; i < c->nparams; i++)
+        if (strcmp(c->params[i].name, name) == 0) return i;
+    return -1;
+}
+
+int fl_class_var(const fl_class *c, const char *name)
+{
+    for (int i = 0; i < c->nvars; i++)
+        if (strcmp(c->vars[i].name, name) == 0) return i;
+    return -1;
+}
+
+int fl_class_nin(const fl_class *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->nports; i++)
+        if (c->ports[i].kind == FL_PORT_INPUT) n += c->ports[i].width > 0 ? c->ports[i].width : 1;
+    return n;
+}

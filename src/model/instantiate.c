@@ -1,0 +1,1094 @@
+/* instantiate.c - from a parsed file to a flat model description.
+ *
+ * Picks the model, resolves type names as Modelica does (enclosing
+ * classes, imports, the `within` package, full paths, then flange's short
+ * names), evaluates parameters and modifiers in the scope where they are
+ * written, expands user-defined composite models (their flange and signal
+ * connectors become pass-through nodes), drops disabled conditional
+ * components with their connections, and turns connect equations into
+ * connections between ports of library components. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "parse/lexer.h"
+
+typedef struct env env;
+
+/* A modification waiting to be applied to an element: name is what is left
+ * of mod->name after the parts consumed on the way down. */
+typedef struct pmod {
+    const fl_mod *mod;
+    const char *name;
+    env *where;              /* instance scope its value is evaluated in */
+    const fl_class_ast *lex; /* class it is written in (imports, packages) */
+} pmod;
+typedef FL_VEC(pmod) pmod_vec;
+
+typedef enum ptype { PT_REAL, PT_INT, PT_BOOL, PT_STRING, PT_ENUM } ptype;
+
+typedef struct pslot {
+    const char *name;
+    const fl_decl *decl;
+    const fl_class_ast *lex;
+    pmod over; /* modifier from outside (mod == NULL: none) */
+    ptype type;
+    const char *enum_type;
+    int state; /* 0 pending, 1 evaluating, 2 done, 3 failed */
+    fl_value val;
+} pslot;
+
+/* Virtual connection graph node: a library port or a connector of a
+ * composite model. */
+typedef struct vnode {
+    int parent;
+    int is_flange;
+    int is_leaf;
+    fl_pref leaf;
+    fl_loc loc;
+} vnode;
+
+typedef struct ictx {
+    fl_model *m;
+    fl_file_ast *file;
+    fl_diag *d;
+    int failed;
+    FL_VEC(vnode) nodes;
+    fl_map node_index; /* connector path -> node */
+    char *resolved;    /* buffer for resolve_name results */
+    int depth;
+} ictx;
+
+struct env {
+    ictx *ic;
+    const fl_class_ast *cls;
+    char *prefix; /* instance path prefix including the trailing '.', "" at top */
+    FL_VEC(pslot) params;
+    fl_map pindex;
+    fl_map elems;    /* element name -> kind: 1 library component, 2 composite, 3 connector, 4 disabled */
+    fl_map elem_ref; /* element name -> library instance index / node */
+    const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
+};
+
+enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED };
+
+static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc);
+
+/* ------------------------------------------------------------------------
+ * Name resolution
+ * ------------------------------------------------------------------------ */
+
+static const char *const known_packages[] = {
+    "Modelica", "Modelica.Constants", "Modelica.Math", "Modelica.Units", "Modelica.Units.SI",
+    "Modelica.Units.NonSI", "Modelica.SIunits", "Modelica.Icons", "Modelica.Blocks",
+    "Modelica.Blocks.Types", "Modelica.Blocks.Interfaces", "Modelica.Mechanics",
+    "Modelica.Mechanics.Translational", "Modelica.Mechanics.Translational.Interfaces",
+    "Modelica.Mechanics.Translational.Examples", "Modelica.Mechanics.Translational.Examples.Utilities",
+    "Modelica.Electrical", "Modelica.Electrical.Machines", "Modelica.Electrical.Machines.Thermal",
+    "Modelica.Electrical.Machines.Thermal.Constants", "Flange", "Flange.Types",
+};
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Does a library class, package, type or constant of this full path exist? */
+static int lib_exists(const char *path)
+{
+    for (size_t i = 0; i < sizeof known_packages / sizeof known_packages[0]; i++)
+        if (strcmp(known_packages[i], path) == 0) return 1;
+    if (fl_class_find(path) || fl_package_exists(path) || fl_enum_find(path)) return 1;
+    if (starts_with(path, "Modelica.Units.SI.") || starts_with(path, "Modelica.SIunits.") ||
+        starts_with(path, "Modelica.Units.NonSI.") || starts_with(path, "Modelica.Icons.") ||
+        starts_with(path, "Modelica.Constants.") || starts_with(path, "Modelica.Math.") ||
+        starts_with(path, "Modelica.Mechanics.Translational.Interfaces.") ||
+        starts_with(path, "Modelica.Blocks.Interfaces.") ||
+        starts_with(path, "Modelica.Electrical.Machines.Thermal.Constants.") ||
+        strcmp(path, "Modelica.Mechanics.Translational.Examples.Utilities.GenerateStribeckFrictionTable") == 0)
+        return 1;
+    return 0;
+}
+
+static char *class_full_path(const ictx *ic, const fl_class_ast *c)
+{
+    if (!c) return fl_xstrdup(ic->file->within ? ic->file->within : "");
+    char *parent = class_full_path(ic, c->parent);
+    char *r = *parent ? fl_xsprintf("%s.%s", parent, c->name) : fl_xstrdup(c->name);
+    free(parent);
+    return r;
+}
+
+static const fl_class_ast *find_nested(const fl_class_ast *c, const char *name, size_t len)
+{
+    for (size_t i = 0; i < c->classes.n; i++)
+        if (strlen(c->classes.v[i]->name) == len && strncmp(c->classes.v[i]->name, name, len) == 0)
+            return c->classes.v[i];
+    return NULL;
+}
+
+/* Result of a lookup: a user class of the file, or a library path. */
+typedef struct resolved {
+    const fl_class_ast *user; /* non-NULL: user class */
+    char *path;               /* library full path (owned), when user == NULL */
+} resolved;
+
+/* Follow the remaining dotted parts inside a user class. */
+static int descend_user(const fl_class_ast *c, const char *rest, resolved *out)
+{
+    while (*rest) {
+        const char *dot = strchr(rest, '.');
+        size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
+        c = find_nested(c, rest, len);
+        if (!c) return 0;
+        rest = dot ? dot + 1 : rest + len;
+    }
+    out->user = c;
+    out->path = NULL;
+    return 1;
+}
+
+/* Resolve a dotted name as written inside lexical class `lex`. */
+static int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *dot = strchr(written, '.');
+    size_t flen = dot ? (size_t)(dot - written) : strlen(written);
+    const char *rest = dot ? dot + 1 : "";
+    for (const fl_class_ast *c = lex; c; c = c->parent) {
+        if (c->name && strlen(c->name) == flen && strncmp(c->name, written, flen) == 0 && c->kind == CK_PACKAGE)
+            return descend_user(c, rest, out);
+        const fl_class_ast *nested = find_nested(c, written, flen);
+        if (nested) return descend_user(nested, rest, out);
+        for (size_t i = 0; i < c->imports.n; i++) {
+            const fl_import *im = &c->imports.v[i];
+            char *base = NULL;
+            if (im->alias) {
+                if (strlen(im->alias) == flen && strncmp(im->alias, written, flen) == 0) base = fl_xstrdup(im->path);
+            } else if (im->wildcard) {
+                char *cand = fl_xsprintf("%s.%.*s", im->path, (int)flen, written);
+                if (lib_exists(cand)) base = cand;
+                else free(cand);
+            } else if (im->nnames) {
+                for (int k = 0; k < im->nnames; k++)
+                    if (strlen(im->names[k]) == flen && strncmp(im->names[k], written, flen) == 0)
+                        base = fl_xsprintf("%s.%s", im->path, im->names[k]);
+            } else {
+                const char *last = strrchr(im->path, '.');
+                last = last ? last + 1 : im->path;
+                if (strlen(last) == flen && strncmp(last, written, flen) == 0) base = fl_xstrdup(im->path);
+            }
+            if (base) {
+                out->path = *rest ? fl_xsprintf("%s.%s", base, rest) : fl_xstrdup(base);
+                free(base);
+                return 1;
+            }
+        }
+    }
+    /* top-level classes of the file live in the within package */
+    for (size_t i = 0; i < ic->file->classes.n; i++) {
+        const fl_class_ast *c = ic->file->classes.v[i];
+        if (strlen(c->name) == flen && strncmp(c->name, written, flen) == 0) return descend_user(c, rest, out);
+    }
+    /* the within package and its parents */
+    const char *within = ic->file->within ? ic->file->within : "";
+    char *scope = fl_xstrdup(within);
+    for (;;) {
+        if (*scope) {
+            char *first = fl_xsprintf("%s.%.*s", scope, (int)flen, written);
+            int exists = lib_exists(first);
+            free(first);
+            if (exists) {
+                out->path = fl_xsprintf("%s.%s", scope, written);
+                free(scope);
+                return 1;
+            }
+        }
+        char *d2 = strrchr(scope, '.');
+        if (!*scope) break;
+        if (d2) *d2 = '\0';
+        else *scope = '\0';
+    }
+    free(scope);
+    char *first = fl_xstrndup(written, flen);
+    int exists = lib_exists(first) || strcmp(first, "StateSelect") == 0;
+    free(first);
+    if (exists) {
+        out->path = fl_xstrdup(written);
+        return 1;
+    }
+    return 0;
+}
+
+static const char *resolve_cb(void *ctx, const char *written)
+{
+    env *e = ctx;
+    ictx *ic = e->ic;
+    resolved r;
+    if (!resolve_name(ic, e->lex_for_eval ? e->lex_for_eval : e->cls, written, &r) || r.user) return NULL;
+    free(ic->resolved);
+    ic->resolved = r.path;
+    return ic->resolved;
+}
+
+/* ------------------------------------------------------------------------
+ * Parameters of user classes
+ * ------------------------------------------------------------------------ */
+
+static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
+
+static int param_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc, ptype *t, const char **enum_type)
+{
+    const char *ty = dc->type;
+    *enum_type = NULL;
+    if (strcmp(ty, "Real") == 0) *t = PT_REAL;
+    else if (strcmp(ty, "Integer") == 0) *t = PT_INT;
+    else if (strcmp(ty, "Boolean") == 0) *t = PT_BOOL;
+    else if (strcmp(ty, "String") == 0) *t = PT_STRING;
+    else {
+        resolved r;
+        if (!resolve_name(ic, lex, ty, &r)) return -1;
+        if (r.user) {
+            if (r.user->is_enum) return -2; /* user enumerations are not supported */
+            if (r.user->kind == CK_TYPE && r.user->short_base) {
+                /* type Length = Real(unit="m") and the like */
+                fl_decl tmp = *dc;
+                tmp.type = r.user->short_base;
+                return param_type(ic, r.user->parent, &tmp, t, enum_type);
+            }
+            return -1;
+        }
+        int rc = -1;
+        if (starts_with(r.path, "Modelica.Units.SI.") || starts_with(r.path, "Modelica.SIunits.") ||
+            starts_with(r.path, "Modelica.Units.NonSI.")) {
+            *t = PT_REAL;
+            rc = 0;
+        } else if (fl_enum_find(r.path)) {
+            *t = PT_ENUM;
+            *enum_type = fl_enum_find(r.path)->path;
+            rc = 0;
+        }
+        free(r.path);
+        return rc;
+    }
+    return 0;
+}
+
+static int check_ptype(env *e, pslot *s, fl_loc loc)
+{
+    fl_value *v = &s->val;
+    int ok = 1;
+    if (v->kind == V_ARRAY) return 0; /* array parameters: trust the declaration */
+    switch (s->type) {
+    case PT_REAL: ok = fl_value_is_number(v) && v->kind != V_BOOL; v->kind = V_REAL; break;
+    case PT_INT: ok = fl_value_is_number(v) && v->kind != V_BOOL && v->num == floor(v->num); v->kind = V_INT; break;
+    case PT_BOOL: ok = v->kind == V_BOOL; break;
+    case PT_STRING: ok = v->kind == V_STRING; break;
+    case PT_ENUM: ok = v->kind == V_ENUM && strcmp(v->enum_type, s->enum_type) == 0; break;
+    }
+    if (!ok) {
+        fl_err(e->ic->d, loc, "value of parameter '%s%s' does not match its type %s", e->prefix, s->name, s->decl->type);
+        return -1;
+    }
+    return 0;
+}
+
+static int eval_param(env *e, pslot *s)
+{
+    if (s->state == 2) return 0;
+    if (s->state == 3) return -1;
+    if (s->state == 1) {
+        fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' depends on itself", e->prefix, s->name);
+        s->state = 3;
+        return -1;
+    }
+    s->state = 1;
+    int rc;
+    if (s->over.mod && s->over.mod->value) {
+        rc = eval_in(s->over.where, s->over.lex, s->over.mod->value, &s->val);
+        if (!rc) rc = check_ptype(e, s, s->over.mod->loc);
+    } else if (s->decl->binding) {
+        rc = eval_in(e, s->lex, s->decl->binding, &s->val);
+        if (!rc) rc = check_ptype(e, s, s->decl->binding->loc);
+    } else {
+        /* a start attribute serves as value, with a warning (as Modelica tools do) */
+        const fl_mod *start = NULL;
+        for (int i = 0; i < s->decl->nmods; i++)
+            if (strcmp(s->decl->mods[i].name, "start") == 0) start = &s->decl->mods[i];
+        if (start && start->value) {
+            rc = eval_in(e, s->lex, start->value, &s->val);
+            if (!rc) {
+                fl_warn(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value; using its start value",
+                        e->prefix, s->name);
+                rc = check_ptype(e, s, s->decl->name_loc);
+            }
+        } else {
+            fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value", e->prefix, s->name);
+            rc = -1;
+        }
+    }
+    s->state = rc ? 3 : 2;
+    return rc;
+}
+
+static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+{
+    env *e = ctx;
+    FL_UNUSED(loc);
+    FL_UNUSED(d);
+    if (ref->n != 1) return 0;
+    int k = fl_map_get(&e->pindex, ref->parts[0].name);
+    if (k < 0) return 0;
+    pslot *s = &e->params.v[k];
+    if (eval_param(e, s)) return -1;
+    *out = fl_value_copy(&s->val);
+    return 1;
+}
+
+static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
+{
+    const fl_class_ast *saved = e->lex_for_eval;
+    e->lex_for_eval = lex;
+    fl_eval_env ev = {lookup_cb, e, resolve_cb};
+    int rc = fl_eval(x, &ev, out, e->ic->d);
+    e->lex_for_eval = saved;
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Connection graph
+ * ------------------------------------------------------------------------ */
+
+static int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc, const fl_pref *leaf)
+{
+    int k = fl_map_get(&ic->node_index, path);
+    if (k >= 0) return k;
+    vnode n;
+    memset(&n, 0, sizeof n);
+    n.parent = (int)ic->nodes.n;
+    n.is_flange = is_flange;
+    n.loc = loc;
+    if (leaf) {
+        n.is_leaf = 1;
+        n.leaf = *leaf;
+    }
+    FL_VEC_PUSH(ic->nodes, n);
+    fl_map_put(&ic->node_index, path, (int)ic->nodes.n - 1);
+    return (int)ic->nodes.n - 1;
+}
+
+static int vfind(ictx *ic, int x)
+{
+    while (ic->nodes.v[x].parent != x) {
+        ic->nodes.v[x].parent = ic->nodes.v[ic->nodes.v[x].parent].parent;
+        x = ic->nodes.v[x].parent;
+    }
+    return x;
+}
+
+/* Resolve one side of a connect() in scope e to a graph node; returns -2 if
+ * it refers to a disabled conditional component (drop the connect). */
+static int connect_side(env *e, const fl_ref *r, fl_loc loc)
+{
+    ictx *ic = e->ic;
+    char *text = fl_ref_str(r);
+    int node = -1;
+    const char *first = r->parts[0].name;
+    int kind = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
+    if (kind == EL_DISABLED) {
+        node = -2;
+    } else if (kind == EL_CONNECTOR && r->n == 1) {
+        char *path = fl_xsprintf("%s%s", e->prefix, first);
+        node = fl_map_get(&ic->node_index, path);
+        free(path);
+    } else if (kind == EL_COMPOSITE && r->n == 2 && !r->parts[1].nsubs) {
+        char *path = fl_xsprintf("%s%s.%s", e->prefix, first, r->parts[1].name);
+        node = fl_map_get(&ic->node_index, path);
+        if (node < 0) fl_err(ic->d, loc, "'%s' has no connector '%s'", first, r->parts[1].name);
+        free(path);
+        if (node < 0) node = -3;
+    } else if (kind == EL_LIB && r->n == 2) {
+        char *path = fl_xsprintf("%s%s", e->prefix, text);
+        fl_pref p;
+        if (fl_model_port_ref(ic->m, path, &p, loc, ic->d) == 0) {
+            char *key = fl_pref_str(ic->m, p);
+            int is_flange = ic->m->insts.v[p.inst].cls->ports[p.port].kind == FL_PORT_FLANGE;
+            node = vnode_get(ic, key, is_flange, loc, &p);
+            free(key);
+        } else {
+            node = -3;
+        }
+        free(path);
+    } else if (kind < 0) {
+        fl_err(ic->d, loc, "unknown component '%s' in connect()", first);
+        node = -3;
+    } else {
+        fl_err(ic->d, loc, "cannot connect '%s': expected component.connector", text);
+        node = -3;
+    }
+    free(text);
+    return node;
+}
+
+static void add_connect(env *e, const fl_connect *cn)
+{
+    ictx *ic = e->ic;
+    int a = connect_side(e, &cn->a, cn->loc_a);
+    int b = connect_side(e, &cn->b, cn->loc_b);
+    if (a == -3 || b == -3) {
+        ic->failed = 1;
+        return;
+    }
+    if (a == -2 || b == -2) return; /* conditional component absent: connect removed */
+    if (a < 0 || b < 0) {
+        fl_err(ic->d, cn->loc, "cannot resolve connect()");
+        ic->failed = 1;
+        return;
+    }
+    if (ic->nodes.v[a].is_flange != ic->nodes.v[b].is_flange) {
+        char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
+        fl_err(ic->d, cn->loc, "cannot connect %s %s to %s %s", ic->nodes.v[a].is_flange ? "flange" : "signal",
+               sa, ic->nodes.v[b].is_flange ? "flange" : "signal", sb);
+        free(sa);
+        free(sb);
+        ic->failed = 1;
+        return;
+    }
+    int ra = vfind(ic, a), rb = vfind(ic, b);
+    if (ra != rb) ic->nodes.v[rb].parent = ra;
+}
+
+/* ------------------------------------------------------------------------
+ * Modifiers
+ * ------------------------------------------------------------------------ */
+
+/* Modifications in `all` that target element `name`, as sub-modifications. */
+static void mods_for(pmod_vec *all, const char *name, pmod_vec *out, fl_mod **owned, int *nowned)
+{
+    FL_UNUSED(owned);
+    FL_UNUSED(nowned);
+    size_t n = strlen(name);
+    for (size_t i = 0; i < all->n; i++) {
+        pmod *p = &all->v[i];
+        if (strncmp(p->name, name, n) != 0) continue;
+        if (p->name[n] == '\0') {
+            for (int k = 0; k < p->mod->nsubs; k++) {
+                pmod q = {&p->mod->subs[k], p->mod->subs[k].name, p->where, p->lex};
+                FL_VEC_PUSH(*out, q);
+            }
+            if (p->mod->value) {
+                /* a value for the element itself, e.g. "s = 1" on a variable: handled by the caller */
+                pmod q = {p->mod, "", p->where, p->lex};
+                FL_VEC_PUSH(*out, q);
+            }
+        } else if (p->name[n] == '.') {
+            pmod q = {p->mod, p->name + n + 1, p->where, p->lex};
+            FL_VEC_PUSH(*out, q);
+        }
+    }
+}
+
+static int first_part_eq(const char *dotted, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(dotted, name, n) == 0 && (dotted[n] == '\0' || dotted[n] == '.');
+}
+
+/* Apply modifications to a library component instance. */
+static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
+{
+    ictx *ic = e->ic;
+    fl_minst *in = &ic->m->insts.v[inst];
+    int rc = 0;
+    for (size_t i = 0; i < mods->n; i++) {
+        pmod *p = &mods->v[i];
+        const fl_mod *md = p->mod;
+        if (!*p->name) {
+            fl_err(ic->d, md->loc, "a component cannot be given a value");
+            rc = -1;
+            continue;
+        }
+        const char *dot = strchr(p->name, '.');
+        char *head = dot ? fl_xstrndup(p->name, (size_t)(dot - p->name)) : fl_xstrdup(p->name);
+        int k = fl_class_param(in->cls, head);
+        int vk = fl_class_var(in->cls, head);
+        if (k >= 0 && !dot) {
+            if (md->value) {
+                fl_value v;
+                if (eval_in(p->where, p->lex, md->value, &v)) {
+                    rc = -1;
+                } else {
+                    if (fl_model_set_value(ic->m, inst, head, &v, md->loc, ic->d)) rc = -1;
+                    fl_value_free(&v);
+                }
+            }
+            /* attributes of parameters (displayUnit, ...) carry no meaning here */
+        } else if (vk >= 0) {
+            /* s(start = 1, fixed = true) or s.start = 1 */
+            if (dot) {
+                if (md->value) {
+                    fl_value v;
+                    if (eval_in(p->where, p->lex, md->value, &v)) rc = -1;
+                    else {
+                        if (fl_model_set_value(ic->m, inst, p->name, &v, md->loc, ic->d)) rc = -1;
+                        fl_value_free(&v);
+                    }
+                }
+            } else {
+                if (md->value) {
+                    fl_err(ic->d, md->loc, "%s.%s is a variable; set its start value with %s(start = ...)",
+                           in->name, head, head);
+                    rc = -1;
+                }
+                for (int s = 0; s < md->nsubs; s++) {
+                    const fl_mod *sm = &md->subs[s];
+                    if (!sm->value) continue;
+                    fl_value v;
+                    if (eval_in(p->where, p->lex, sm->value, &v)) {
+                        rc = -1;
+                        continue;
+                    }
+                    char *field = fl_xsprintf("%s.%s", head, sm->name);
+                    if (fl_model_set_value(ic->m, inst, field, &v, sm->loc, ic->d)) rc = -1;
+                    free(field);
+                    fl_value_free(&v);
+                }
+            }
+        } else if (fl_class_port(in->cls, head) >= 0) {
+            fl_err(ic->d, md->loc, "modifying connector '%s' of %s is not supported", head, in->name);
+            rc = -1;
+        } else {
+            fl_buf b = {0};
+            for (int j = 0; j < in->cls->nparams; j++) fl_buf_printf(&b, "%s%s", j ? ", " : "", in->cls->params[j].name);
+            fl_err(ic->d, md->loc, "%s (%s) has no parameter '%s'%s%s", in->name, in->cls->path, head,
+                   b.n ? "; its parameters are: " : "", b.n ? b.s : "");
+            fl_buf_free(&b);
+            rc = -1;
+        }
+        free(head);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * Classes
+ * ------------------------------------------------------------------------ */
+
+static int is_icon(const char *path)
+{
+    return starts_with(path, "Modelica.Icons.");
+}
+
+typedef enum conn_kind { CONN_NONE, CONN_FLANGE, CONN_SIGNAL } conn_kind;
+
+static conn_kind connector_kind(const char *path)
+{
+    if (strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_a") == 0 ||
+        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_b") == 0 ||
+        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange") == 0 ||
+        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Support") == 0)
+        return CONN_FLANGE;
+    if (strcmp(path, "Modelica.Blocks.Interfaces.RealInput") == 0 ||
+        strcmp(path, "Modelica.Blocks.Interfaces.RealOutput") == 0)
+        return CONN_SIGNAL;
+    return CONN_NONE;
+}
+
+/* Collect declarations of a class and its (user) base classes. */
+typedef struct elem {
+    const fl_decl *decl;
+    const fl_class_ast *lex;
+    pmod_vec extra; /* modifiers from extends clauses */
+} elem;
+typedef FL_VEC(elem) elem_vec;
+
+typedef FL_VEC(const fl_connect *) connect_vec;
+
+static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, connect_vec *conns,
+                   pmod_vec *ext_mods, int depth)
+{
+    if (depth > 20) {
+        fl_err(ic->d, c->loc, "extends nesting too deep (cycle?) in '%s'", c->name);
+        return -1;
+    }
+    for (size_t i = 0; i < c->unsupported.n; i++) {
+        fl_err(ic->d, c->unsupported.v[i].loc, "%s are not supported by flange (only connect() equations)",
+               c->unsupported.v[i].what);
+        ic->failed = 1;
+    }
+    for (size_t i = 0; i < c->extends.n; i++) {
+        const fl_extends *ex = &c->extends.v[i];
+        resolved r;
+        if (!resolve_name(ic, c, ex->base, &r)) {
+            fl_err(ic->d, ex->loc, "unknown class '%s' in extends", ex->base);
+            return -1;
+        }
+        if (!r.user) {
+            int icon = is_icon(r.path);
+            if (!icon) fl_err(ic->d, ex->loc, "extending '%s' is not supported (only Modelica.Icons and models in the same file)", r.path);
+            free(r.path);
+            if (!icon) return -1;
+            continue;
+        }
+        if (r.user->kind == CK_PACKAGE || r.user->kind == CK_FUNCTION || r.user->kind == CK_TYPE) {
+            fl_err(ic->d, ex->loc, "cannot extend '%s' here", ex->base);
+            return -1;
+        }
+        /* modifiers of the extends clause apply to inherited elements, evaluated here */
+        /* (pushed before the base's own extends modifiers, so they take precedence) */
+        for (int k = 0; k < ex->nmods; k++) {
+            pmod p = {&ex->mods[k], ex->mods[k].name, e, c};
+            FL_VEC_PUSH(*ext_mods, p);
+        }
+        if (collect(ic, e, r.user, els, conns, ext_mods, depth + 1)) return -1;
+    }
+    for (size_t i = 0; i < c->decls.n; i++) {
+        elem el;
+        memset(&el, 0, sizeof el);
+        el.decl = &c->decls.v[i];
+        el.lex = c;
+        FL_VEC_PUSH(*els, el);
+    }
+    for (size_t i = 0; i < c->connects.n; i++) FL_VEC_PUSH(*conns, &c->connects.v[i]);
+    return 0;
+}
+
+static int eval_cond(env *e, const elem *el, int *present)
+{
+    fl_value v;
+    if (eval_in(e, el->lex, el->decl->cond, &v)) return -1;
+    if (v.kind != V_BOOL) {
+        fl_err(e->ic->d, el->decl->cond->loc, "the condition of a conditional component must be Boolean");
+        fl_value_free(&v);
+        return -1;
+    }
+    *present = v.num != 0;
+    return 0;
+}
+
+static void env_free(env *e)
+{
+    for (size_t i = 0; i < e->params.n; i++) fl_value_free(&e->params.v[i].val);
+    FL_VEC_FREE(e->params);
+    fl_map_free(&e->pindex);
+    fl_map_free(&e->elems);
+    fl_map_free(&e->elem_ref);
+    free(e->prefix);
+}
+
+static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc)
+{
+    if (ic->depth > 30) {
+        fl_err(ic->d, loc, "model nesting too deep (recursive model?)");
+        return -1;
+    }
+    ic->depth++;
+    env e;
+    memset(&e, 0, sizeof e);
+    e.ic = ic;
+    e.cls = c;
+    e.prefix = fl_xstrdup(prefix);
+    elem_vec els = {0};
+    connect_vec conns = {0};
+    pmod_vec ext_mods = {0};
+    int rc = collect(ic, &e, c, &els, &conns, &ext_mods, 0);
+    /* outer modifiers first: they win over those of extends clauses */
+    pmod_vec all = {0};
+    if (mods) {
+        for (size_t i = 0; i < mods->n; i++) {
+            pmod p = mods->v[i];
+            if (!p.where) p.where = &e; /* --param overrides: evaluated in the model itself */
+            FL_VEC_PUSH(all, p);
+        }
+    }
+    for (size_t i = 0; i < ext_mods.n; i++) FL_VEC_PUSH(all, ext_mods.v[i]);
+
+    /* check that every outer modifier names an element */
+    for (size_t i = 0; i < all.n && !rc; i++) {
+        int found = 0;
+        for (size_t k = 0; k < els.n; k++)
+            if (first_part_eq(all.v[i].name, els.v[k].decl->name)) found = 1;
+        if (!found) {
+            char *cls = c->name;
+            const char *dot = strchr(all.v[i].name, '.');
+            fl_err(ic->d, all.v[i].mod->loc, "'%s' has no element '%.*s'", cls,
+                   dot ? (int)(dot - all.v[i].name) : (int)strlen(all.v[i].name), all.v[i].name);
+            rc = -1;
+        }
+    }
+
+    /* pass 1: parameters (evaluated lazily, in any order) */
+    for (size_t i = 0; i < els.n && !rc; i++) {
+        const fl_decl *dc = els.v[i].decl;
+        if (!(dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) continue;
+        if (fl_map_get(&e.pindex, dc->name) >= 0) {
+            fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
+            rc = -1;
+            break;
+        }
+        pslot s;
+        memset(&s, 0, sizeof s);
+        s.name = dc->name;
+        s.decl = dc;
+        s.lex = els.v[i].lex;
+        int tr = param_type(ic, s.lex, dc, &s.type, &s.enum_type);
+        if (tr == -2 || (tr < 0 && fl_class_find(dc->type))) {
+            fl_err(ic->d, dc->type_loc, "'%s' cannot be the type of parameter '%s'", dc->type, dc->name);
+            rc = -1;
+            break;
+        }
+        if (tr < 0) {
+            fl_err(ic->d, dc->type_loc, "unknown type '%s' of parameter '%s'", dc->type, dc->name);
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < all.n; k++) {
+            if (strcmp(all.v[k].name, dc->name) == 0 && !s.over.mod) s.over = all.v[k];
+        }
+        if ((dc->prefix & FL_PFX_FINAL) && s.over.mod && s.over.mod->value) {
+            fl_err(ic->d, s.over.mod->loc, "parameter '%s' is final and cannot be modified", dc->name);
+            rc = -1;
+            break;
+        }
+        FL_VEC_PUSH(e.params, s);
+        fl_map_put(&e.pindex, dc->name, (int)e.params.n - 1);
+    }
+    for (size_t i = 0; i < e.params.n && !rc; i++)
+        if (eval_param(&e, &e.params.v[i])) rc = -1;
+
+    /* pass 2: components and connectors */
+    for (size_t i = 0; i < els.n && !rc; i++) {
+        const elem *el = &els.v[i];
+        const fl_decl *dc = el->decl;
+        if (dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) continue;
+        if (fl_map_get(&e.elems, dc->name) >= 0 || fl_map_get(&e.pindex, dc->name) >= 0) {
+            fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
+            rc = -1;
+            break;
+        }
+        if (dc->prefix & (FL_PFX_INNER | FL_PFX_OUTER)) {
+            fl_err(ic->d, dc->loc, "inner/outer components are not supported");
+            rc = -1;
+            break;
+        }
+        if (dc->cond) {
+            int present = 0;
+            if (eval_cond(&e, el, &present)) {
+                rc = -1;
+                break;
+            }
+            if (!present) {
+                fl_map_put(&e.elems, dc->name, EL_DISABLED);
+                continue;
+            }
+        }
+        resolved r;
+        const char *ty = dc->type;
+        const fl_class *cls = NULL;
+        if (resolve_name(ic, el->lex, ty, &r)) {
+            if (!r.user) {
+                cls = fl_class_find(r.path);
+                conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);
+                if (!cls && ck != CONN_NONE) {
+                    if (dc->ndims || dc->ntype_dims) {
+                        fl_err(ic->d, dc->loc, "connector arrays are not supported");
+                        rc = -1;
+                    } else {
+                        char *path = fl_xsprintf("%s%s", prefix, dc->name);
+                        vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc, NULL);
+                        free(path);
+                        fl_map_put(&e.elems, dc->name, EL_CONNECTOR);
+                    }
+                    free(r.path);
+                    continue;
+                }
+                if (!cls) {
+                    if (starts_with(r.path, "Modelica.Units.") || starts_with(r.path, "Modelica.SIunits.") ||
+                        strcmp(r.path, "Real") == 0)
+                        fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
+                    else if (strcmp(ty, r.path) == 0)
+                        fl_err(ic->d, dc->type_loc, "component type '%s' is not supported by flange (see `flange components`)", ty);
+                    else
+                        fl_err(ic->d, dc->type_loc, "component type '%s' (%s) is not supported by flange (see `flange components`)", ty, r.path);
+                    free(r.path);
+                    rc = -1;
+                    break;
+                }
+                free(r.path);
+            }
+        } else if (!strchr(ty, '.')) {
+            int amb = 0;
+            if (strcmp(ty, "Real") == 0 || strcmp(ty, "Integer") == 0 || strcmp(ty, "Boolean") == 0) {
+                fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
+                rc = -1;
+                break;
+            }
+            cls = fl_class_find_short(ty, &amb);
+            if (!cls) {
+                fl_err(ic->d, dc->type_loc, amb ? "component type '%s' is ambiguous: write its full path"
+                                                : "unknown component type '%s'", ty);
+                rc = -1;
+                break;
+            }
+        } else {
+            fl_err(ic->d, dc->type_loc, "unknown component type '%s'", ty);
+            rc = -1;
+            break;
+        }
+        if (dc->ndims || dc->ntype_dims) {
+            fl_err(ic->d, dc->loc, "arrays of components are not supported ('%s')", dc->name);
+            rc = -1;
+            break;
+        }
+        if (dc->binding) {
+            fl_err(ic->d, dc->binding->loc, "a component cannot have a value binding ('%s = ...')", dc->name);
+            rc = -1;
+            break;
+        }
+        /* modifiers: outer ones first (they win), then the declaration's own */
+        pmod_vec sub = {0};
+        mods_for(&all, dc->name, &sub, NULL, NULL);
+        for (int k = 0; k < dc->nmods; k++) {
+            pmod p = {&dc->mods[k], dc->mods[k].name, &e, el->lex};
+            FL_VEC_PUSH(sub, p);
+        }
+        /* later entries are applied last, so reverse to let outer ones win */
+        for (size_t a = 0, b = sub.n ? sub.n - 1 : 0; a < b; a++, b--) {
+            pmod t = sub.v[a];
+            sub.v[a] = sub.v[b];
+            sub.v[b] = t;
+        }
+        char *name = fl_xsprintf("%s%s", prefix, dc->name);
+        if (cls) {
+            int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
+            if (inst < 0 || apply_lib_mods(&e, inst, &sub)) rc = -1;
+            fl_map_put(&e.elems, dc->name, EL_LIB);
+        } else {
+            if (r.user->kind != CK_MODEL && r.user->kind != CK_CLASS && r.user->kind != CK_BLOCK) {
+                fl_err(ic->d, dc->type_loc, "'%s' is not a model", ty);
+                rc = -1;
+            } else if (r.user->partial) {
+                fl_err(ic->d, dc->type_loc, "'%s' is partial and cannot be instantiated", ty);
+                rc = -1;
+            } else {
+                /* modifiers of a composite are evaluated where written: keep pmod.where */
+                char *subprefix = fl_xsprintf("%s.", name);
+                pmod_vec fwd = {0};
+                for (size_t k = sub.n; k-- > 0;) FL_VEC_PUSH(fwd, sub.v[k]);
+                if (instantiate_class(ic, r.user, subprefix, &fwd, dc->name_loc)) rc = -1;
+                FL_VEC_FREE(fwd);
+                free(subprefix);
+                fl_map_put(&e.elems, dc->name, EL_COMPOSITE);
+            }
+        }
+        free(name);
+        FL_VEC_FREE(sub);
+    }
+
+    /* pass 3: connections */
+    for (size_t i = 0; i < conns.n && !rc; i++) add_connect(&e, conns.v[i]);
+
+    for (size_t i = 0; i < els.n; i++) FL_VEC_FREE(els.v[i].extra);
+    FL_VEC_FREE(els);
+    FL_VEC_FREE(conns);
+    FL_VEC_FREE(ext_mods);
+    FL_VEC_FREE(all);
+    env_free(&e);
+    ic->depth--;
+    return rc || ic->failed ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Entry point
+ * ------------------------------------------------------------------------ */
+
+typedef FL_VEC(const fl_class_ast *) class_vec;
+typedef FL_VEC(char *) str_vec;
+
+static void collect_models(const fl_class_ast *c, const char *path, class_vec *out, str_vec *paths)
+{
+    char *p = *path ? fl_xsprintf("%s.%s", path, c->name) : fl_xstrdup(c->name);
+    if ((c->kind == CK_MODEL || c->kind == CK_CLASS) && !c->partial) {
+        FL_VEC_PUSH(*out, c);
+        FL_VEC_PUSH(*paths, p);
+    } else {
+        free(p);
+        p = NULL;
+    }
+    if (c->kind == CK_PACKAGE) {
+        char *pp = *path ? fl_xsprintf("%s.%s", path, c->name) : fl_xstrdup(c->name);
+        for (size_t i = 0; i < c->classes.n; i++) collect_models(c->classes.v[i], pp, out, paths);
+        free(pp);
+    }
+}
+
+static const fl_class_ast *pick_model(fl_file_ast *ast, const char *name, fl_diag *d)
+{
+    class_vec models = {0};
+    str_vec paths = {0};
+    for (size_t i = 0; i < ast->classes.n; i++) collect_models(ast->classes.v[i], "", &models, &paths);
+    const fl_class_ast *found = NULL;
+    int nfound = 0;
+    fl_loc floc = {ast->path, 0, 0};
+    if (name) {
+        for (size_t i = 0; i < models.n; i++) {
+            const char *p = paths.v[i];
+            size_t lp = strlen(p), ln = strlen(name);
+            int match = strcmp(p, name) == 0 || (lp > ln && p[lp - ln - 1] == '.' && strcmp(p + lp - ln, name) == 0);
+            if (match) {
+                found = models.v[i];
+                nfound++;
+            }
+        }
+        if (nfound != 1) {
+            fl_buf b = {0};
+            for (size_t i = 0; i < models.n; i++) fl_buf_printf(&b, "%s%s", i ? ", " : "", paths.v[i]);
+            fl_err(d, floc, nfound ? "model name '%s' is ambiguous; models in the file: %s"
+                                   : "no model '%s' in the file; models in the file: %s",
+                   name, b.n ? b.s : "none");
+            fl_buf_free(&b);
+            found = NULL;
+        }
+    } else if (models.n == 1) {
+        found = models.v[0];
+    } else if (models.n == 0) {
+        fl_err(d, floc, "the file contains no (non-partial) model");
+    } else {
+        fl_buf b = {0};
+        for (size_t i = 0; i < models.n; i++) fl_buf_printf(&b, "%s%s", i ? ", " : "", paths.v[i]);
+        fl_err(d, floc, "the file holds several models (%s): choose one with --model NAME", b.s);
+        fl_buf_free(&b);
+    }
+    for (size_t i = 0; i < paths.n; i++) free(paths.v[i]);
+    FL_VEC_FREE(paths);
+    FL_VEC_FREE(models);
+    return found;
+}
+
+/* Parse "--param" overrides into modifications "a.b = expr". */
+static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_diag *d)
+{
+    *out = NULL;
+    *n = 0;
+    if (!opts || opts->nparams <= 0) return 0;
+    fl_mod *mods = fl_xcalloc((size_t)opts->nparams, sizeof *mods);
+    int rc = 0;
+    for (int i = 0; i < opts->nparams; i++) {
+        const char *s = opts->params[i];
+        const char *eq = s ? strchr(s, '=') : NULL;
+        fl_loc loc = {"--param", 0, 0};
+        if (!eq || eq == s) {
+            fl_err(d, loc, "'%s' must have the form name=value", s ? s : "");
+            rc = -1;
+            continue;
+        }
+        mods[*n].name = fl_xstrndup(s, (size_t)(eq - s));
+        /* trim spaces in the name */
+        char *nm = mods[*n].name;
+        while (*nm == ' ') memmove(nm, nm + 1, strlen(nm));
+        while (*nm && nm[strlen(nm) - 1] == ' ') nm[strlen(nm) - 1] = '\0';
+        mods[*n].loc = loc;
+        mods[*n].value = fl_parse_expr(eq + 1, "--param", d);
+        if (!mods[*n].value) rc = -1;
+        (*n)++;
+    }
+    *out = mods;
+    return rc;
+}
+
+fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
+{
+    const fl_class_ast *top = pick_model(ast, opts ? opts->model_name : NULL, d);
+    if (!top) {
+        fl_file_free(ast);
+        return NULL;
+    }
+    fl_mod *over = NULL;
+    int nover = 0;
+    if (parse_overrides(opts, &over, &nover, d)) {
+        fl_mod_free_array(over, nover);
+        fl_file_free(ast);
+        return NULL;
+    }
+    ictx ic;
+    memset(&ic, 0, sizeof ic);
+    ic.file = ast;
+    ic.d = d;
+    char *fullname = class_full_path(&ic, top);
+    ic.m = fl_model_alloc(top->name);
+    free(fullname);
+    ic.m->ast = ast;
+    /* overrides are outer modifications of the top-level model */
+    pmod_vec mods = {0};
+    for (int i = 0; i < nover; i++) {
+        pmod p = {&over[i], over[i].name, NULL, top};
+        FL_VEC_PUSH(mods, p);
+    }
+    int rc = instantiate_class(&ic, top, "", &mods, top->loc);
+    FL_VEC_FREE(mods);
+
+    /* connections: every group of library ports joined through the graph */
+    if (!rc) {
+        int n = (int)ic.nodes.n;
+        int *first = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++) first[i] = -1;
+        for (int i = 0; i < n; i++) {
+            if (!ic.nodes.v[i].is_leaf) continue;
+            int r = vfind(&ic, i);
+            if (first[r] < 0) {
+                first[r] = i;
+                continue;
+            }
+            fl_pref a = ic.nodes.v[first[r]].leaf, b = ic.nodes.v[i].leaf;
+            if (fl_model_connect_refs(ic.m, a, b, ic.nodes.v[i].loc, d)) rc = -1;
+        }
+        free(first);
+    }
+
+    /* experiment annotation of the model (or inherited from a base class) */
+    const fl_class_ast *xc = top;
+    if (!xc->experiment.has_stop && !xc->experiment.has_interval && !xc->experiment.has_start &&
+        !xc->experiment.has_tolerance) {
+        for (size_t i = 0; i < top->extends.n; i++) {
+            resolved r;
+            if (resolve_name(&ic, top, top->extends.v[i].base, &r)) {
+                if (r.user) xc = r.user;
+                else free(r.path);
+            }
+        }
+    }
+    const fl_experiment_ast *x = &xc->experiment;
+    fl_model *m = ic.m;
+    if (x->has_start) m->exp.start_time = x->start;
+    if (x->has_stop) m->exp.stop_time = x->stop;
+    if (x->has_interval) m->exp.interval = x->interval;
+    if (x->has_tolerance) m->exp.tolerance = x->tolerance;
+    m->has_exp[0] = x->has_start;
+    m->has_exp[1] = x->has_stop;
+    m->has_exp[2] = x->has_interval;
+    m->has_exp[3] = x->has_tolerance;
+    if (!x->has_stop) m->exp.stop_time = m->exp.start_time + 1;
+    if (x->has_stop && x->stop <= m->exp.start_time) {
+        fl_err(d, x->loc, "experiment StopTime (%g) must be greater than StartTime (%g)", x->stop, m->exp.start_time);
+        rc = -1;
+    }
+    if (x->has_interval && x->interval <= 0) {
+        fl_err(d, x->loc, "experiment Interval must be positive");
+        rc = -1;
+    }
+    if (x->has_tolerance && (x->tolerance <= 0 || x->tolerance >= 1)) {
+        fl_err(d, x->loc, "experiment Tolerance must be between 0 and 1");
+        rc = -1;
+    }
+
+    FL_VEC_FREE(ic.nodes);
+    fl_map_free(&ic.node_index);
+    free(ic.resolved);
+    fl_mod_free_array(over, nover);
+    if (rc || fl_diag_errors(d)) {
+        fl_model_free(m);
+        return NULL;
+    }
+    return m;
+}

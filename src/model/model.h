@@ -1,0 +1,64 @@
+/* model.h - the model description (fl_model): flat component instances with
+ * their parameter values and variable attributes, and port-to-port
+ * connections. Built by instantiating parsed Modelica (instantiate.c) or
+ * through the public API (model.c). Read by the compiler. */
+#ifndef FL_MODEL_H
+#define FL_MODEL_H
+
+#include "components/component.h"
+#include "flange.h"
+
+typedef struct fl_attr {
+    int has_start, has_fixed, has_nominal;
+    double start, nominal;
+    int fixed;
+    fl_loc loc;
+} fl_attr;
+
+typedef struct fl_minst {
+    char *name; /* full dotted instance path */
+    const fl_class *cls;
+    fl_loc loc;
+    fl_value *par;  /* per class parameter; V_NONE = use the class default */
+    fl_loc *par_loc;
+    fl_attr *attr;  /* per class variable */
+} fl_minst;
+
+/* A port of an instance; sub is the element of a vector signal port (0-based). */
+typedef struct fl_pref {
+    int inst, port, sub;
+} fl_pref;
+
+typedef struct fl_mconn {
+    fl_pref a, b;
+    fl_loc loc;
+} fl_mconn;
+
+struct fl_model {
+    char *name;
+    FL_VEC(fl_minst) insts;
+    fl_map index; /* instance name -> index */
+    FL_VEC(fl_mconn) conns;
+    fl_experiment exp;
+    int has_exp[4]; /* start, stop, interval, tolerance given */
+    fl_file_ast *ast; /* owns the source text and path referenced by locations */
+};
+
+fl_model *fl_model_alloc(const char *name);
+/* Add an instance of a resolved class; returns its index or -1 if the name
+ * is taken (reported). */
+int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc loc, fl_diag *d);
+/* Resolve "inst.port" or "inst.port[k]" (k 1-based) to a port reference. */
+int fl_model_port_ref(const fl_model *m, const char *text, fl_pref *out, fl_loc loc, fl_diag *d);
+/* Connect two port references, checking kinds (flange-flange, signal-signal). */
+int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag *d);
+/* Set a parameter/attribute of an instance from a value. attr is NULL for a
+ * parameter, else "start"/"fixed"/"nominal"/"stateSelect" of variable var. */
+int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value *v, fl_loc loc, fl_diag *d);
+/* Display name of a port reference ("mass.flange_a", "table.y[2]"). */
+char *fl_pref_str(const fl_model *m, fl_pref p);
+
+/* Instantiate a parsed file (instantiate.c). */
+fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d);
+
+#endif

@@ -1,0 +1,58 @@
+/* value.h - values of parameters and evaluated expressions: numbers,
+ * booleans, strings, enumeration literals and real arrays (1-D or 2-D). */
+#ifndef FL_VALUE_H
+#define FL_VALUE_H
+
+#include "parse/ast.h"
+
+typedef enum fl_vkind { V_NONE = 0, V_REAL, V_INT, V_BOOL, V_STRING, V_ENUM, V_ARRAY } fl_vkind;
+
+typedef struct fl_value {
+    fl_vkind kind;
+    double num;            /* V_REAL, V_INT, V_BOOL (0/1), V_ENUM (literal index, 1-based) */
+    char *str;             /* V_STRING (owned) */
+    const char *enum_type; /* V_ENUM: full type path (static) */
+    int ndims;             /* V_ARRAY: 1 or 2 */
+    int dim[2];            /* V_ARRAY: dim[0] rows (or length), dim[1] columns */
+    double *data;          /* V_ARRAY: row-major (owned) */
+} fl_value;
+
+void fl_value_free(fl_value *v);
+fl_value fl_value_copy(const fl_value *v);
+fl_value fl_value_real(double x);
+fl_value fl_value_bool(int b);
+int fl_value_is_number(const fl_value *v); /* REAL, INT, BOOL */
+size_t fl_value_count(const fl_value *v);  /* number of array elements */
+/* Text for messages and `flange check`. */
+void fl_value_print(fl_buf *b, const fl_value *v);
+const char *fl_vkind_name(fl_vkind k);
+
+/* Name lookup for expression evaluation: fill *out with the value of ref and
+ * return 1, return 0 when the name is unknown (the evaluator then tries
+ * global constants and enumerations), or -1 after reporting an error. */
+typedef int (*fl_lookup_fn)(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d);
+
+typedef struct fl_eval_env {
+    fl_lookup_fn lookup;
+    void *ctx;
+    /* Optional: the full path of a dotted name as written in the model's
+     * scope (imports, enclosing packages), or NULL. Used for constants,
+     * enumeration literals and function names. The result stays valid
+     * until the next call. */
+    const char *(*resolve)(void *ctx, const char *written);
+} fl_eval_env;
+
+/* Evaluate e. Returns 0 on success, -1 after reporting an error. */
+int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);
+
+/* Known enumeration types: full path, literals. */
+typedef struct fl_enum_type {
+    const char *path;
+    const char *const *lits;
+    int n;
+} fl_enum_type;
+const fl_enum_type *fl_enum_find(const char *path);
+/* Try to read "<enum path>.<Literal>" from a dotted name. */
+int fl_enum_parse(const char *dotted, fl_value *out);
+
+#endif

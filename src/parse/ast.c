@@ -1,0 +1,275 @@
+/* ast.c - freeing, copying and printing syntax trees. */
+#include "ast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+void fl_ref_free(fl_ref *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        free(r->parts[i].name);
+        for (int j = 0; j < r->parts[i].nsubs; j++) fl_expr_free(r->parts[i].subs[j]);
+        free(r->parts[i].subs);
+    }
+    free(r->parts);
+    r->parts = NULL;
+    r->n = 0;
+}
+
+void fl_expr_free(fl_expr *e)
+{
+    if (!e) return;
+    free(e->str);
+    fl_expr_free(e->a);
+    fl_expr_free(e->b);
+    fl_expr_free(e->c);
+    fl_ref_free(&e->ref);
+    for (int i = 0; i < e->nargs; i++) {
+        fl_expr_free(e->args[i]);
+        if (e->argnames) free(e->argnames[i]);
+    }
+    free(e->args);
+    free(e->argnames);
+    free(e);
+}
+
+static void ref_copy(fl_ref *dst, const fl_ref *src)
+{
+    dst->n = src->n;
+    dst->parts = src->n ? fl_xcalloc((size_t)src->n, sizeof *dst->parts) : NULL;
+    for (int i = 0; i < src->n; i++) {
+        dst->parts[i].name = fl_xstrdup(src->parts[i].name);
+        dst->parts[i].nsubs = src->parts[i].nsubs;
+        if (src->parts[i].nsubs) {
+            dst->parts[i].subs = fl_xmalloc(sizeof(fl_expr *) * (size_t)src->parts[i].nsubs);
+            for (int j = 0; j < src->parts[i].nsubs; j++)
+                dst->parts[i].subs[j] = fl_expr_clone(src->parts[i].subs[j]);
+        }
+    }
+}
+
+fl_expr *fl_expr_clone(const fl_expr *e)
+{
+    if (!e) return NULL;
+    fl_expr *c = fl_xmalloc(sizeof *c);
+    *c = *e;
+    c->str = e->str ? fl_xstrdup(e->str) : NULL;
+    c->a = fl_expr_clone(e->a);
+    c->b = fl_expr_clone(e->b);
+    c->c = fl_expr_clone(e->c);
+    ref_copy(&c->ref, &e->ref);
+    if (e->nargs) {
+        c->args = fl_xmalloc(sizeof(fl_expr *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = fl_expr_clone(e->args[i]);
+    } else {
+        c->args = NULL;
+    }
+    if (e->argnames) {
+        c->argnames = fl_xcalloc((size_t)e->nargs, sizeof(char *));
+        for (int i = 0; i < e->nargs; i++)
+            c->argnames[i] = e->argnames[i] ? fl_xstrdup(e->argnames[i]) : NULL;
+    }
+    return c;
+}
+
+void fl_mod_free_array(fl_mod *mods, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(mods[i].name);
+        fl_mod_free_array(mods[i].subs, mods[i].nsubs);
+        fl_expr_free(mods[i].value);
+    }
+    free(mods);
+}
+
+static void decl_free(fl_decl *d)
+{
+    free(d->type);
+    free(d->name);
+    free(d->comment);
+    for (int i = 0; i < d->ntype_dims; i++) fl_expr_free(d->type_dims[i]);
+    free(d->type_dims);
+    for (int i = 0; i < d->ndims; i++) fl_expr_free(d->dims[i]);
+    free(d->dims);
+    fl_mod_free_array(d->mods, d->nmods);
+    fl_expr_free(d->binding);
+    fl_expr_free(d->cond);
+}
+
+void fl_class_free(fl_class_ast *c)
+{
+    if (!c) return;
+    free(c->name);
+    free(c->comment);
+    free(c->short_base);
+    for (int i = 0; i < c->nenum; i++) free(c->enum_lits[i]);
+    free(c->enum_lits);
+    for (size_t i = 0; i < c->decls.n; i++) decl_free(&c->decls.v[i]);
+    FL_VEC_FREE(c->decls);
+    for (size_t i = 0; i < c->extends.n; i++) {
+        free(c->extends.v[i].base);
+        fl_mod_free_array(c->extends.v[i].mods, c->extends.v[i].nmods);
+    }
+    FL_VEC_FREE(c->extends);
+    for (size_t i = 0; i < c->imports.n; i++) {
+        fl_import *im = &c->imports.v[i];
+        free(im->alias);
+        free(im->path);
+        for (int j = 0; j < im->nnames; j++) free(im->names[j]);
+        free(im->names);
+    }
+    FL_VEC_FREE(c->imports);
+    for (size_t i = 0; i < c->connects.n; i++) {
+        fl_ref_free(&c->connects.v[i].a);
+        fl_ref_free(&c->connects.v[i].b);
+    }
+    FL_VEC_FREE(c->connects);
+    for (size_t i = 0; i < c->unsupported.n; i++) free(c->unsupported.v[i].what);
+    FL_VEC_FREE(c->unsupported);
+    for (size_t i = 0; i < c->classes.n; i++) fl_class_free(c->classes.v[i]);
+    FL_VEC_FREE(c->classes);
+    free(c);
+}
+
+void fl_file_free(fl_file_ast *f)
+{
+    if (!f) return;
+    for (size_t i = 0; i < f->classes.n; i++) fl_class_free(f->classes.v[i]);
+    FL_VEC_FREE(f->classes);
+    free(f->within);
+    free(f->text);
+    free(f->path);
+    free(f);
+}
+
+char *fl_ref_str(const fl_ref *r)
+{
+    fl_buf b = {0};
+    for (int i = 0; i < r->n; i++) {
+        if (i) fl_buf_addc(&b, '.');
+        fl_buf_add(&b, r->parts[i].name);
+        if (r->parts[i].nsubs) {
+            fl_buf_addc(&b, '[');
+            for (int j = 0; j < r->parts[i].nsubs; j++) {
+                if (j) fl_buf_add(&b, ", ");
+                fl_expr_print(&b, r->parts[i].subs[j]);
+            }
+            fl_buf_addc(&b, ']');
+        }
+    }
+    return fl_buf_take(&b);
+}
+
+static const char *op_text(int op)
+{
+    switch (op) {
+    case T_PLUS: return " + ";
+    case T_MINUS: return " - ";
+    case T_STAR: return "*";
+    case T_SLASH: return "/";
+    case T_CARET: return "^";
+    case T_LT: return " < ";
+    case T_LE: return " <= ";
+    case T_GT: return " > ";
+    case T_GE: return " >= ";
+    case T_EQEQ: return " == ";
+    case T_NEQ: return " <> ";
+    case K_AND: return " and ";
+    case K_OR: return " or ";
+    default: return " ? ";
+    }
+}
+
+void fl_expr_print(fl_buf *b, const fl_expr *e)
+{
+    if (!e) return;
+    switch (e->kind) {
+    case EX_NUM: {
+        char tmp[40];
+        fl_fmt_double(tmp, sizeof tmp, e->num);
+        fl_buf_add(b, tmp);
+        break;
+    }
+    case EX_STR:
+        fl_buf_printf(b, "\"%s\"", e->str);
+        break;
+    case EX_BOOL:
+        fl_buf_add(b, e->num != 0 ? "true" : "false");
+        break;
+    case EX_REF: {
+        char *s = fl_ref_str(&e->ref);
+        fl_buf_add(b, s);
+        free(s);
+        break;
+    }
+    case EX_UNARY:
+        fl_buf_add(b, e->op == K_NOT ? "not " : e->op == T_MINUS ? "-" : "+");
+        fl_expr_print(b, e->a);
+        break;
+    case EX_BINARY:
+        fl_buf_addc(b, '(');
+        fl_expr_print(b, e->a);
+        fl_buf_add(b, op_text(e->op));
+        fl_expr_print(b, e->b);
+        fl_buf_addc(b, ')');
+        break;
+    case EX_CALL: {
+        char *s = fl_ref_str(&e->ref);
+        fl_buf_add(b, s);
+        free(s);
+        fl_buf_addc(b, '(');
+        for (int i = 0; i < e->nargs; i++) {
+            if (i) fl_buf_add(b, ", ");
+            if (e->argnames && e->argnames[i]) fl_buf_printf(b, "%s=", e->argnames[i]);
+            fl_expr_print(b, e->args[i]);
+        }
+        fl_buf_addc(b, ')');
+        break;
+    }
+    case EX_ARRAY:
+        fl_buf_addc(b, '{');
+        for (int i = 0; i < e->nargs; i++) {
+            if (i) fl_buf_add(b, ", ");
+            fl_expr_print(b, e->args[i]);
+        }
+        fl_buf_addc(b, '}');
+        break;
+    case EX_MATRIX:
+        fl_buf_addc(b, '[');
+        for (int i = 0; i < e->nargs; i++) {
+            if (i) fl_buf_add(b, "; ");
+            const fl_expr *row = e->args[i];
+            for (int j = 0; j < row->nargs; j++) {
+                if (j) fl_buf_add(b, ", ");
+                fl_expr_print(b, row->args[j]);
+            }
+        }
+        fl_buf_addc(b, ']');
+        break;
+    case EX_IF:
+        fl_buf_add(b, "if ");
+        fl_expr_print(b, e->a);
+        fl_buf_add(b, " then ");
+        fl_expr_print(b, e->b);
+        fl_buf_add(b, " else ");
+        fl_expr_print(b, e->c);
+        break;
+    case EX_RANGE:
+        fl_expr_print(b, e->a);
+        fl_buf_addc(b, ':');
+        if (e->c) {
+            fl_expr_print(b, e->c);
+            fl_buf_addc(b, ':');
+        }
+        fl_expr_print(b, e->b);
+        break;
+    case EX_COLON:
+        fl_buf_addc(b, ':');
+        break;
+    case EX_END:
+        fl_buf_add(b, "end");
+        break;
+    }
+}

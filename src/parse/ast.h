@@ -1,0 +1,185 @@
+/* ast.h - syntax tree of the Modelica subset: classes (packages, models),
+ * declarations with modifiers, connect equations, expressions. */
+#ifndef FL_AST_H
+#define FL_AST_H
+
+#include "util/diag.h"
+#include "util/util.h"
+
+typedef struct fl_expr fl_expr;
+
+/* A dotted reference a.b[1].c: one part per identifier, each with optional
+ * subscripts. */
+typedef struct fl_ref_part {
+    char *name;
+    fl_expr **subs;
+    int nsubs;
+} fl_ref_part;
+
+typedef struct fl_ref {
+    fl_ref_part *parts;
+    int n;
+} fl_ref;
+
+typedef enum fl_expr_kind {
+    EX_NUM,    /* num (is_int) */
+    EX_STR,    /* str */
+    EX_BOOL,   /* num = 0/1 */
+    EX_REF,    /* ref */
+    EX_UNARY,  /* op a: T_MINUS, T_PLUS, K_NOT */
+    EX_BINARY, /* a op b */
+    EX_CALL,   /* ref(args), args may be named */
+    EX_ARRAY,  /* {args} */
+    EX_MATRIX, /* [rows; ...] rows are EX_ARRAY-like lists in args of sub-exprs */
+    EX_IF,     /* if a then b else c (elseif chains are nested) */
+    EX_RANGE,  /* a : b  or a : c : b (step in c) */
+    EX_COLON,  /* a lone ':' subscript */
+    EX_END     /* 'end' inside a subscript */
+} fl_expr_kind;
+
+struct fl_expr {
+    fl_expr_kind kind;
+    fl_loc loc;
+    double num;
+    int is_int;
+    char *str;
+    int op;
+    fl_expr *a, *b, *c;
+    fl_ref ref;
+    fl_expr **args;  /* call arguments / array elements / matrix rows */
+    char **argnames; /* call: NULL or name per argument */
+    int nargs;
+};
+
+/* A modification: name [= value] or name(sub-modifications) [= value]. The
+ * name may be dotted ("s.start" is stored as parts). */
+typedef struct fl_mod {
+    char *name; /* dotted, e.g. "s" or "flange_a.s" */
+    fl_loc loc;
+    int is_final, is_each;
+    struct fl_mod *subs;
+    int nsubs;
+    fl_expr *value;
+} fl_mod;
+
+enum {
+    FL_PFX_PARAMETER = 1 << 0,
+    FL_PFX_CONSTANT = 1 << 1,
+    FL_PFX_INPUT = 1 << 2,
+    FL_PFX_OUTPUT = 1 << 3,
+    FL_PFX_FINAL = 1 << 4,
+    FL_PFX_FLOW = 1 << 5,
+    FL_PFX_DISCRETE = 1 << 6,
+    FL_PFX_PROTECTED = 1 << 7,
+    FL_PFX_REPLACEABLE = 1 << 8,
+    FL_PFX_INNER = 1 << 9,
+    FL_PFX_OUTER = 1 << 10,
+    FL_PFX_STREAM = 1 << 11
+};
+
+/* A component declaration: [prefixes] Type name[dims](mods) = binding if cond "comment". */
+typedef struct fl_decl {
+    fl_loc loc;
+    unsigned prefix;
+    char *type;
+    fl_loc type_loc;
+    fl_expr **type_dims; /* Real[3] x */
+    int ntype_dims;
+    char *name;
+    fl_loc name_loc;
+    fl_expr **dims;
+    int ndims;
+    fl_mod *mods;
+    int nmods;
+    fl_expr *binding;
+    fl_expr *cond;
+    char *comment;
+} fl_decl;
+
+typedef struct fl_extends {
+    char *base;
+    fl_loc loc;
+    fl_mod *mods;
+    int nmods;
+} fl_extends;
+
+typedef struct fl_import {
+    char *alias; /* import X = A.B;  NULL otherwise */
+    char *path;  /* A.B.C (for A.B.* the package path) */
+    int wildcard;
+    char **names; /* import A.B.{C, D} */
+    int nnames;
+    fl_loc loc;
+} fl_import;
+
+typedef struct fl_connect {
+    fl_ref a, b;
+    fl_loc loc, loc_a, loc_b;
+} fl_connect;
+
+/* Something in an equation or algorithm section flange does not support;
+ * kept so that instantiating the class gives a located error. */
+typedef struct fl_unsupported {
+    fl_loc loc;
+    char *what;
+} fl_unsupported;
+
+typedef enum fl_class_kind {
+    CK_CLASS, CK_MODEL, CK_PACKAGE, CK_BLOCK, CK_CONNECTOR, CK_RECORD, CK_TYPE, CK_FUNCTION,
+    CK_OPERATOR
+} fl_class_kind;
+
+typedef struct fl_experiment_ast {
+    int has_start, has_stop, has_interval, has_tolerance;
+    double start, stop, interval, tolerance;
+    fl_loc loc;
+} fl_experiment_ast;
+
+typedef struct fl_class_ast fl_class_ast;
+struct fl_class_ast {
+    char *name;
+    fl_class_kind kind;
+    int partial;
+    fl_loc loc;
+    char *comment;
+    fl_class_ast *parent;
+    FL_VEC(fl_decl) decls;
+    FL_VEC(fl_extends) extends;
+    FL_VEC(fl_import) imports;
+    FL_VEC(fl_connect) connects;
+    FL_VEC(fl_unsupported) unsupported;
+    FL_VEC(fl_class_ast *) classes;
+    /* short class definition: type X = Real(...) / enumeration(a, b) */
+    char *short_base;
+    char **enum_lits;
+    int nenum;
+    int is_enum;
+    fl_experiment_ast experiment;
+};
+
+typedef struct fl_file_ast {
+    char *path;
+    char *text;   /* the whole source, owned */
+    char *within; /* NULL when absent; "" for "within;" */
+    FL_VEC(fl_class_ast *) classes;
+} fl_file_ast;
+
+/* Parse text (copied) into a file AST. Returns NULL on syntax errors, which
+ * are reported to d with file:line:column. */
+fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d);
+/* Parse a lone expression (parameter defaults, --param values). */
+fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d);
+
+void fl_file_free(fl_file_ast *f);
+void fl_class_free(fl_class_ast *c);
+void fl_expr_free(fl_expr *e);
+void fl_mod_free_array(fl_mod *mods, int n);
+void fl_ref_free(fl_ref *r);
+fl_expr *fl_expr_clone(const fl_expr *e);
+
+/* "a.b[1].c" */
+char *fl_ref_str(const fl_ref *r);
+/* Expression back to text (for messages and `flange check`). */
+void fl_expr_print(fl_buf *b, const fl_expr *e);
+
+#endif

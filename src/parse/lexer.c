@@ -1,0 +1,284 @@
+/* lexer.c - turns Modelica source text into tokens with line:column. */
+#include "lexer.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+static const char *const kw_names[] = {
+    "algorithm", "and", "annotation", "block", "break", "class", "connect", "connector",
+    "constant", "constrainedby", "discrete", "each", "else", "elseif", "elsewhen",
+    "encapsulated", "end", "enumeration", "equation", "expandable", "extends", "external",
+    "false", "final", "flow", "for", "function", "if", "import", "impure", "in", "initial",
+    "inner", "input", "loop", "model", "not", "operator", "or", "outer", "output", "package",
+    "parameter", "partial", "protected", "public", "pure", "record", "redeclare",
+    "replaceable", "return", "stream", "then", "true", "type", "when", "while", "within",
+};
+
+const char *fl_tok_name(fl_tok_kind k)
+{
+    static const char *const punct[] = {
+        "end of file", "identifier", "number", "string", "'('", "')'", "'{'", "'}'", "'['",
+        "']'", "','", "';'", "'.'", "':'", "':='", "'='", "'+'", "'-'", "'*'", "'/'", "'^'",
+        "'.+'", "'.-'", "'.*'", "'./'", "'.^'", "'=='", "'<>'", "'<'", "'<='", "'>'", "'>='",
+    };
+    if (k < T_KW_FIRST) return punct[k];
+    if (k < T_KW_LAST) return kw_names[k - T_KW_FIRST];
+    return "?";
+}
+
+void fl_lex_init(fl_lexer *lx, const char *src, const char *file, fl_diag *d)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->src = lx->p = lx->line_start = src;
+    lx->file = file;
+    lx->line = 1;
+    lx->diag = d;
+}
+
+void fl_lex_free(fl_lexer *lx)
+{
+    for (size_t i = 0; i < lx->strings.n; i++) free(lx->strings.v[i]);
+    FL_VEC_FREE(lx->strings);
+}
+
+static fl_loc here(const fl_lexer *lx, const char *p)
+{
+    fl_loc l = {lx->file, lx->line, (int)(p - lx->line_start) + 1};
+    return l;
+}
+
+static void newline(fl_lexer *lx, const char *after)
+{
+    lx->line++;
+    lx->line_start = after;
+}
+
+/* Skip blanks and comments; returns 0 on an unterminated block comment. */
+static int skip_space(fl_lexer *lx)
+{
+    for (;;) {
+        char c = *lx->p;
+        if (c == '\n') {
+            lx->p++;
+            newline(lx, lx->p);
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            lx->p++;
+        } else if (c == '/' && lx->p[1] == '/') {
+            while (*lx->p && *lx->p != '\n') lx->p++;
+        } else if (c == '/' && lx->p[1] == '*') {
+            fl_loc start = here(lx, lx->p);
+            lx->p += 2;
+            while (*lx->p && !(lx->p[0] == '*' && lx->p[1] == '/')) {
+                if (*lx->p == '\n') newline(lx, lx->p + 1);
+                lx->p++;
+            }
+            if (!*lx->p) {
+                fl_err(lx->diag, start, "unterminated comment");
+                lx->failed = 1;
+                return 0;
+            }
+            lx->p += 2;
+        } else {
+            return 1;
+        }
+    }
+}
+
+static fl_token make(fl_lexer *lx, fl_tok_kind k, const char *start, fl_loc loc)
+{
+    fl_token t;
+    memset(&t, 0, sizeof t);
+    t.kind = k;
+    t.loc = loc;
+    t.start = start;
+    t.len = (int)(lx->p - start);
+    return t;
+}
+
+static fl_token lex_error(fl_lexer *lx, fl_loc loc)
+{
+    lx->failed = 1;
+    fl_token t;
+    memset(&t, 0, sizeof t);
+    t.kind = T_EOF;
+    t.loc = loc;
+    t.start = lx->p;
+    return t;
+}
+
+static fl_token lex_string(fl_lexer *lx, fl_loc loc)
+{
+    const char *start = lx->p;
+    fl_buf b = {0};
+    lx->p++; /* opening quote */
+    for (;;) {
+        char c = *lx->p;
+        if (!c) {
+            fl_buf_free(&b);
+            fl_err(lx->diag, loc, "unterminated string");
+            return lex_error(lx, loc);
+        }
+        if (c == '"') {
+            lx->p++;
+            break;
+        }
+        if (c == '\\' && lx->p[1]) {
+            char e = lx->p[1];
+            lx->p += 2;
+            switch (e) {
+            case 'n': fl_buf_addc(&b, '\n'); break;
+            case 't': fl_buf_addc(&b, '\t'); break;
+            case 'r': fl_buf_addc(&b, '\r'); break;
+            case '\n': newline(lx, lx->p); fl_buf_addc(&b, '\n'); break;
+            default: fl_buf_addc(&b, e); break; /* \" \\ \' \? and others */
+            }
+            continue;
+        }
+        if (c == '\n') newline(lx, lx->p + 1);
+        fl_buf_addc(&b, c);
+        lx->p++;
+    }
+    fl_token t = make(lx, T_STRING, start, loc);
+    t.str = fl_buf_take(&b);
+    FL_VEC_PUSH(lx->strings, t.str);
+    return t;
+}
+
+static fl_token lex_number(fl_lexer *lx, fl_loc loc)
+{
+    const char *start = lx->p;
+    int is_int = 1;
+    while (isdigit((unsigned char)*lx->p)) lx->p++;
+    if (*lx->p == '.' && isdigit((unsigned char)lx->p[1])) {
+        is_int = 0;
+        lx->p++;
+        while (isdigit((unsigned char)*lx->p)) lx->p++;
+    } else if (*lx->p == '.' && !isalpha((unsigned char)lx->p[1]) && lx->p[1] != '_' &&
+               lx->p[1] != '*' && lx->p[1] != '/' && lx->p[1] != '^' && lx->p[1] != '+' &&
+               lx->p[1] != '-') {
+        is_int = 0; /* "1." */
+        lx->p++;
+    }
+    if (*lx->p == 'e' || *lx->p == 'E') {
+        const char *q = lx->p + 1;
+        if (*q == '+' || *q == '-') q++;
+        if (isdigit((unsigned char)*q)) {
+            is_int = 0;
+            lx->p = q;
+            while (isdigit((unsigned char)*lx->p)) lx->p++;
+        } else {
+            fl_err(lx->diag, loc, "malformed number: exponent without digits");
+            return lex_error(lx, loc);
+        }
+    }
+    if (isalpha((unsigned char)*lx->p) || *lx->p == '_') {
+        fl_err(lx->diag, loc, "malformed number '%.*s'", (int)(lx->p - start + 1), start);
+        return lex_error(lx, loc);
+    }
+    fl_token t = make(lx, T_NUMBER, start, loc);
+    char tmp[128];
+    size_t n = FL_MIN((size_t)(lx->p - start), sizeof tmp - 1);
+    memcpy(tmp, start, n);
+    tmp[n] = '\0';
+    t.num = strtod(tmp, NULL);
+    t.is_int = is_int;
+    return t;
+}
+
+fl_token fl_lex_next(fl_lexer *lx)
+{
+    if (lx->failed || !skip_space(lx)) return lex_error(lx, here(lx, lx->p));
+    const char *s = lx->p;
+    fl_loc loc = here(lx, s);
+    char c = *s;
+    if (!c) return make(lx, T_EOF, s, loc);
+    if (isalpha((unsigned char)c) || c == '_') {
+        while (isalnum((unsigned char)*lx->p) || *lx->p == '_') lx->p++;
+        fl_token t = make(lx, T_IDENT, s, loc);
+        for (int k = 0; k < T_KW_LAST - T_KW_FIRST; k++) {
+            if ((int)strlen(kw_names[k]) == t.len && memcmp(kw_names[k], s, (size_t)t.len) == 0) {
+                t.kind = (fl_tok_kind)(T_KW_FIRST + k);
+                break;
+            }
+        }
+        return t;
+    }
+    if (c == '\'') { /* quoted identifier, e.g. 'df/dv' */
+        lx->p++;
+        while (*lx->p && *lx->p != '\'' && *lx->p != '\n') {
+            if (*lx->p == '\\' && lx->p[1]) lx->p++;
+            lx->p++;
+        }
+        if (*lx->p != '\'') {
+            fl_err(lx->diag, loc, "unterminated quoted identifier");
+            return lex_error(lx, loc);
+        }
+        lx->p++;
+        return make(lx, T_IDENT, s, loc);
+    }
+    if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)s[1]))) return lex_number(lx, loc);
+    if (c == '"') return lex_string(lx, loc);
+    lx->p++;
+    switch (c) {
+    case '(': return make(lx, T_LPAREN, s, loc);
+    case ')': return make(lx, T_RPAREN, s, loc);
+    case '{': return make(lx, T_LBRACE, s, loc);
+    case '}': return make(lx, T_RBRACE, s, loc);
+    case '[': return make(lx, T_LBRACK, s, loc);
+    case ']': return make(lx, T_RBRACK, s, loc);
+    case ',': return make(lx, T_COMMA, s, loc);
+    case ';': return make(lx, T_SEMI, s, loc);
+    case '+': return make(lx, T_PLUS, s, loc);
+    case '-': return make(lx, T_MINUS, s, loc);
+    case '*': return make(lx, T_STAR, s, loc);
+    case '/': return make(lx, T_SLASH, s, loc);
+    case '^': return make(lx, T_CARET, s, loc);
+    case ':':
+        if (*lx->p == '=') {
+            lx->p++;
+            return make(lx, T_ASSIGN, s, loc);
+        }
+        return make(lx, T_COLON, s, loc);
+    case '=':
+        if (*lx->p == '=') {
+            lx->p++;
+            return make(lx, T_EQEQ, s, loc);
+        }
+        return make(lx, T_EQ, s, loc);
+    case '<':
+        if (*lx->p == '=') {
+            lx->p++;
+            return make(lx, T_LE, s, loc);
+        }
+        if (*lx->p == '>') {
+            lx->p++;
+            return make(lx, T_NEQ, s, loc);
+        }
+        return make(lx, T_LT, s, loc);
+    case '>':
+        if (*lx->p == '=') {
+            lx->p++;
+            return make(lx, T_GE, s, loc);
+        }
+        return make(lx, T_GT, s, loc);
+    case '.':
+        switch (*lx->p) {
+        case '+': lx->p++; return make(lx, T_DPLUS, s, loc);
+        case '-': lx->p++; return make(lx, T_DMINUS, s, loc);
+        case '*': lx->p++; return make(lx, T_DSTAR, s, loc);
+        case '/': lx->p++; return make(lx, T_DSLASH, s, loc);
+        case '^': lx->p++; return make(lx, T_DCARET, s, loc);
+        default: return make(lx, T_DOT, s, loc);
+        }
+    default:
+        break;
+    }
+    if ((unsigned char)c >= 0x80)
+        fl_err(lx->diag, loc, "unexpected non-ASCII character outside a string or comment");
+    else
+        fl_err(lx->diag, loc, "unexpected character '%c'", c);
+    return lex_error(lx, loc);
+}

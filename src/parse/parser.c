@@ -1,0 +1,1214 @@
+/* parser.c - recursive-descent parser for the Modelica subset: packages and
+ * models, declarations with modifiers, extends/import, connect equations,
+ * expressions; annotations are skipped except experiment(...). Constructs
+ * outside the subset inside equation/algorithm sections are recorded as
+ * "unsupported" and only become errors if the class is instantiated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "lexer.h"
+
+typedef struct parser {
+    fl_lexer lx;
+    fl_token tok;  /* current token */
+    fl_token next; /* one token of look-ahead */
+    int have_next;
+    fl_diag *diag;
+    int failed;
+    const char *path;
+} parser;
+
+static void advance(parser *p)
+{
+    if (p->have_next) {
+        p->tok = p->next;
+        p->have_next = 0;
+    } else {
+        p->tok = fl_lex_next(&p->lx);
+    }
+    if (p->lx.failed) p->failed = 1;
+}
+
+static const fl_token *peek(parser *p)
+{
+    if (!p->have_next) {
+        p->next = fl_lex_next(&p->lx);
+        p->have_next = 1;
+        if (p->lx.failed) p->failed = 1;
+    }
+    return &p->next;
+}
+
+static void syntax_error(parser *p, const char *expected)
+{
+    if (p->failed) return; /* report only the first error of a parse */
+    p->failed = 1;
+    if (p->tok.kind == T_EOF)
+        fl_err(p->diag, p->tok.loc, "syntax error: expected %s before end of file", expected);
+    else
+        fl_err(p->diag, p->tok.loc, "syntax error: expected %s, found '%.*s'", expected,
+               p->tok.len > 40 ? 40 : p->tok.len, p->tok.start);
+}
+
+static int accept(parser *p, fl_tok_kind k)
+{
+    if (p->failed || p->tok.kind != k) return 0;
+    advance(p);
+    return 1;
+}
+
+static int expect(parser *p, fl_tok_kind k, const char *what)
+{
+    if (accept(p, k)) return 1;
+    syntax_error(p, what);
+    return 0;
+}
+
+static char *tok_text(const fl_token *t)
+{
+    return fl_xstrndup(t->start, (size_t)t->len);
+}
+
+/* IDENT { '.' IDENT } as a string */
+static char *parse_dotted_name(parser *p, const char *what)
+{
+    if (p->tok.kind != T_IDENT) {
+        syntax_error(p, what);
+        return NULL;
+    }
+    fl_buf b = {0};
+    fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+    advance(p);
+    while (p->tok.kind == T_DOT && peek(p)->kind == T_IDENT) {
+        advance(p);
+        fl_buf_addc(&b, '.');
+        fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+        advance(p);
+    }
+    return fl_buf_take(&b);
+}
+
+/* ------------------------------------------------------------------------
+ * Expressions
+ * ------------------------------------------------------------------------ */
+
+static fl_expr *parse_expr(parser *p);
+
+static fl_expr *new_expr(fl_expr_kind k, fl_loc loc)
+{
+    fl_expr *e = fl_xcalloc(1, sizeof *e);
+    e->kind = k;
+    e->loc = loc;
+    return e;
+}
+
+typedef FL_VEC(fl_expr *) expr_vec;
+typedef FL_VEC(char *) str_vec;
+
+static void take_args(fl_expr *e, expr_vec *args, str_vec *names)
+{
+    e->nargs = (int)args->n;
+    e->args = args->v;
+    if (names) {
+        e->argnames = names->v;
+    }
+}
+
+static int parse_subscripts(parser *p, fl_ref_part *part)
+{
+    expr_vec subs = {0};
+    advance(p); /* [ */
+    do {
+        fl_expr *s;
+        if (p->tok.kind == T_COLON && (peek(p)->kind == T_COMMA || peek(p)->kind == T_RBRACK)) {
+            s = new_expr(EX_COLON, p->tok.loc);
+            advance(p);
+        } else {
+            s = parse_expr(p);
+        }
+        if (!s) break;
+        FL_VEC_PUSH(subs, s);
+    } while (accept(p, T_COMMA));
+    part->subs = subs.v;
+    part->nsubs = (int)subs.n;
+    return expect(p, T_RBRACK, "']'");
+}
+
+/* component reference: ['.'] IDENT [subs] { '.' IDENT [subs] } */
+static int parse_ref(parser *p, fl_ref *r)
+{
+    memset(r, 0, sizeof *r);
+    FL_VEC(fl_ref_part) parts = {0};
+    accept(p, T_DOT); /* global name */
+    for (;;) {
+        if (p->tok.kind != T_IDENT) {
+            syntax_error(p, "a name");
+            break;
+        }
+        fl_ref_part part = {tok_text(&p->tok), NULL, 0};
+        advance(p);
+        if (p->tok.kind == T_LBRACK) parse_subscripts(p, &part);
+        FL_VEC_PUSH(parts, part);
+        if (p->tok.kind == T_DOT && peek(p)->kind == T_IDENT) {
+            advance(p);
+            continue;
+        }
+        break;
+    }
+    r->parts = parts.v;
+    r->n = (int)parts.n;
+    return !p->failed;
+}
+
+static fl_expr *parse_call_args(parser *p, fl_expr *call)
+{
+    expr_vec args = {0};
+    str_vec names = {0};
+    int any_named = 0;
+    advance(p); /* ( */
+    if (p->tok.kind != T_RPAREN) {
+        do {
+            char *name = NULL;
+            if (p->tok.kind == T_IDENT && peek(p)->kind == T_EQ) {
+                name = tok_text(&p->tok);
+                advance(p);
+                advance(p);
+                any_named = 1;
+            }
+            fl_expr *a = parse_expr(p);
+            if (!a) {
+                free(name);
+                break;
+            }
+            if (p->tok.kind == K_FOR) {
+                fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside a call) are not supported");
+                p->failed = 1;
+                fl_expr_free(a);
+                free(name);
+                break;
+            }
+            FL_VEC_PUSH(args, a);
+            FL_VEC_PUSH(names, name);
+        } while (accept(p, T_COMMA));
+    }
+    expect(p, T_RPAREN, "')'");
+    take_args(call, &args, NULL);
+    if (any_named) {
+        call->argnames = names.v;
+    } else {
+        for (size_t i = 0; i < names.n; i++) free(names.v[i]);
+        FL_VEC_FREE(names);
+    }
+    return call;
+}
+
+static fl_expr *parse_primary(parser *p)
+{
+    fl_loc loc = p->tok.loc;
+    fl_expr *e;
+    switch (p->tok.kind) {
+    case T_NUMBER:
+        e = new_expr(EX_NUM, loc);
+        e->num = p->tok.num;
+        e->is_int = p->tok.is_int;
+        advance(p);
+        return e;
+    case T_STRING: {
+        e = new_expr(EX_STR, loc);
+        fl_buf b = {0};
+        while (p->tok.kind == T_STRING) { /* adjacent literals are not Modelica, but be lenient */
+            fl_buf_add(&b, p->tok.str);
+            advance(p);
+            if (p->tok.kind == T_PLUS && peek(p)->kind == T_STRING) advance(p);
+            else break;
+        }
+        e->str = fl_buf_take(&b);
+        return e;
+    }
+    case K_TRUE:
+    case K_FALSE:
+        e = new_expr(EX_BOOL, loc);
+        e->num = p->tok.kind == K_TRUE;
+        advance(p);
+        return e;
+    case K_END:
+        e = new_expr(EX_END, loc);
+        advance(p);
+        return e;
+    case T_LPAREN: {
+        advance(p);
+        e = parse_expr(p);
+        if (p->tok.kind == T_COMMA) {
+            fl_err(p->diag, p->tok.loc, "tuples '(a, b)' are not supported in expressions");
+            p->failed = 1;
+        }
+        expect(p, T_RPAREN, "')'");
+        return e;
+    }
+    case T_LBRACE: {
+        e = new_expr(EX_ARRAY, loc);
+        expr_vec args = {0};
+        advance(p);
+        if (p->tok.kind != T_RBRACE) {
+            do {
+                fl_expr *a = parse_expr(p);
+                if (!a) break;
+                if (p->tok.kind == K_FOR) {
+                    fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside '{}') are not supported");
+                    p->failed = 1;
+                    fl_expr_free(a);
+                    break;
+                }
+                FL_VEC_PUSH(args, a);
+            } while (accept(p, T_COMMA));
+        }
+        expect(p, T_RBRACE, "'}'");
+        take_args(e, &args, NULL);
+        return e;
+    }
+    case T_LBRACK: {
+        e = new_expr(EX_MATRIX, loc);
+        expr_vec rows = {0};
+        advance(p);
+        do {
+            fl_expr *row = new_expr(EX_ARRAY, p->tok.loc);
+            expr_vec cols = {0};
+            do {
+                fl_expr *a = parse_expr(p);
+                if (!a) break;
+                FL_VEC_PUSH(cols, a);
+            } while (accept(p, T_COMMA));
+            take_args(row, &cols, NULL);
+            FL_VEC_PUSH(rows, row);
+        } while (!p->failed && accept(p, T_SEMI));
+        expect(p, T_RBRACK, "']'");
+        take_args(e, &rows, NULL);
+        return e;
+    }
+    case K_INITIAL:
+    case T_IDENT:
+    case T_DOT: {
+        if (p->tok.kind == K_INITIAL) { /* initial() */
+            e = new_expr(EX_CALL, loc);
+            e->ref.parts = fl_xcalloc(1, sizeof(fl_ref_part));
+            e->ref.parts[0].name = fl_xstrdup("initial");
+            e->ref.n = 1;
+            advance(p);
+            if (p->tok.kind != T_LPAREN) {
+                syntax_error(p, "'('");
+                return e;
+            }
+            return parse_call_args(p, e);
+        }
+        fl_ref r;
+        parse_ref(p, &r);
+        if (p->tok.kind == T_LPAREN) {
+            e = new_expr(EX_CALL, loc);
+            e->ref = r;
+            return parse_call_args(p, e);
+        }
+        e = new_expr(EX_REF, loc);
+        e->ref = r;
+        return e;
+    }
+    default:
+        syntax_error(p, "an expression");
+        return NULL;
+    }
+}
+
+static fl_expr *binary(fl_loc loc, int op, fl_expr *a, fl_expr *b)
+{
+    fl_expr *e = new_expr(EX_BINARY, loc);
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    return e;
+}
+
+static fl_expr *parse_factor(parser *p)
+{
+    fl_expr *a = parse_primary(p);
+    while (a && (p->tok.kind == T_CARET || p->tok.kind == T_DCARET)) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_primary(p);
+        if (!b) {
+            fl_expr_free(a);
+            return NULL;
+        }
+        a = binary(loc, T_CARET, a, b);
+    }
+    return a;
+}
+
+static fl_expr *parse_term(parser *p)
+{
+    fl_expr *a = parse_factor(p);
+    while (a && (p->tok.kind == T_STAR || p->tok.kind == T_SLASH || p->tok.kind == T_DSTAR ||
+                 p->tok.kind == T_DSLASH)) {
+        int op = (p->tok.kind == T_STAR || p->tok.kind == T_DSTAR) ? T_STAR : T_SLASH;
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_factor(p);
+        if (!b) {
+            fl_expr_free(a);
+            return NULL;
+        }
+        a = binary(loc, op, a, b);
+    }
+    return a;
+}
+
+static fl_expr *parse_arith(parser *p)
+{
+    fl_expr *a;
+    if (p->tok.kind == T_MINUS || p->tok.kind == T_PLUS || p->tok.kind == T_DMINUS ||
+        p->tok.kind == T_DPLUS) {
+        int op = (p->tok.kind == T_MINUS || p->tok.kind == T_DMINUS) ? T_MINUS : T_PLUS;
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *t = parse_term(p);
+        if (!t) return NULL;
+        a = new_expr(EX_UNARY, loc);
+        a->op = op;
+        a->a = t;
+    } else {
+        a = parse_term(p);
+    }
+    while (a && (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS || p->tok.kind == T_DPLUS ||
+                 p->tok.kind == T_DMINUS)) {
+        int op = (p->tok.kind == T_PLUS || p->tok.kind == T_DPLUS) ? T_PLUS : T_MINUS;
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_term(p);
+        if (!b) {
+            fl_expr_free(a);
+            return NULL;
+        }
+        a = binary(loc, op, a, b);
+    }
+    return a;
+}
+
+static fl_expr *parse_relation(parser *p)
+{
+    fl_expr *a = parse_arith(p);
+    switch (p->tok.kind) {
+    case T_LT: case T_LE: case T_GT: case T_GE: case T_EQEQ: case T_NEQ: {
+        int op = p->tok.kind;
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_arith(p);
+        if (!a || !b) {
+            fl_expr_free(a);
+            fl_expr_free(b);
+            return NULL;
+        }
+        return binary(loc, op, a, b);
+    }
+    default:
+        return a;
+    }
+}
+
+static fl_expr *parse_lfactor(parser *p)
+{
+    if (p->tok.kind == K_NOT) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *a = parse_relation(p);
+        if (!a) return NULL;
+        fl_expr *e = new_expr(EX_UNARY, loc);
+        e->op = K_NOT;
+        e->a = a;
+        return e;
+    }
+    return parse_relation(p);
+}
+
+static fl_expr *parse_lterm(parser *p)
+{
+    fl_expr *a = parse_lfactor(p);
+    while (a && p->tok.kind == K_AND) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_lfactor(p);
+        if (!b) {
+            fl_expr_free(a);
+            return NULL;
+        }
+        a = binary(loc, K_AND, a, b);
+    }
+    return a;
+}
+
+static fl_expr *parse_lexpr(parser *p)
+{
+    fl_expr *a = parse_lterm(p);
+    while (a && p->tok.kind == K_OR) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_lterm(p);
+        if (!b) {
+            fl_expr_free(a);
+            return NULL;
+        }
+        a = binary(loc, K_OR, a, b);
+    }
+    return a;
+}
+
+static fl_expr *parse_simple(parser *p)
+{
+    fl_expr *a = parse_lexpr(p);
+    if (a && p->tok.kind == T_COLON) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *b = parse_lexpr(p);
+        fl_expr *c = NULL;
+        if (b && accept(p, T_COLON)) {
+            c = b; /* a : step : b */
+            b = parse_lexpr(p);
+        }
+        if (!b) {
+            fl_expr_free(a);
+            fl_expr_free(c);
+            return NULL;
+        }
+        fl_expr *r = new_expr(EX_RANGE, loc);
+        r->a = a;
+        r->b = b;
+        r->c = c;
+        return r;
+    }
+    return a;
+}
+
+static fl_expr *parse_expr(parser *p)
+{
+    if (p->failed) return NULL;
+    if (p->tok.kind == K_IF) {
+        fl_loc loc = p->tok.loc;
+        advance(p);
+        fl_expr *cond = parse_expr(p);
+        expect(p, K_THEN, "'then'");
+        fl_expr *then = parse_expr(p);
+        fl_expr *els = NULL;
+        if (p->tok.kind == K_ELSEIF) {
+            p->tok.kind = K_IF; /* treat "elseif" as a nested "if" */
+            els = parse_expr(p);
+        } else {
+            expect(p, K_ELSE, "'else'");
+            els = parse_expr(p);
+        }
+        if (!cond || !then || !els) {
+            fl_expr_free(cond);
+            fl_expr_free(then);
+            fl_expr_free(els);
+            return NULL;
+        }
+        fl_expr *e = new_expr(EX_IF, loc);
+        e->a = cond;
+        e->b = then;
+        e->c = els;
+        return e;
+    }
+    return parse_simple(p);
+}
+
+/* ------------------------------------------------------------------------
+ * Modifications, annotations
+ * ------------------------------------------------------------------------ */
+
+static int parse_mod_list(parser *p, fl_mod **out, int *nout);
+static void skip_annotation(parser *p, fl_experiment_ast *exp);
+
+static void skip_string_comment(parser *p, char **comment)
+{
+    if (p->tok.kind != T_STRING) return;
+    fl_buf b = {0};
+    while (p->tok.kind == T_STRING) {
+        fl_buf_add(&b, p->tok.str);
+        advance(p);
+        if (p->tok.kind == T_PLUS && peek(p)->kind == T_STRING) advance(p);
+        else break;
+    }
+    if (comment) *comment = fl_buf_take(&b);
+    else fl_buf_free(&b);
+}
+
+/* comment: [string] [annotation(...)] */
+static void parse_comment(parser *p, char **comment, fl_experiment_ast *exp)
+{
+    skip_string_comment(p, comment);
+    if (p->tok.kind == K_ANNOTATION) skip_annotation(p, exp);
+}
+
+/* One argument of a modification list. Supports
+ *   [each] [final] name [(mods)] [= expr] [string-comment]
+ *   [each] [final] name := expr
+ *   redeclare/replaceable forms are rejected. */
+static int parse_mod(parser *p, fl_mod *m)
+{
+    memset(m, 0, sizeof *m);
+    for (;;) {
+        if (accept(p, K_EACH)) m->is_each = 1;
+        else if (accept(p, K_FINAL)) m->is_final = 1;
+        else break;
+    }
+    if (p->tok.kind == K_REDECLARE || p->tok.kind == K_REPLACEABLE) {
+        fl_err(p->diag, p->tok.loc, "'%s' modifications are not supported", fl_tok_name(p->tok.kind));
+        p->failed = 1;
+        return 0;
+    }
+    m->loc = p->tok.loc;
+    m->name = parse_dotted_name(p, "a modifier name");
+    if (!m->name) return 0;
+    if (p->tok.kind == T_LPAREN) {
+        if (!parse_mod_list(p, &m->subs, &m->nsubs)) return 0;
+    }
+    if (p->tok.kind == T_EQ || p->tok.kind == T_ASSIGN) {
+        advance(p);
+        m->value = parse_expr(p);
+        if (!m->value) return 0;
+    }
+    skip_string_comment(p, NULL);
+    return !p->failed;
+}
+
+static int parse_mod_list(parser *p, fl_mod **out, int *nout)
+{
+    FL_VEC(fl_mod) mods = {0};
+    advance(p); /* ( */
+    if (p->tok.kind != T_RPAREN) {
+        do {
+            fl_mod m;
+            if (!parse_mod(p, &m)) {
+                fl_mod_free_array(&m, 1);
+                break;
+            }
+            FL_VEC_PUSH(mods, m);
+        } while (accept(p, T_COMMA));
+    }
+    expect(p, T_RPAREN, "')'");
+    *out = mods.v;
+    *nout = (int)mods.n;
+    return !p->failed;
+}
+
+/* Skip tokens of one balanced item until ',' or the closing bracket at depth 0. */
+static void skip_balanced_item(parser *p)
+{
+    int depth = 0;
+    while (!p->failed && p->tok.kind != T_EOF) {
+        fl_tok_kind k = p->tok.kind;
+        if (depth == 0 && (k == T_COMMA || k == T_RPAREN)) return;
+        if (k == T_LPAREN || k == T_LBRACE || k == T_LBRACK) depth++;
+        if (k == T_RPAREN || k == T_RBRACE || k == T_RBRACK) depth--;
+        advance(p);
+    }
+}
+
+static double mod_number(parser *p, const fl_mod *m, int *ok)
+{
+    const fl_expr *e = m->value;
+    double sign = 1;
+    if (e && e->kind == EX_UNARY && e->op == T_MINUS) {
+        sign = -1;
+        e = e->a;
+    }
+    if (!e || e->kind != EX_NUM) {
+        fl_err(p->diag, m->loc, "experiment(%s = ...) must be a number", m->name);
+        *ok = 0;
+        return 0;
+    }
+    return sign * e->num;
+}
+
+/* annotation(... experiment(StartTime=..., ...) ...): everything except the
+ * experiment settings is skipped without interpreting it. */
+static void skip_annotation(parser *p, fl_experiment_ast *exp)
+{
+    advance(p); /* annotation */
+    if (p->tok.kind != T_LPAREN) {
+        syntax_error(p, "'(' after 'annotation'");
+        return;
+    }
+    advance(p);
+    while (!p->failed && p->tok.kind != T_RPAREN && p->tok.kind != T_EOF) {
+        if (exp && p->tok.kind == T_IDENT && p->tok.len == 10 &&
+            memcmp(p->tok.start, "experiment", 10) == 0 && peek(p)->kind == T_LPAREN) {
+            fl_loc loc = p->tok.loc;
+            advance(p);
+            fl_mod *mods = NULL;
+            int n = 0;
+            if (parse_mod_list(p, &mods, &n)) {
+                exp->loc = loc;
+                for (int i = 0; i < n; i++) {
+                    int ok = 1;
+                    const char *nm = mods[i].name;
+                    if (!mods[i].value) continue;
+                    if (strcmp(nm, "StartTime") == 0) {
+                        exp->start = mod_number(p, &mods[i], &ok);
+                        exp->has_start = ok;
+                    } else if (strcmp(nm, "StopTime") == 0) {
+                        exp->stop = mod_number(p, &mods[i], &ok);
+                        exp->has_stop = ok;
+                    } else if (strcmp(nm, "Interval") == 0) {
+                        exp->interval = mod_number(p, &mods[i], &ok);
+                        exp->has_interval = ok;
+                    } else if (strcmp(nm, "Tolerance") == 0) {
+                        exp->tolerance = mod_number(p, &mods[i], &ok);
+                        exp->has_tolerance = ok;
+                    }
+                    if (!ok) p->failed = 1;
+                }
+            }
+            fl_mod_free_array(mods, n);
+        } else {
+            skip_balanced_item(p);
+        }
+        if (!accept(p, T_COMMA)) break;
+    }
+    expect(p, T_RPAREN, "')' closing the annotation");
+}
+
+/* ------------------------------------------------------------------------
+ * Class bodies
+ * ------------------------------------------------------------------------ */
+
+static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefixes);
+
+static int is_class_keyword(fl_tok_kind k)
+{
+    return k == K_MODEL || k == K_PACKAGE || k == K_BLOCK || k == K_CONNECTOR || k == K_RECORD ||
+           k == K_TYPE || k == K_FUNCTION || k == K_CLASS || k == K_OPERATOR ||
+           k == K_EXPANDABLE || k == K_PURE || k == K_IMPURE;
+}
+
+static int parse_import(parser *p, fl_class_ast *c)
+{
+    fl_import im;
+    memset(&im, 0, sizeof im);
+    im.loc = p->tok.loc;
+    advance(p); /* import */
+    if (p->tok.kind == T_IDENT && peek(p)->kind == T_EQ) {
+        im.alias = tok_text(&p->tok);
+        advance(p);
+        advance(p);
+        im.path = parse_dotted_name(p, "a package name");
+    } else {
+        if (p->tok.kind != T_IDENT) {
+            syntax_error(p, "a package name after 'import'");
+            return 0;
+        }
+        fl_buf b = {0};
+        fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+        advance(p);
+        while (p->tok.kind == T_DOT || p->tok.kind == T_DSTAR) {
+            if (p->tok.kind == T_DSTAR) { /* ".*" lexes as the element-wise operator */
+                im.wildcard = 1;
+                advance(p);
+                break;
+            }
+            advance(p);
+            if (p->tok.kind == T_STAR) {
+                im.wildcard = 1;
+                advance(p);
+                break;
+            }
+            if (p->tok.kind == T_LBRACE) {
+                advance(p);
+                FL_VEC(char *) names = {0};
+                do {
+                    if (p->tok.kind != T_IDENT) {
+                        syntax_error(p, "a name");
+                        break;
+                    }
+                    FL_VEC_PUSH(names, tok_text(&p->tok));
+                    advance(p);
+                } while (accept(p, T_COMMA));
+                expect(p, T_RBRACE, "'}'");
+                im.names = names.v;
+                im.nnames = (int)names.n;
+                break;
+            }
+            if (p->tok.kind != T_IDENT) {
+                syntax_error(p, "a name after '.'");
+                break;
+            }
+            fl_buf_addc(&b, '.');
+            fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+            advance(p);
+        }
+        im.path = fl_buf_take(&b);
+    }
+    parse_comment(p, NULL, NULL);
+    expect(p, T_SEMI, "';' after import");
+    FL_VEC_PUSH(c->imports, im);
+    return !p->failed;
+}
+
+static int parse_extends(parser *p, fl_class_ast *c)
+{
+    fl_extends ex;
+    memset(&ex, 0, sizeof ex);
+    ex.loc = p->tok.loc;
+    advance(p); /* extends */
+    ex.base = parse_dotted_name(p, "a class name after 'extends'");
+    if (!ex.base) return 0;
+    if (p->tok.kind == T_LPAREN) parse_mod_list(p, &ex.mods, &ex.nmods);
+    if (p->tok.kind == K_ANNOTATION) skip_annotation(p, NULL);
+    expect(p, T_SEMI, "';' after extends clause");
+    FL_VEC_PUSH(c->extends, ex);
+    return !p->failed;
+}
+
+static unsigned parse_prefixes(parser *p)
+{
+    unsigned pf = 0;
+    for (;;) {
+        switch (p->tok.kind) {
+        case K_PARAMETER: pf |= FL_PFX_PARAMETER; break;
+        case K_CONSTANT: pf |= FL_PFX_CONSTANT; break;
+        case K_INPUT: pf |= FL_PFX_INPUT; break;
+        case K_OUTPUT: pf |= FL_PFX_OUTPUT; break;
+        case K_FINAL: pf |= FL_PFX_FINAL; break;
+        case K_FLOW: pf |= FL_PFX_FLOW; break;
+        case K_STREAM: pf |= FL_PFX_STREAM; break;
+        case K_DISCRETE: pf |= FL_PFX_DISCRETE; break;
+        case K_REPLACEABLE: pf |= FL_PFX_REPLACEABLE; break;
+        case K_INNER: pf |= FL_PFX_INNER; break;
+        case K_OUTER: pf |= FL_PFX_OUTER; break;
+        case K_REDECLARE:
+            fl_err(p->diag, p->tok.loc, "'redeclare' is not supported");
+            p->failed = 1;
+            return pf;
+        default:
+            return pf;
+        }
+        advance(p);
+    }
+}
+
+static void parse_dims(parser *p, fl_expr ***dims, int *ndims)
+{
+    fl_ref_part tmp = {NULL, NULL, 0};
+    parse_subscripts(p, &tmp);
+    *dims = tmp.subs;
+    *ndims = tmp.nsubs;
+}
+
+/* Type a(...), b(...) "comment" annotation(...); -- one or more components. */
+static int parse_component_clause(parser *p, fl_class_ast *c, unsigned prefixes)
+{
+    fl_loc type_loc = p->tok.loc;
+    char *type = parse_dotted_name(p, "a type name");
+    if (!type) return 0;
+    fl_expr **tdims = NULL;
+    int ntdims = 0;
+    if (p->tok.kind == T_LBRACK) parse_dims(p, &tdims, &ntdims);
+    int first = 1;
+    do {
+        fl_decl d;
+        memset(&d, 0, sizeof d);
+        d.loc = type_loc;
+        d.prefix = prefixes;
+        d.type = first ? type : fl_xstrdup(type);
+        d.type_loc = type_loc;
+        if (first) {
+            d.type_dims = tdims;
+            d.ntype_dims = ntdims;
+        } else {
+            d.ntype_dims = ntdims;
+            if (ntdims) {
+                d.type_dims = fl_xmalloc(sizeof(fl_expr *) * (size_t)ntdims);
+                for (int i = 0; i < ntdims; i++) d.type_dims[i] = fl_expr_clone(tdims[i]);
+            }
+        }
+        first = 0;
+        if (p->tok.kind != T_IDENT) {
+            syntax_error(p, "a component name");
+            FL_VEC_PUSH(c->decls, d);
+            return 0;
+        }
+        d.name = tok_text(&p->tok);
+        d.name_loc = p->tok.loc;
+        advance(p);
+        if (p->tok.kind == T_LBRACK) parse_dims(p, &d.dims, &d.ndims);
+        if (p->tok.kind == T_LPAREN) parse_mod_list(p, &d.mods, &d.nmods);
+        if (p->tok.kind == T_EQ || p->tok.kind == T_ASSIGN) {
+            advance(p);
+            d.binding = parse_expr(p);
+        }
+        if (p->tok.kind == K_IF) {
+            advance(p);
+            d.cond = parse_expr(p);
+        }
+        parse_comment(p, &d.comment, NULL);
+        FL_VEC_PUSH(c->decls, d);
+        if (p->failed) return 0;
+    } while (accept(p, T_COMMA));
+    if (p->tok.kind == K_CONSTRAINEDBY) {
+        fl_err(p->diag, p->tok.loc, "'constrainedby' is not supported");
+        p->failed = 1;
+        return 0;
+    }
+    expect(p, T_SEMI, "';' after a declaration");
+    return !p->failed;
+}
+
+/* Skip an equation/statement flange does not understand, up to its ';'
+ * (including nested if/for/when ... end if/for/when). */
+static void skip_statement(parser *p)
+{
+    int depth = 0, nest = 0;
+    int stmt_start = 1; /* an 'if' here opens an if-equation, elsewhere it is an if-expression */
+    while (!p->failed && p->tok.kind != T_EOF) {
+        fl_tok_kind k = p->tok.kind;
+        int was_start = stmt_start;
+        stmt_start = depth == 0 && (k == T_SEMI || k == K_THEN || k == K_ELSE || k == K_LOOP);
+        if (k == T_LPAREN || k == T_LBRACE || k == T_LBRACK) depth++;
+        else if (k == T_RPAREN || k == T_RBRACE || k == T_RBRACK) depth--;
+        else if (depth == 0 && was_start && (k == K_IF || k == K_FOR || k == K_WHEN || k == K_WHILE)) {
+            nest++;
+        } else if (depth == 0 && k == K_END) {
+            fl_tok_kind n = peek(p)->kind;
+            if (n == K_IF || n == K_FOR || n == K_WHEN || n == K_WHILE) {
+                nest--;
+                advance(p); /* end */
+            } else if (nest == 0) {
+                return; /* end of the class: let the caller see it */
+            }
+        } else if (depth == 0 && nest == 0 && k == T_SEMI) {
+            advance(p);
+            return;
+        } else if (depth == 0 && nest == 0 && (k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC || k == K_PROTECTED)) {
+            return;
+        }
+        advance(p);
+    }
+}
+
+static void add_unsupported(fl_class_ast *c, fl_loc loc, const char *what)
+{
+    fl_unsupported u = {loc, fl_xstrdup(what)};
+    FL_VEC_PUSH(c->unsupported, u);
+}
+
+static int parse_equation_section(parser *p, fl_class_ast *c, int initial)
+{
+    for (;;) {
+        fl_tok_kind k = p->tok.kind;
+        if (p->failed) return 0;
+        if (k == K_END || k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC ||
+            k == K_PROTECTED || k == K_INITIAL || k == K_EXTERNAL || k == T_EOF)
+            return 1;
+        if (k == K_ANNOTATION) return 1; /* class annotation after equations */
+        if (k == K_CONNECT && !initial) {
+            fl_connect cn;
+            memset(&cn, 0, sizeof cn);
+            cn.loc = p->tok.loc;
+            advance(p);
+            if (!expect(p, T_LPAREN, "'(' after connect")) return 0;
+            cn.loc_a = p->tok.loc;
+            parse_ref(p, &cn.a);
+            expect(p, T_COMMA, "',' between the connectors");
+            cn.loc_b = p->tok.loc;
+            parse_ref(p, &cn.b);
+            expect(p, T_RPAREN, "')'");
+            parse_comment(p, NULL, NULL);
+            expect(p, T_SEMI, "';' after connect(...)");
+            FL_VEC_PUSH(c->connects, cn);
+            if (p->failed) return 0;
+            continue;
+        }
+        add_unsupported(c, p->tok.loc, initial ? "initial equations" : "equations other than connect()");
+        skip_statement(p);
+    }
+}
+
+static void parse_algorithm_section(parser *p, fl_class_ast *c)
+{
+    add_unsupported(c, p->tok.loc, "algorithm sections");
+    while (!p->failed) {
+        fl_tok_kind k = p->tok.kind;
+        if (k == K_END || k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC ||
+            k == K_PROTECTED || k == K_INITIAL || k == T_EOF || k == K_ANNOTATION)
+            return;
+        skip_statement(p);
+    }
+}
+
+static int parse_body(parser *p, fl_class_ast *c)
+{
+    int in_protected = 0;
+    for (;;) {
+        if (p->failed) return 0;
+        fl_tok_kind k = p->tok.kind;
+        if (k == K_END || k == T_EOF) return 1;
+        if (k == K_PUBLIC) {
+            in_protected = 0;
+            advance(p);
+            continue;
+        }
+        if (k == K_PROTECTED) {
+            in_protected = 1;
+            advance(p);
+            continue;
+        }
+        if (k == K_EQUATION) {
+            advance(p);
+            parse_equation_section(p, c, 0);
+            continue;
+        }
+        if (k == K_INITIAL && peek(p)->kind == K_EQUATION) {
+            advance(p);
+            advance(p);
+            parse_equation_section(p, c, 1);
+            continue;
+        }
+        if (k == K_ALGORITHM || (k == K_INITIAL && peek(p)->kind == K_ALGORITHM)) {
+            if (k == K_INITIAL) advance(p);
+            advance(p);
+            parse_algorithm_section(p, c);
+            continue;
+        }
+        if (k == K_EXTERNAL) {
+            add_unsupported(c, p->tok.loc, "external functions");
+            advance(p);
+            skip_statement(p);
+            continue;
+        }
+        if (k == K_ANNOTATION) { /* class annotation */
+            skip_annotation(p, &c->experiment);
+            expect(p, T_SEMI, "';' after the class annotation");
+            continue;
+        }
+        if (k == K_IMPORT) {
+            parse_import(p, c);
+            continue;
+        }
+        if (k == K_EXTENDS) {
+            parse_extends(p, c);
+            continue;
+        }
+        unsigned pf = 0;
+        int partial = 0;
+        if (k == K_ENCAPSULATED) advance(p);
+        if (p->tok.kind == K_PARTIAL) {
+            partial = 1;
+            advance(p);
+        }
+        pf = parse_prefixes(p);
+        if (p->failed) return 0;
+        if (is_class_keyword(p->tok.kind)) {
+            fl_class_ast *sub = parse_class(p, c, pf);
+            if (!sub) return 0;
+            sub->partial |= partial;
+            FL_VEC_PUSH(c->classes, sub);
+            continue;
+        }
+        if (p->tok.kind == T_IDENT || p->tok.kind == T_DOT) {
+            if (in_protected) pf |= FL_PFX_PROTECTED;
+            parse_component_clause(p, c, pf);
+            continue;
+        }
+        syntax_error(p, "a declaration, 'equation' or 'end'");
+        return 0;
+    }
+}
+
+static fl_class_kind class_kind(parser *p)
+{
+    /* prefixes like "expandable connector", "pure function", "operator record" */
+    while (p->tok.kind == K_EXPANDABLE || p->tok.kind == K_PURE || p->tok.kind == K_IMPURE)
+        advance(p);
+    fl_tok_kind k = p->tok.kind;
+    advance(p);
+    switch (k) {
+    case K_MODEL: return CK_MODEL;
+    case K_PACKAGE: return CK_PACKAGE;
+    case K_BLOCK: return CK_BLOCK;
+    case K_CONNECTOR: return CK_CONNECTOR;
+    case K_RECORD: return CK_RECORD;
+    case K_TYPE: return CK_TYPE;
+    case K_FUNCTION: return CK_FUNCTION;
+    case K_OPERATOR:
+        if (p->tok.kind == K_RECORD || p->tok.kind == K_FUNCTION) advance(p);
+        return CK_OPERATOR;
+    default: return CK_CLASS;
+    }
+}
+
+static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefixes)
+{
+    FL_UNUSED(prefixes);
+    fl_class_ast *c = fl_xcalloc(1, sizeof *c);
+    c->parent = parent;
+    c->loc = p->tok.loc;
+    c->kind = class_kind(p);
+    if (p->tok.kind != T_IDENT) {
+        syntax_error(p, "a class name");
+        fl_class_free(c);
+        return NULL;
+    }
+    c->name = tok_text(&p->tok);
+    c->loc = p->tok.loc;
+    advance(p);
+    if (p->tok.kind == T_EQ) { /* short class definition */
+        advance(p);
+        if (p->tok.kind == K_ENUMERATION) {
+            advance(p);
+            c->is_enum = 1;
+            expect(p, T_LPAREN, "'('");
+            FL_VEC(char *) lits = {0};
+            if (p->tok.kind != T_RPAREN) {
+                do {
+                    if (p->tok.kind == T_COLON) {
+                        advance(p);
+                        break;
+                    }
+                    if (p->tok.kind != T_IDENT) {
+                        syntax_error(p, "an enumeration literal");
+                        break;
+                    }
+                    FL_VEC_PUSH(lits, tok_text(&p->tok));
+                    advance(p);
+                    parse_comment(p, NULL, NULL);
+                } while (accept(p, T_COMMA));
+            }
+            expect(p, T_RPAREN, "')'");
+            c->enum_lits = lits.v;
+            c->nenum = (int)lits.n;
+        } else {
+            parse_prefixes(p);
+            c->short_base = parse_dotted_name(p, "a type name");
+            if (p->tok.kind == T_LBRACK) {
+                fl_expr **dims = NULL;
+                int nd = 0;
+                parse_dims(p, &dims, &nd);
+                for (int i = 0; i < nd; i++) fl_expr_free(dims[i]);
+                free(dims);
+            }
+            if (p->tok.kind == T_LPAREN) {
+                fl_mod *mods = NULL;
+                int n = 0;
+                parse_mod_list(p, &mods, &n);
+                fl_mod_free_array(mods, n);
+            }
+        }
+        parse_comment(p, &c->comment, &c->experiment);
+        expect(p, T_SEMI, "';' after a short class definition");
+        if (p->failed) {
+            fl_class_free(c);
+            return NULL;
+        }
+        return c;
+    }
+    if (p->tok.kind == T_LPAREN) { /* model M(mods) -- class modification on a long definition */
+        fl_mod *mods = NULL;
+        int n = 0;
+        parse_mod_list(p, &mods, &n);
+        fl_mod_free_array(mods, n);
+    }
+    skip_string_comment(p, &c->comment);
+    parse_body(p, c);
+    if (p->failed) {
+        fl_class_free(c);
+        return NULL;
+    }
+    fl_loc end_loc = p->tok.loc;
+    if (!expect(p, K_END, "'end'")) {
+        fl_class_free(c);
+        return NULL;
+    }
+    if (p->tok.kind != T_IDENT || (size_t)p->tok.len != strlen(c->name) ||
+        memcmp(p->tok.start, c->name, (size_t)p->tok.len) != 0) {
+        if (!p->failed) {
+            if (p->tok.kind == T_IDENT)
+                fl_err(p->diag, p->tok.loc, "'end %.*s' does not match '%s %s' opened at line %d",
+                       p->tok.len, p->tok.start, c->kind == CK_PACKAGE ? "package" : "model", c->name,
+                       c->loc.line);
+            else
+                fl_err(p->diag, end_loc, "expected 'end %s;'", c->name);
+            p->failed = 1;
+        }
+        fl_class_free(c);
+        return NULL;
+    }
+    advance(p);
+    if (!expect(p, T_SEMI, "';' after 'end'")) {
+        fl_class_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
+{
+    fl_file_ast *f = fl_xcalloc(1, sizeof *f);
+    f->path = fl_xstrdup(path ? path : "<string>");
+    f->text = fl_xstrdup(text);
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.diag = d;
+    p.path = f->path;
+    fl_lex_init(&p.lx, f->text, f->path, d);
+    advance(&p);
+    if (p.tok.kind == K_WITHIN) {
+        advance(&p);
+        if (p.tok.kind == T_SEMI) f->within = fl_xstrdup("");
+        else f->within = parse_dotted_name(&p, "a package name after 'within'");
+        expect(&p, T_SEMI, "';' after within");
+    }
+    while (!p.failed && p.tok.kind != T_EOF) {
+        if (p.tok.kind == K_ENCAPSULATED) advance(&p);
+        int partial = accept(&p, K_PARTIAL);
+        unsigned pf = parse_prefixes(&p);
+        if (!is_class_keyword(p.tok.kind)) {
+            syntax_error(&p, "'model' or 'package'");
+            break;
+        }
+        fl_class_ast *c = parse_class(&p, NULL, pf);
+        if (!c) break;
+        c->partial = partial;
+        FL_VEC_PUSH(f->classes, c);
+    }
+    int failed = p.failed || p.lx.failed;
+    fl_lex_free(&p.lx);
+    if (failed) {
+        fl_file_free(f);
+        return NULL;
+    }
+    if (f->classes.n == 0) {
+        fl_loc floc = {f->path, 0, 0};
+        fl_err(d, floc, "no model or package in the file");
+        fl_file_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.diag = d;
+    p.path = source;
+    fl_lex_init(&p.lx, text, source, d);
+    advance(&p);
+    fl_expr *e = parse_expr(&p);
+    if (e && !p.failed && p.tok.kind != T_EOF) {
+        syntax_error(&p, "end of expression");
+    }
+    int failed = p.failed || p.lx.failed;
+    fl_lex_free(&p.lx);
+    if (failed) {
+        fl_expr_free(e);
+        return NULL;
+    }
+    return e;
+}

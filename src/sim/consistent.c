@@ -1,0 +1,264 @@
+/* consistent.c - consistent values for the integrator: the initialisation
+ * system at the start time (model equations plus initial conditions) and
+ * re-initialisation after events (differential unknowns kept, algebraic
+ * unknowns and all derivatives recomputed). Both are solved by a damped
+ * Newton iteration with SUNDIALS' dense or KLU linear solvers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sundials/sundials_math.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include "sim.h"
+
+int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->pat = pat;
+    ls->n = pat->n;
+    int n = pat->n;
+    if (n == 0) return 0;
+    ls->klu = s->use_klu;
+    ls->x = N_VNew_Serial(n, s->ctx);
+    ls->b = N_VNew_Serial(n, s->ctx);
+    ls->data = fl_xcalloc((size_t)(pat->nnz ? pat->nnz : 1), sizeof(double));
+    if (ls->klu) {
+        ls->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
+        sunindextype *ip = SM_INDEXPTRS_S(ls->A), *iv = SM_INDEXVALS_S(ls->A);
+        for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
+        for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
+        ls->LS = SUNLinSol_KLU(ls->x, ls->A, s->ctx);
+    } else {
+        ls->A = SUNDenseMatrix(n, n, s->ctx);
+        ls->LS = SUNLinSol_Dense(ls->x, ls->A, s->ctx);
+    }
+    if (!ls->A || !ls->LS || SUNLinSolInitialize(ls->LS)) return -1;
+    return 0;
+}
+
+void fl_linsys_free(fl_linsys *ls)
+{
+    if (ls->LS) SUNLinSolFree(ls->LS);
+    if (ls->A) SUNMatDestroy(ls->A);
+    if (ls->x) N_VDestroy(ls->x);
+    if (ls->b) N_VDestroy(ls->b);
+    free(ls->data);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* Factor the matrix in ls->data. Returns 0, or the 1-based column of a zero
+ * pivot (dense), or -1. */
+static int linsys_factor(fl_linsys *ls)
+{
+    const fl_csc *p = ls->pat;
+    if (ls->klu) {
+        memcpy(SM_DATA_S(ls->A), ls->data, sizeof(double) * (size_t)p->nnz);
+    } else {
+        SUNMatZero(ls->A);
+        for (int j = 0; j < p->ncol; j++)
+            for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(ls->A, p->rowind[k], j) = ls->data[k];
+    }
+    int flag = SUNLinSolSetup(ls->LS, ls->A);
+    if (flag == 0) return 0;
+    /* the dense LU reports the (1-based) column of the zero pivot */
+    if (!ls->klu && SUNLinSolLastFlag(ls->LS) > 0) return (int)SUNLinSolLastFlag(ls->LS);
+    return -1;
+}
+
+static int linsys_solve(fl_linsys *ls, const double *rhs, double *x)
+{
+    memcpy(N_VGetArrayPointer(ls->b), rhs, sizeof(double) * (size_t)ls->n);
+    int flag = SUNLinSolSolve(ls->LS, ls->A, ls->x, ls->b, 0.0);
+    if (flag) return -1;
+    memcpy(x, N_VGetArrayPointer(ls->x), sizeof(double) * (size_t)ls->n);
+    for (int i = 0; i < ls->n; i++)
+        if (!isfinite(x[i])) return -1;
+    return 0;
+}
+
+static double node_level(const fl_sim *s, int node, int level)
+{
+    if (node < 0) return 0;
+    const fl_node *nd = &s->sys->nodes[node];
+    return level == 0 ? s->bq[nd->body] + nd->off : level == 1 ? s->bv[nd->body] : s->ba[nd->body];
+}
+
+/* Residual of the initialisation system at z = [y; yp of differential]. */
+static int init_residual(fl_sim *s, double t0, const double *z, double *y, double *yp, double *G)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n;
+    for (int i = 0; i < n; i++) {
+        y[i] = z[i];
+        yp[i] = sys->dpos[i] >= 0 ? z[n + sys->dpos[i]] : 0;
+    }
+    int bad = fl_eval_residual(s, t0, y, yp, G);
+    for (int k = 0; k < sys->ncond_used; k++) {
+        const fl_cond *c = &sys->conds[sys->cond_used[k]];
+        double target = c->source == CV_INPUT ? s->u[c->sig] : c->value;
+        G[n + k] = node_level(s, c->node_p, c->level) - node_level(s, c->node_m, c->level) + c->offset - target;
+    }
+    return bad;
+}
+
+static double max_abs(const double *v, int n)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(v[i]));
+    return m;
+}
+
+static const char *row_name(const fl_sim *s, int row)
+{
+    const fl_system *sys = s->sys;
+    if (row < sys->n) return sys->unk_name[row] ? sys->unk_name[row] : "?";
+    return sys->conds[sys->cond_used[row - sys->n]].label;
+}
+
+int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n, N = n + sys->nd;
+    if (n == 0) return 0;
+    if (!s->init_ls.A && fl_linsys_init(s, &s->init_ls, &sys->ipat)) {
+        fl_err(s->diag, fl_noloc, "cannot create the linear solver for the initialisation");
+        return -1;
+    }
+    fl_linsys *ls = &s->init_ls;
+    double *z = fl_xcalloc((size_t)N, sizeof(double));
+    double *G = fl_xmalloc(sizeof(double) * (size_t)N);
+    double *dz = fl_xmalloc(sizeof(double) * (size_t)N);
+    double *zt = fl_xmalloc(sizeof(double) * (size_t)N);
+    double *Gt = fl_xmalloc(sizeof(double) * (size_t)N);
+    /* start values: the current y (zero unless set), derivatives zero */
+    for (int i = 0; i < n; i++) z[i] = y[i];
+    int rc = -1;
+    s->initial = 1;
+    init_residual(s, t0, z, y, yp, G);
+    double gnorm = max_abs(G, N);
+    for (int it = 0; it < 60; it++) {
+        fl_eval_jacobian(s, t0, 0, y, yp, NULL, ls->data, NULL);
+        int f = linsys_factor(ls);
+        if (f) {
+            if (f > 0 && f <= N && f - 1 < n)
+                fl_err(s->diag, fl_noloc,
+                       "the initialisation problem is singular: %s is not determined by the model and the "
+                       "initial conditions (are two conditions saying the same thing, or is a force balance "
+                       "impossible?)",
+                       sys->unk_name[f - 1]);
+            else
+                fl_err(s->diag, fl_noloc, "the initialisation problem is singular (dependent initial conditions?)");
+            goto done;
+        }
+        for (int i = 0; i < N; i++) G[i] = -G[i];
+        if (linsys_solve(ls, G, dz)) {
+            fl_err(s->diag, fl_noloc, "the initialisation problem is singular");
+            goto done;
+        }
+        double lambda = 1, gnew = INFINITY;
+        for (int ls_it = 0; ls_it < 20; ls_it++) {
+            for (int i = 0; i < N; i++) zt[i] = z[i] + lambda * dz[i];
+            int bad = init_residual(s, t0, zt, y, yp, Gt);
+            gnew = bad ? INFINITY : max_abs(Gt, N);
+            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
+            lambda *= 0.5;
+        }
+        double step = 0;
+        for (int i = 0; i < N; i++) step = fmax(step, fabs(lambda * dz[i]) / (1e-10 + 1e-9 * fabs(z[i])));
+        memcpy(z, zt, sizeof(double) * (size_t)N);
+        memcpy(G, Gt, sizeof(double) * (size_t)N);
+        gnorm = gnew;
+        if (!isfinite(gnorm)) break;
+        if (step <= 1 || gnorm == 0) {
+            rc = 0;
+            break;
+        }
+    }
+    if (rc) {
+        int worst = 0;
+        for (int i = 0; i < N; i++)
+            if (!(fabs(G[i]) <= fabs(G[worst]))) worst = i;
+        if (isfinite(gnorm))
+            fl_err(s->diag, fl_noloc,
+                   "the initialisation did not converge: the equations cannot be satisfied together "
+                   "(largest residual %.3g in %s); check the initial conditions for consistency",
+                   fabs(G[worst]), row_name(s, worst));
+        else
+            fl_err(s->diag, fl_noloc, "the initialisation failed: a component produced a non-finite value");
+        goto done;
+    }
+    init_residual(s, t0, z, y, yp, G);
+done:
+    s->initial = 0;
+    free(z);
+    free(G);
+    free(dz);
+    free(zt);
+    free(Gt);
+    return rc;
+}
+
+int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n;
+    if (n == 0) return 0;
+    if (!s->reinit_ls.A && fl_linsys_init(s, &s->reinit_ls, &sys->rpat)) {
+        fl_err(s->diag, fl_noloc, "cannot create the linear solver for re-initialisation");
+        return -1;
+    }
+    fl_linsys *ls = &s->reinit_ls;
+    double *G = fl_xmalloc(sizeof(double) * (size_t)n);
+    double *dw = fl_xmalloc(sizeof(double) * (size_t)n);
+    double *w0 = fl_xmalloc(sizeof(double) * (size_t)n);
+    double *Gt = fl_xmalloc(sizeof(double) * (size_t)n);
+    int rc = -1;
+    int bad = fl_eval_residual(s, t, y, yp, G);
+    double gnorm = bad ? INFINITY : max_abs(G, n);
+    for (int it = 0; it < 60; it++) {
+        fl_eval_jacobian(s, t, 0, y, yp, NULL, NULL, ls->data);
+        if (linsys_factor(ls)) {
+            fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
+            goto done;
+        }
+        for (int i = 0; i < n; i++) G[i] = -G[i];
+        if (linsys_solve(ls, G, dw)) {
+            fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
+            goto done;
+        }
+        for (int i = 0; i < n; i++) w0[i] = sys->id[i] ? yp[i] : y[i];
+        double lambda = 1, gnew = INFINITY;
+        for (int ls_it = 0; ls_it < 20; ls_it++) {
+            for (int i = 0; i < n; i++) {
+                double w = w0[i] + lambda * dw[i];
+                if (sys->id[i]) yp[i] = w;
+                else y[i] = w;
+            }
+            bad = fl_eval_residual(s, t, y, yp, Gt);
+            gnew = bad ? INFINITY : max_abs(Gt, n);
+            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
+            lambda *= 0.5;
+        }
+        double step = 0;
+        for (int i = 0; i < n; i++) step = fmax(step, fabs(lambda * dw[i]) / (1e-10 + 1e-9 * fabs(w0[i])));
+        memcpy(G, Gt, sizeof(double) * (size_t)n);
+        gnorm = gnew;
+        if (!isfinite(gnorm)) break;
+        if (step <= 1 || gnorm == 0) {
+            rc = 0;
+            break;
+        }
+    }
+    if (rc && !fl_diag_errors(s->diag))
+        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g did not converge", t);
+done:
+    free(G);
+    free(dw);
+    free(w0);
+    free(Gt);
+    return rc;
+}

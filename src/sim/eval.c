@@ -1,0 +1,387 @@
+/* eval.c - evaluation of the DAE: signals, prescribed motions and body
+ * kinematics, residuals, Jacobian entries, root functions, discrete event
+ * updates, and all output variables (including the forces inside rigid
+ * bodies and the reactions of grounds and motion sources). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+static double block_value(const fl_sim *s, int inst, int out, int order, double t)
+{
+    const fl_system *sys = s->sys;
+    const fl_inst_rt *ir = &sys->insts[inst];
+    return ir->cls->block->value(s->par + ir->pofs, sys->arrays, out, order, t, t == s->t_left);
+}
+
+static double node_level(const fl_sim *s, int node, int level)
+{
+    if (node < 0) return 0;
+    const fl_node *n = &s->sys->nodes[node];
+    return level == 0 ? s->bq[n->body] + n->off : level == 1 ? s->bv[n->body] : s->ba[n->body];
+}
+
+void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    /* signals from source blocks (time only) */
+    for (int k = 0; k < sys->nsig; k++) {
+        const fl_sigref *sr = &sys->sigs[k];
+        if (sr->kind == SIG_BLOCK) s->u[k] = block_value(s, sr->inst, sr->out, 0, t);
+    }
+    /* prescribed motions */
+    for (int k = 0; k < sys->ndrv; k++) {
+        const fl_driver *dv = &sys->drvs[k];
+        const fl_inst_rt *ir = &sys->insts[dv->inst];
+        const fl_body *bd = &sys->bodies[dv->body];
+        int nder = ir->cls->drv->nderiv;
+        for (int q = 0; q < dv->nin; q++) {
+            const fl_sigref *sr = &sys->sigs[dv->sig + q];
+            if (sr->kind != SIG_BLOCK) continue;
+            if (nder >= 1) s->du[dv->sig + q] = block_value(s, sr->inst, sr->out, 1, t);
+            if (nder >= 2) s->ddu[dv->sig + q] = block_value(s, sr->inst, sr->out, 2, t);
+        }
+        fl_drv_in in;
+        in.t = t;
+        in.par = s->par + ir->pofs;
+        in.u = s->u + dv->sig;
+        in.du = s->du + dv->sig;
+        in.ddu = s->ddu + dv->sig;
+        in.s = bd->qi >= 0 ? s->qoff[dv->body] + y[bd->qi] - bd->q0 : 0;
+        in.v = bd->vi >= 0 ? y[bd->vi] : 0;
+        memset(&s->drv[k], 0, sizeof s->drv[k]);
+        ir->cls->drv->drive(&in, &s->drv[k]);
+    }
+    /* bodies */
+    for (int b = 0; b < sys->nbodies; b++) {
+        const fl_body *bd = &sys->bodies[b];
+        switch (bd->kind) {
+        case B_GROUND:
+            s->bq[b] = bd->q0;
+            s->bv[b] = s->ba[b] = 0;
+            break;
+        case B_POS:
+            s->bq[b] = bd->q0 + s->drv[bd->drv].s;
+            s->bv[b] = s->drv[bd->drv].v;
+            s->ba[b] = s->drv[bd->drv].a;
+            break;
+        case B_VEL:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = s->drv[bd->drv].v;
+            s->ba[b] = s->drv[bd->drv].a;
+            break;
+        case B_ACC:
+        case B_FREE:
+        case B_MLV:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = y[bd->vi];
+            s->ba[b] = yp[bd->vi];
+            break;
+        case B_MLQ:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = NAN;
+            s->ba[b] = NAN;
+            break;
+        }
+    }
+    /* signals from sensors */
+    for (int k = 0; k < sys->nsig; k++) {
+        const fl_sigref *sr = &sys->sigs[k];
+        if (sr->kind == SIG_KIN)
+            s->u[k] = node_level(s, sr->node[0], sr->level) - node_level(s, sr->node[1], sr->level);
+    }
+}
+
+static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
+                      int want_jac)
+{
+    x->t = t;
+    x->cj = cj;
+    x->y = y;
+    x->yp = yp;
+    x->bq = s->bq;
+    x->bv = s->bv;
+    x->ba = s->ba;
+    x->par = s->par;
+    x->u = s->u;
+    x->mode = s->mode;
+    x->want_jac = want_jac;
+    x->f = s->f;
+    x->res = res;
+    x->jloc = s->jloc;
+    x->initial = s->initial;
+    x->t_left = s->t_left;
+}
+
+static void eval_elements(fl_sim *s, fl_ectx *x)
+{
+    const fl_system *sys = s->sys;
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        eg->cls->elem->eval(x, &sys->elems[eg->first], eg->n);
+    }
+}
+
+int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    memset(res, 0, sizeof(double) * (size_t)sys->n);
+    fl_ectx x;
+    init_ectx(s, &x, t, 0, y, yp, res, 0);
+    eval_elements(s, &x);
+    for (int k = 0; k < 2 * sys->nelem; k++) {
+        int r = sys->elem_frow[k];
+        if (r >= 0) res[r] += s->f[k];
+    }
+    for (int b = 0; b < sys->nbodies; b++) {
+        const fl_body *bd = &sys->bodies[b];
+        switch (bd->kind) {
+        case B_FREE:
+            res[bd->qi] = yp[bd->qi] - y[bd->vi];
+            res[bd->vi] += bd->mass * yp[bd->vi];
+            break;
+        case B_MLV:
+            res[bd->qi] = yp[bd->qi] - y[bd->vi];
+            break;
+        case B_ACC:
+            res[bd->qi] = yp[bd->qi] - y[bd->vi];
+            res[bd->vi] = yp[bd->vi] - s->drv[bd->drv].a;
+            break;
+        case B_VEL:
+            res[bd->qi] = yp[bd->qi] - s->drv[bd->drv].v;
+            break;
+        default:
+            break;
+        }
+    }
+    for (int i = 0; i < sys->n; i++)
+        if (!isfinite(res[i])) return 1;
+    return 0;
+}
+
+void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
+                      double *idata, double *rdata)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
+    fl_ectx x;
+    init_ectx(s, &x, t, cj, y, yp, s->res, 1);
+    eval_elements(s, &x);
+    int drv0 = sys->njloc - 2 * sys->ndrv;
+    for (int k = 0; k < sys->ndrv; k++) {
+        s->jloc[drv0 + 2 * k] = s->drv[k].da_ds;
+        s->jloc[drv0 + 2 * k + 1] = s->drv[k].da_dv;
+    }
+    if (jdata) memset(jdata, 0, sizeof(double) * (size_t)sys->jpat.nnz);
+    if (idata) memset(idata, 0, sizeof(double) * (size_t)sys->ipat.nnz);
+    if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sys->rpat.nnz);
+    for (int i = 0; i < sys->njent; i++) {
+        const fl_jentry *e = &sys->jent[i];
+        double v = (e->src >= 0 ? s->jloc[e->src] : 1.0) * e->mult;
+        if (jdata) jdata[e->slot] += e->cj ? v * cj : v;
+        if (idata && e->islot >= 0) idata[e->islot] += v;
+        if (rdata && e->rslot >= 0) rdata[e->rslot] += v;
+    }
+    if (idata)
+        for (int k = 0; k < sys->ncentry; k++) idata[sys->centry[k].islot] += sys->centry[k].coef;
+}
+
+void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    fl_ectx x;
+    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    for (int k = 0; k < sys->negroups; k++) {
+        const fl_egroup *eg = &sys->egroups[k];
+        if (eg->cls->elem->roots && eg->cls->elem->nroots)
+            eg->cls->elem->roots(&x, &sys->elems[eg->first], eg->n, g);
+    }
+}
+
+double fl_next_time_event(const fl_sim *s, double t)
+{
+    const fl_system *sys = s->sys;
+    double te = INFINITY;
+    for (int k = 0; k < sys->nblocks; k++) {
+        const fl_inst_rt *ir = &sys->insts[sys->blocks[k]];
+        if (!ir->cls->block->next_event) continue;
+        double x = ir->cls->block->next_event(s->par + ir->pofs, sys->arrays, t);
+        if (x > t && x < te) te = x;
+    }
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_class *c = sys->insts[el->inst].cls;
+        if (!c->elem->next_time_event) continue;
+        double x = c->elem->next_time_event(s->par, el, t);
+        if (x > t && x < te) te = x;
+    }
+    return te;
+}
+
+int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, const int *dir)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    fl_ectx x;
+    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    int changed = 0;
+    static const int nodir[64] = {0};
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_elem_ops *ops = sys->insts[el->inst].cls->elem;
+        if (!ops->event) continue;
+        const int *d = dir ? dir + el->root : nodir;
+        if (ops->event(&x, el, d)) changed = 1;
+    }
+    return changed;
+}
+
+void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    fl_ectx x;
+    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_elem_ops *ops = sys->insts[el->inst].cls->elem;
+        if (ops->init_modes) ops->init_modes(&x, el);
+    }
+}
+
+/* ---- outputs ------------------------------------------------------------ */
+
+/* Forces inside rigid bodies: eliminate leaf nodes towards the body's root
+ * (the ground or motion source, whose reaction closes the balance). */
+static void internal_forces(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    memset(s->nodeE, 0, sizeof(double) * (size_t)(sys->nnodes ? sys->nnodes : 1));
+    for (int k = 0; k < 2 * sys->nelem; k++) {
+        int n = sys->elem_node[k];
+        if (n >= 0) s->nodeE[n] += s->f[k];
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int b = 0; b < sys->nbodies; b++) {
+            const fl_body *bd = &sys->bodies[b];
+            if ((bd->kind == B_GROUND) != pass) continue;
+            for (int k = bd->order0; k < bd->order0 + bd->norder; k++) {
+                const fl_elim *st = &sys->elim[k];
+                const fl_link *lk = &sys->links[st->link];
+                double xf = -s->nodeE[st->node];
+                double load = lk->m * s->ba[b];
+                double other = load - xf;
+                s->linkf[2 * st->link + st->end] = xf;
+                s->linkf[2 * st->link + 1 - st->end] = other;
+                int on = st->end == 0 ? lk->node_b : lk->node_a;
+                s->nodeE[on] += other;
+            }
+            if (bd->root >= 0) {
+                const fl_root *r = &sys->roots[bd->root];
+                double reaction = -s->nodeE[r->node];
+                s->rootf[bd->root] = reaction;
+                if (r->drv >= 0) {
+                    int sn = sys->drvs[r->drv].support_node;
+                    if (sn >= 0) s->nodeE[sn] += -reaction;
+                }
+            }
+        }
+    }
+    for (int p = 0; p < sys->nports; p++) {
+        const fl_port_rt *pr = &sys->ports[p];
+        double f = 0;
+        for (int k = pr->c0; k < pr->c0 + pr->nc; k++) {
+            const fl_pcontrib *c = &sys->contrib[k];
+            switch (c->type) {
+            case PC_ELEM: f += s->f[2 * c->index + c->end]; break;
+            case PC_LINK: f += s->linkf[2 * c->index + c->end]; break;
+            case PC_ROOT: f += s->rootf[c->index]; break;
+            case PC_DRVSUP: {
+                const fl_body *bd = &sys->bodies[sys->drvs[c->index].body];
+                f += -s->rootf[bd->root];
+                break;
+            }
+            }
+        }
+        s->portf[p] = f;
+    }
+}
+
+void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n;
+    /* accelerations of bodies with mass from their force balance, which is
+     * more accurate than the integrator's interpolated derivative */
+    if (n) {
+        memcpy(s->ypol, yp, sizeof(double) * (size_t)n);
+        fl_eval_residual(s, t, y, yp, s->res);
+        for (int b = 0; b < sys->nbodies; b++) {
+            const fl_body *bd = &sys->bodies[b];
+            if (bd->kind == B_FREE) {
+                s->ypol[bd->vi] = yp[bd->vi] - s->res[bd->vi] / bd->mass;
+                s->ypol[bd->qi] = y[bd->vi];
+            } else if (bd->kind == B_ACC) {
+                s->ypol[bd->vi] = s->drv[bd->drv].a;
+                s->ypol[bd->qi] = y[bd->vi];
+            } else if (bd->kind == B_MLV) {
+                s->ypol[bd->qi] = y[bd->vi];
+            }
+        }
+        yp = s->ypol;
+    }
+    fl_eval_kinematics(s, t, y, yp);
+    fl_ectx x;
+    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    if (n) memset(s->res, 0, sizeof(double) * (size_t)n);
+    eval_elements(s, &x);
+    internal_forces(s);
+    /* per-instance variables */
+    int maxp = 0;
+    for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);
+    double buf[4 * 16];
+    double *ps = buf, *pv = buf + 16, *pa = buf + 32, *pf = buf + 48;
+    for (int i = 0; i < sys->ninst; i++) {
+        const fl_inst_rt *ir = &sys->insts[i];
+        const fl_class *c = ir->cls;
+        for (int k = 0; k < c->nports && k < 16; k++) {
+            int node = sys->ports[ir->port0 + k].node;
+            ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
+            pv[k] = node >= 0 ? node_level(s, node, 1) : 0;
+            pa[k] = node >= 0 ? node_level(s, node, 2) : 0;
+            pf[k] = node >= 0 ? s->portf[ir->port0 + k] : 0;
+        }
+        if (c->outputs && c->nvars) {
+            fl_octx o;
+            o.t = t;
+            o.par = s->par + ir->pofs;
+            o.arrays = sys->arrays;
+            o.ps = ps;
+            o.pv = pv;
+            o.pa = pa;
+            o.pf = pf;
+            o.u = s->u + ir->in0;
+            o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
+            o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
+            o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
+            o.has_support = ir->has_support;
+            c->outputs(&o, s->vals + ir->var0);
+        }
+        FL_UNUSED(maxp);
+    }
+    for (int v = 0; v < sys->nvars; v++) {
+        const fl_var *vr = &sys->vars[v];
+        const fl_inst_rt *ir = &sys->insts[vr->inst];
+        switch (vr->kind) {
+        case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
+        case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
+        case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
+        case OV_BLOCK_OUT: s->vals[v] = block_value(s, vr->inst, vr->index, 0, t); break;
+        default: break;
+        }
+    }
+}

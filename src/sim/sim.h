@@ -1,0 +1,91 @@
+/* sim.h - the mutable simulation state (fl_sim) and the evaluation entry
+ * points shared by the integrator driver, the consistent-initialisation
+ * solver and the output stage. */
+#ifndef FL_SIM_H
+#define FL_SIM_H
+
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_linearsolver.h>
+#include <sundials/sundials_matrix.h>
+
+#include "compile/system.h"
+
+/* A linear system with a fixed sparsity pattern, solved by SUNDIALS' dense
+ * LU or KLU (used for initialisation and re-initialisation). */
+typedef struct fl_linsys {
+    const fl_csc *pat;
+    int n;
+    int klu;
+    SUNMatrix A;
+    SUNLinearSolver LS;
+    N_Vector x, b;
+    double *data; /* values in pattern order */
+} fl_linsys;
+
+struct fl_sim {
+    const fl_system *sys;
+    SUNContext ctx;
+    double *par; /* own copy: runs may change parameters without recompiling */
+    int *mode;
+    double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
+    /* Body positions are integrated as displacements from their initial
+     * position (bq = qoff + y[qi]), so that the relative tolerance acts on
+     * motion, not on how far from the origin a body happens to sit. */
+    double *qoff;
+    double *u, *du, *ddu; /* input signals and (for drivers) their derivatives */
+    fl_drv_out *drv;      /* current prescribed motion of each driver */
+    double *f;            /* element attachment forces */
+    double *jloc;
+    double *res;          /* residual scratch */
+    double *jdata;        /* IDA Jacobian values (jpat order) */
+    double *y, *yp;       /* current solution */
+    double *ypol;         /* polished derivatives for output */
+    /* outputs */
+    double *nodeE, *linkf, *rootf, *portf, *vals;
+    double *g;            /* root function values */
+    int *rootdir;
+    /* event handling */
+    double t_left;  /* signals are evaluated as left limits at exactly this time */
+    int initial;
+    /* integrator */
+    void *ida;
+    N_Vector yv, ypv, atol;
+    SUNMatrix A;
+    SUNLinearSolver LS;
+    fl_linsys init_ls, reinit_ls;
+    int use_klu;
+    double rtol;
+    fl_stats stats;
+    fl_diag *diag;
+    char ida_msg[512];
+    int have_values;
+};
+
+/* eval.c */
+void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);
+int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res);
+/* Fill the Jacobian entries: IDA matrix (if jdata), initialisation matrix
+ * (if idata) and re-initialisation matrix (if rdata). */
+void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
+                      double *idata, double *rdata);
+void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g);
+/* All output variables at (t, y, yp) into s->vals. */
+void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp);
+/* Earliest time event strictly after t (INFINITY if none). */
+double fl_next_time_event(const fl_sim *s, double t);
+/* Event iteration of the discrete states at t; dir[k] crossing direction
+ * of root k (NULL: none). Returns 1 when something changed. */
+int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, const int *dir);
+void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
+
+/* consistent.c */
+int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);
+void fl_linsys_free(fl_linsys *ls);
+/* Solve the initialisation system at t0 for y, yp. */
+int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp);
+/* Keep the differential unknowns, solve for the algebraic ones and all
+ * derivatives (after events). */
+int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp);
+
+#endif

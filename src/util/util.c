@@ -1,0 +1,264 @@
+/* util.c - checked allocation, string builder, hash map, union-find. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "flange: out of memory (requested %zu bytes)\n", n);
+    abort();
+}
+
+void *fl_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) oom(n);
+    return p;
+}
+
+void *fl_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) oom(n * size);
+    return p;
+}
+
+void *fl_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom(n);
+    return q;
+}
+
+char *fl_xstrdup(const char *s)
+{
+    return fl_xstrndup(s, strlen(s));
+}
+
+char *fl_xstrndup(const char *s, size_t n)
+{
+    char *p = fl_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *fl_xvsprintf(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) n = 0;
+    char *p = fl_xmalloc((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+char *fl_xsprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = fl_xvsprintf(fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+/* ---- string builder ---- */
+
+static void buf_reserve(fl_buf *b, size_t extra)
+{
+    if (b->n + extra + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->n + extra + 1) cap *= 2;
+        b->s = fl_xrealloc(b->s, cap);
+        b->cap = cap;
+    }
+}
+
+void fl_buf_addn(fl_buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+void fl_buf_add(fl_buf *b, const char *s)
+{
+    fl_buf_addn(b, s, strlen(s));
+}
+
+void fl_buf_addc(fl_buf *b, char c)
+{
+    fl_buf_addn(b, &c, 1);
+}
+
+void fl_buf_printf(fl_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = fl_xvsprintf(fmt, ap);
+    va_end(ap);
+    fl_buf_add(b, p);
+    free(p);
+}
+
+char *fl_buf_take(fl_buf *b)
+{
+    char *s = b->s ? b->s : fl_xstrdup("");
+    b->s = NULL;
+    b->n = b->cap = 0;
+    return s;
+}
+
+void fl_buf_free(fl_buf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->n = b->cap = 0;
+}
+
+/* ---- hash map (FNV-1a, linear probing) ---- */
+
+static uint64_t hash_str(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static void map_grow(fl_map *m)
+{
+    size_t ncap = m->cap ? 2 * m->cap : 64;
+    char **keys = fl_xcalloc(ncap, sizeof *keys);
+    int *vals = fl_xcalloc(ncap, sizeof *vals);
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i]) continue;
+        size_t j = hash_str(m->keys[i], strlen(m->keys[i])) & (ncap - 1);
+        while (keys[j]) j = (j + 1) & (ncap - 1);
+        keys[j] = m->keys[i];
+        vals[j] = m->vals[i];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = ncap;
+}
+
+void fl_map_put(fl_map *m, const char *key, int val)
+{
+    if (2 * (m->n + 1) > m->cap) map_grow(m);
+    size_t len = strlen(key);
+    size_t j = hash_str(key, len) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (strcmp(m->keys[j], key) == 0) {
+            m->vals[j] = val;
+            return;
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    m->keys[j] = fl_xstrdup(key);
+    m->vals[j] = val;
+    m->n++;
+}
+
+int fl_map_getn(const fl_map *m, const char *key, size_t len)
+{
+    if (!m->cap) return -1;
+    size_t j = hash_str(key, len) & (m->cap - 1);
+    while (m->keys[j]) {
+        if (strncmp(m->keys[j], key, len) == 0 && m->keys[j][len] == '\0') return m->vals[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    return -1;
+}
+
+int fl_map_get(const fl_map *m, const char *key)
+{
+    return fl_map_getn(m, key, strlen(key));
+}
+
+void fl_map_free(fl_map *m)
+{
+    for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- union-find ---- */
+
+void fl_uf_init(fl_uf *u, int n)
+{
+    u->n = n;
+    u->parent = fl_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    u->size = fl_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; i++) {
+        u->parent[i] = i;
+        u->size[i] = 1;
+    }
+}
+
+int fl_uf_find(fl_uf *u, int x)
+{
+    while (u->parent[x] != x) {
+        u->parent[x] = u->parent[u->parent[x]];
+        x = u->parent[x];
+    }
+    return x;
+}
+
+void fl_uf_union(fl_uf *u, int a, int b)
+{
+    a = fl_uf_find(u, a);
+    b = fl_uf_find(u, b);
+    if (a == b) return;
+    if (u->size[a] < u->size[b]) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    u->parent[b] = a;
+    u->size[a] += u->size[b];
+}
+
+void fl_uf_free(fl_uf *u)
+{
+    free(u->parent);
+    free(u->size);
+    u->parent = u->size = NULL;
+}
+
+void fl_fmt_double(char *out, size_t cap, double x)
+{
+    snprintf(out, cap, "%.15g", x);
+    if (strtod(out, NULL) != x) snprintf(out, cap, "%.17g", x);
+}
+
+int fl_glob_match(const char *p, const char *s)
+{
+    const char *star = NULL, *ss = NULL;
+    while (*s) {
+        if (*p == '?' || *p == *s) {
+            p++;
+            s++;
+        } else if (*p == '*') {
+            star = p++;
+            ss = s;
+        } else if (star) {
+            p = star + 1;
+            s = ++ss;
+        } else {
+            return 0;
+        }
+    }
+    while (*p == '*') p++;
+    return *p == '\0';
+}

@@ -1,0 +1,76 @@
+/* util.h - small helpers shared by every stage: checked allocation, growable
+ * arrays, a string builder and a string-keyed hash map. */
+#ifndef FL_UTIL_H
+#define FL_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FL_UNUSED(x) ((void)(x))
+#define FL_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define FL_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Allocation that never returns NULL: running out of memory ends the
+ * process with a message, so callers need no checks. */
+void *fl_xmalloc(size_t n);
+void *fl_xcalloc(size_t n, size_t size);
+void *fl_xrealloc(void *p, size_t n);
+char *fl_xstrdup(const char *s);
+char *fl_xstrndup(const char *s, size_t n);
+char *fl_xsprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *fl_xvsprintf(const char *fmt, va_list ap);
+
+/* Growable array: FL_VEC(T) declares {T *v; size_t n, cap;}. */
+#define FL_VEC(T) struct { T *v; size_t n, cap; }
+#define FL_VEC_PUSH(vec, x)                                                   \
+    do {                                                                      \
+        if ((vec).n == (vec).cap) {                                           \
+            (vec).cap = (vec).cap ? 2 * (vec).cap : 8;                        \
+            (vec).v = fl_xrealloc((vec).v, (vec).cap * sizeof *(vec).v);      \
+        }                                                                     \
+        (vec).v[(vec).n++] = (x);                                             \
+    } while (0)
+#define FL_VEC_FREE(vec) (free((vec).v), (vec).v = NULL, (vec).n = (vec).cap = 0)
+
+/* String builder. */
+typedef struct fl_buf {
+    char *s;
+    size_t n, cap;
+} fl_buf;
+void fl_buf_add(fl_buf *b, const char *s);
+void fl_buf_addn(fl_buf *b, const char *s, size_t n);
+void fl_buf_addc(fl_buf *b, char c);
+void fl_buf_printf(fl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *fl_buf_take(fl_buf *b); /* returns the string (never NULL), resets b */
+void fl_buf_free(fl_buf *b);
+
+/* Open-addressing hash map from string to non-negative int. Keys are
+ * copied. */
+typedef struct fl_map {
+    char **keys;
+    int *vals;
+    size_t cap, n;
+} fl_map;
+void fl_map_put(fl_map *m, const char *key, int val);
+int fl_map_get(const fl_map *m, const char *key); /* -1 when absent */
+int fl_map_getn(const fl_map *m, const char *key, size_t len);
+void fl_map_free(fl_map *m);
+
+/* Union-find over 0..n-1 (path halving, union by size). */
+typedef struct fl_uf {
+    int *parent, *size;
+    int n;
+} fl_uf;
+void fl_uf_init(fl_uf *u, int n);
+int fl_uf_find(fl_uf *u, int x);
+void fl_uf_union(fl_uf *u, int a, int b);
+void fl_uf_free(fl_uf *u);
+
+/* Number formatting that round-trips: shortest of %.15g/%.17g. */
+void fl_fmt_double(char *out, size_t cap, double x);
+
+/* Simple glob match supporting '*' and '?' (used by --vars). */
+int fl_glob_match(const char *pattern, const char *s);
+
+#endif

@@ -1,0 +1,313 @@
+/* test_parser.c - the Modelica subset: syntax, annotations, name lookup,
+ * modifiers, parameters, packages, composite models, overrides. */
+#include "check.h"
+#include "model/model.h"
+#include "parse/ast.h"
+
+static const fl_minst *inst(const fl_model *m, const char *name)
+{
+    int k = fl_map_get(&m->index, name);
+    return k >= 0 ? &m->insts.v[k] : NULL;
+}
+
+static double par(const fl_model *m, const char *iname, const char *pname)
+{
+    const fl_minst *in = inst(m, iname);
+    if (!in) return NAN;
+    int k = fl_class_param(in->cls, pname);
+    if (k < 0 || in->par[k].kind == V_NONE) return NAN;
+    return in->par[k].num;
+}
+
+static const char *first_error(const fl_diag *d)
+{
+    for (int i = 0; i < fl_diag_count(d); i++)
+        if (fl_diag_severity(d, i) == FL_SEV_ERROR) return fl_diag_text(d, i);
+    return "";
+}
+
+static fl_model *load(const char *text, const char *model, fl_diag *d)
+{
+    fl_load_opts o = {model, NULL, 0};
+    return fl_model_load_string(text, "t.mo", &o, d);
+}
+
+/* An MSL-style example: within, relative names, annotations with HTML,
+ * strings containing quotes and parentheses, figures referring to
+ * variables, a Line annotation on connect. */
+static void test_msl_style(void)
+{
+    const char *text =
+        "within Modelica.Mechanics.Translational.Examples;\n"
+        "model Demo \"A demo (with parentheses) and \\\"quotes\\\"\"\n"
+        "  extends Modelica.Icons.Example;\n"
+        "  /* block comment with model Fake end Fake; inside */\n"
+        "  Translational.Components.Mass mass(L=1, s(fixed=true, start=0.5), v(fixed=true), m=2)\n"
+        "    annotation (Placement(transformation(extent={{-10,-10},{10,10}}, rotation=90)));\n"
+        "  Components.Spring spring(c=1e3, s_rel0=0.5) \"a spring\";  // relative to the within package\n"
+        "  Modelica.Mechanics.Translational.Components.Fixed fixed(s0=-1) annotation(Dialog(group=\"x\"));\n"
+        "equation\n"
+        "  connect(mass.flange_a, spring.flange_b) annotation (Line(points={{-10,0},{-20,0}}, color={0,127,0}));\n"
+        "  connect(spring.flange_a, fixed.flange);\n"
+        "  annotation (experiment(StopTime=2.5, Interval=0.01, Tolerance=1e-7), Documentation(info=\"<html>\n"
+        "<p>Plot <code>mass.s</code>; \"quoted\" text, a ) and a ( and end Demo;</p>\n"
+        "</html>\", revisions=\"\"), figures={Figure(title=\"t\", plots={Plot(curves={Curve(y=mass.s, legend=\"s\")})})},\n"
+        "    __Dymola_Commands(file=\"x.mos\" \"Simulate\"));\n"
+        "end Demo;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = load(text, NULL, d);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "%s\n", first_error(d));
+        fl_diag_free(d);
+        return;
+    }
+    CHECK(strcmp(fl_model_name(m), "Demo") == 0);
+    CHECK(m->insts.n == 3);
+    CHECK(strcmp(inst(m, "mass")->cls->path, "Modelica.Mechanics.Translational.Components.Mass") == 0);
+    CHECK(strcmp(inst(m, "spring")->cls->path, "Modelica.Mechanics.Translational.Components.Spring") == 0);
+    CHECK_NEAR(par(m, "mass", "m"), 2, 0);
+    CHECK_NEAR(par(m, "mass", "L"), 1, 0);
+    CHECK_NEAR(par(m, "spring", "c"), 1000, 0);
+    CHECK_NEAR(par(m, "fixed", "s0"), -1, 0);
+    const fl_minst *ms = inst(m, "mass");
+    int ks = fl_class_var(ms->cls, "s");
+    CHECK(ms->attr[ks].has_fixed && ms->attr[ks].fixed && ms->attr[ks].start == 0.5);
+    CHECK(m->conns.n == 2);
+    fl_experiment e = fl_model_experiment(m);
+    CHECK_NEAR(e.stop_time, 2.5, 0);
+    CHECK_NEAR(e.interval, 0.01, 0);
+    CHECK_NEAR(e.tolerance, 1e-7, 0);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
+/* Type names: imports (qualified, renaming, unqualified), short names of
+ * flange's classes, enclosing packages of the file. */
+static void test_lookup(void)
+{
+    const char *text =
+        "package P\n"
+        "  import Modelica.Mechanics.Translational.Components.Spring;\n"
+        "  import TC = Modelica.Mechanics.Translational.Components;\n"
+        "  import Modelica.Mechanics.Translational.Sources.*;\n"
+        "  import SI = Modelica.Units.SI;\n"
+        "  model A\n"
+        "    parameter SI.Mass mA = 3;\n"
+        "    parameter Real k = 2*Modelica.Constants.pi;\n"
+        "    parameter Integer n = 3;\n"
+        "    parameter Boolean on = n > 2 and not false;\n"
+        "    TC.Mass mass(m=mA, s(fixed=true), v(fixed=true));\n"
+        "    Spring spring(c=if on then k else -1);\n"
+        "    ConstantForce force(f_constant=n/2);\n"
+        "    Mass mass2(m=1, L=sqrt(4) + abs(-1)) if on;\n"
+        "    Fixed fixed;\n"
+        "  equation\n"
+        "    connect(fixed.flange, spring.flange_a);\n"
+        "    connect(spring.flange_b, mass.flange_a);\n"
+        "    connect(force.flange, mass.flange_b);\n"
+        "  end A;\n"
+        "  model B\n"
+        "    A a1(mA=5);\n"
+        "  end B;\n"
+        "end P;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = load(text, NULL, d);
+    CHECK(m == NULL); /* two models: A and P.B */
+    CHECK_STR_CONTAINS(first_error(d), "several models (P.A, P.B): choose one with --model NAME");
+    fl_diag_clear(d);
+    m = load(text, "A", d);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_NEAR(par(m, "mass", "m"), 3, 0);
+        CHECK_NEAR(par(m, "spring", "c"), 2 * 3.14159265358979323846, 1e-15);
+        CHECK_NEAR(par(m, "force", "f_constant"), 1.5, 0);
+        CHECK(inst(m, "mass2") != NULL);
+        CHECK_NEAR(par(m, "mass2", "L"), 3, 0);
+        CHECK(strcmp(inst(m, "fixed")->cls->path, "Modelica.Mechanics.Translational.Components.Fixed") == 0);
+        fl_model_free(m);
+    }
+    /* a composite model: parameters of the inner instance follow the modifier */
+    m = load(text, "P.B", d);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(inst(m, "a1.mass") != NULL);
+        CHECK_NEAR(par(m, "a1.mass", "m"), 5, 0);
+        CHECK(m->conns.n == 3);
+        fl_model_free(m);
+    }
+    /* --param overrides: a model parameter and a component parameter */
+    const char *ov[] = {"mA=7", "spring.c = 4*2", "k=1"};
+    fl_load_opts o = {"A", ov, 3};
+    m = fl_model_load_string(text, "t.mo", &o, d);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_NEAR(par(m, "mass", "m"), 7, 0);
+        CHECK_NEAR(par(m, "spring", "c"), 8, 0);
+        fl_model_free(m);
+    }
+    fl_diag_free(d);
+}
+
+/* Conditional components are removed together with their connections;
+ * composites with their own flange connectors and extends. */
+static void test_composite(void)
+{
+    const char *text =
+        "model Cell \"mass on a spring\"\n"
+        "  parameter Real m = 1;\n"
+        "  parameter Boolean withDamper = false;\n"
+        "  Modelica.Mechanics.Translational.Interfaces.Flange_a flange_a;\n"
+        "  Modelica.Mechanics.Translational.Interfaces.Flange_b flange_b;\n"
+        "  Modelica.Mechanics.Translational.Components.Spring spring(c=100);\n"
+        "  Modelica.Mechanics.Translational.Components.Mass mass(m=m);\n"
+        "  Modelica.Mechanics.Translational.Components.Damper damper(d=1) if withDamper;\n"
+        "equation\n"
+        "  connect(flange_a, spring.flange_a);\n"
+        "  connect(spring.flange_b, mass.flange_a);\n"
+        "  connect(mass.flange_b, flange_b);\n"
+        "  connect(damper.flange_a, spring.flange_a);\n"
+        "  connect(damper.flange_b, spring.flange_b);\n"
+        "end Cell;\n"
+        "model Base\n"
+        "  Modelica.Mechanics.Translational.Components.Fixed fixed;\n"
+        "  annotation(experiment(StopTime=3));\n"
+        "end Base;\n"
+        "model Chain\n"
+        "  extends Base;\n"
+        "  Cell c1(m=2, mass(s(fixed=true), v(fixed=true)));\n"
+        "  Cell c2(withDamper=true, mass(s(start=1, fixed=true), v(fixed=true)));\n"
+        "equation\n"
+        "  connect(fixed.flange, c1.flange_a);\n"
+        "  connect(c1.flange_b, c2.flange_a);\n"
+        "end Chain;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = load(text, "Chain", d);
+    CHECK(m != NULL);
+    if (!m) {
+        fprintf(stderr, "%s\n", first_error(d));
+        fl_diag_free(d);
+        return;
+    }
+    CHECK(inst(m, "c1.damper") == NULL);
+    CHECK(inst(m, "c2.damper") != NULL);
+    CHECK_NEAR(par(m, "c1.mass", "m"), 2, 0);
+    CHECK_NEAR(par(m, "c2.mass", "m"), 1, 0);
+    CHECK(fl_model_experiment(m).stop_time == 3);
+    /* the whole thing compiles: c1.mass and c2.mass are free bodies */
+    fl_system *sys = fl_compile(m, d);
+    CHECK(sys != NULL);
+    if (!sys) fprintf(stderr, "%s\n", first_error(d));
+    CHECK(fl_system_var_index(sys, "c2.damper.f") >= 0);
+    CHECK(fl_system_var_index(sys, "c1.spring.s_rel") >= 0);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
+/* Errors are located: file:line:column. */
+static void expect_error(const char *text, const char *model, const char *fragment)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = load(text, model, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    CHECK(sys == NULL);
+    CHECK_STR_CONTAINS(first_error(d), fragment);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
+static void test_errors(void)
+{
+    expect_error("model M\n  Real x = ;\nend M;\n", NULL, "t.mo:2:12: error: syntax error: expected an expression, found ';'");
+    expect_error("model M\n  /* never closed\nend M;\n", NULL, "t.mo:2:3: error: unterminated comment");
+    expect_error("model M\n  parameter Real a = b;\n  parameter Real b = a;\nend M;\n", NULL, "depends on itself");
+    expect_error("model M\n  parameter Real a = 1/0;\nend M;\n", NULL, "t.mo:2:23: error: division by zero");
+    expect_error("model M\n  parameter Real a = foo(2);\nend M;\n", NULL, "t.mo:2:22: error: unknown function 'foo'");
+    expect_error("model M\n  parameter Real a = q;\nend M;\n", NULL, "t.mo:2:22: error: unknown name 'q'");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m(m=true);\nend M;\n", NULL,
+                 "t.mo:2:54: error: m.m must be a Real number, not Boolean");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m(s=1);\nend M;\n", NULL,
+                 "m.s is a variable; set its start value with s(start = ...)");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m(s(strat=1));\nend M;\n", NULL,
+                 "unknown attribute 'strat' of m.s");
+    expect_error("model M\n  Spring s1;\nend M;\nmodel N\n  M m1(s2(c=1));\nend N;\n", "N",
+                 "t.mo:5:8: error: 'M' has no element 's2'");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m;\nequation\n  connect(m.flange_a, q.flange);\nend M;\n",
+                 NULL, "t.mo:4:23: error: unknown component 'q' in connect()");
+    expect_error("model M\n  extends Modelica.Mechanics.Translational.Components.Mass;\nend M;\n", NULL,
+                 "t.mo:2:3: error: extending 'Modelica.Mechanics.Translational.Components.Mass' is not supported");
+    expect_error("model M\nend M;\nmodel N\nend N;\n", "Q", "no model 'Q' in the file; models in the file: M, N");
+    expect_error("package P\n  model M\n  end M;\nend Q;\n", NULL, "t.mo:4:5: error: 'end Q' does not match");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m[3];\nend M;\n", NULL,
+                 "arrays of components are not supported ('m')");
+}
+
+/* Expressions, arrays and functions used in parameter values. */
+static void test_expressions(void)
+{
+    struct {
+        const char *text;
+        double value;
+    } cases[] = {
+        {"1 + 2*3^2", 19},
+        {"-2^2", -4},
+        {"(1 + 2)*3", 9},
+        {"if 1 > 2 then 5 elseif 2 > 1 then 6 else 7", 6},
+        {"max(3, 4) + min({5, 1, 2})", 5},
+        {"size([1, 2; 3, 4; 5, 6], 1)", 3},
+        {"[1, 2; 3, 4][2, 1]", NAN}, /* subscripting a literal is not Modelica */
+        {"sum({1, 2, 3})", 6},
+        {"Modelica.Constants.g_n", 9.80665},
+        {"mod(7, 3) + div(7, 2)", 4},
+        {"1e-3 + .5", 0.501},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fl_diag *d = fl_diag_new();
+        fl_expr *e = fl_parse_expr(cases[i].text, "expr", d);
+        if (isnan(cases[i].value)) {
+            CHECK(e == NULL);
+        } else {
+            CHECK(e != NULL);
+            fl_value v;
+            int rc = e ? fl_eval(e, NULL, &v, d) : -1;
+            CHECK(rc == 0);
+            if (rc == 0) {
+                CHECK_NEAR(v.num, cases[i].value, 1e-12);
+                fl_value_free(&v);
+            } else {
+                fprintf(stderr, "%s: %s\n", cases[i].text, first_error(d));
+            }
+        }
+        fl_expr_free(e);
+        fl_diag_free(d);
+    }
+    /* matrices and the Stribeck table function */
+    fl_diag *d = fl_diag_new();
+    fl_expr *e = fl_parse_expr(
+        "Modelica.Mechanics.Translational.Examples.Utilities.GenerateStribeckFrictionTable("
+        "F_prop=1, F_Coulomb=5, F_Stribeck=10, fexp=2, v_max=12, nTable=50)",
+        "expr", d);
+    fl_value v;
+    CHECK(e && fl_eval(e, NULL, &v, d) == 0);
+    if (e && v.kind == V_ARRAY) {
+        CHECK(v.ndims == 2 && v.dim[0] == 50 && v.dim[1] == 2);
+        CHECK_NEAR(v.data[1], 15, 1e-12);
+        CHECK_NEAR(v.data[2], 12.0 / 49, 1e-15);
+        CHECK_NEAR(v.data[99], 5 + 12 + 10 * exp(-24), 1e-12);
+        fl_value_free(&v);
+    }
+    fl_expr_free(e);
+    fl_diag_free(d);
+}
+
+int main(void)
+{
+    test_msl_style();
+    test_lookup();
+    test_composite();
+    test_errors();
+    test_expressions();
+    return check_done();
+}

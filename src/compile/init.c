@@ -24,14 +24,6 @@ static int cond_col(const fl_system *s, int node, int level)
     return bd->vi >= 0 && s->dpos[bd->vi] >= 0 ? s->n + s->dpos[bd->vi] : -1;
 }
 
-static char *unknown_name(const fl_system *s, int col)
-{
-    if (col < s->n) return fl_xstrdup(s->unk_name[col] ? s->unk_name[col] : "?");
-    for (int i = 0; i < s->n; i++)
-        if (s->dpos[i] == col - s->n) return fl_xsprintf("der(%s)", s->unk_name[i]);
-    return fl_xstrdup("?");
-}
-
 /* Build the init pattern for the given condition list; fills islot of the
  * Jacobian entries and the condition entries. */
 static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat, ivec *crow, ivec *ccol,
@@ -93,6 +85,7 @@ int fl_compile_init(fl_system *s, fl_diag *d)
     int rc = 0;
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
+        if (c->weak == 2) continue;
         if (cond_col(s, c->node_p, c->level) < 0 && cond_col(s, c->node_m, c->level) < 0) {
             if (c->weak) continue;
             fl_err(d, c->loc,
@@ -113,7 +106,7 @@ int fl_compile_init(fl_system *s, fl_diag *d)
         if (!s->conds[k].weak) FL_VEC_PUSH(order, k);
     int nstrong = (int)order.n;
     for (int k = 0; k < s->ncond; k++)
-        if (s->conds[k].weak && (cond_col(s, s->conds[k].node_p, s->conds[k].level) >= 0 ||
+        if (s->conds[k].weak == 1 && (cond_col(s, s->conds[k].node_p, s->conds[k].level) >= 0 ||
                                  cond_col(s, s->conds[k].node_m, s->conds[k].level) >= 0))
             FL_VEC_PUSH(order, k);
     fl_csc pat;
@@ -134,14 +127,32 @@ int fl_compile_init(fl_system *s, fl_diag *d)
             nover++;
         }
     }
-    fl_buf under = {0};
-    int nunder = 0;
+    fl_buf under = {0}, cand = {0};
+    int nunder = 0, ncand = 0;
     for (int c = 0; c < N; c++) {
         if (roc[c] >= 0) continue;
-        char *nm = unknown_name(s, c);
-        if (nunder < 12) fl_buf_printf(&under, "%s%s", nunder ? ", " : "", nm);
+        /* a missing derivative means its state lacks a start condition */
+        int i = c;
+        if (c >= n) {
+            for (int j = 0; j < n; j++)
+                if (s->dpos[j] == c - n) i = j;
+            /* der(q) = v: an unmatched der(q) stands for a missing velocity */
+            for (int b = 0; b < s->nbodies; b++)
+                if (s->bodies[b].qi == i && s->bodies[b].vi >= 0) {
+                    i = s->bodies[b].vi;
+                    break;
+                }
+        }
+        if (nunder < 12) fl_buf_printf(&under, "%s%s", nunder ? ", " : "", s->unk_name[i]);
         nunder++;
-        free(nm);
+        for (int k = 0; k < s->ncond && ncand < 8; k++) {
+            const fl_cond *cd = &s->conds[k];
+            if (cd->weak != 2 || cd->level > 1) continue;
+            if (cond_col(s, cd->node_p, cd->level) != i && cond_col(s, cd->node_m, cd->level) != i) continue;
+            if (cand.s && strstr(cand.s, cd->label)) continue;
+            fl_buf_printf(&cand, "%s%s", ncand ? ", " : "", cd->label);
+            ncand++;
+        }
     }
     int model_rows_unmatched = 0;
     for (int r = 0; r < n; r++)
@@ -154,10 +165,16 @@ int fl_compile_init(fl_system *s, fl_diag *d)
         rc = -1;
     }
     if (nunder) {
-        fl_err(d, fl_noloc,
-               "initial conditions are under-determined: %d more needed; nothing fixes %s%s "
-               "(set e.g. s(fixed = true) and v(fixed = true) of a mass, or s_rel/v_rel of a spring-damper)",
-               nunder, under.s, nunder > 12 ? ", ..." : "");
+        if (ncand)
+            fl_err(d, fl_noloc,
+                   "initial conditions are under-determined: %d more needed; nothing fixes %s%s; "
+                   "set fixed = true (and a start value) on %s%s",
+                   nunder, under.s, nunder > 12 ? ", ..." : "", nunder > 1 ? "some of: " : "one of: ", cand.s);
+        else
+            fl_err(d, fl_noloc,
+                   "initial conditions are under-determined: %d more needed; nothing fixes %s%s "
+                   "(set e.g. s(fixed = true) and v(fixed = true) of a mass, or s_rel/v_rel of a spring-damper)",
+                   nunder, under.s, nunder > 12 ? ", ..." : "");
         rc = -1;
     } else if (model_rows_unmatched) {
         fl_err(d, fl_noloc, "the initialisation problem is structurally singular");
@@ -165,6 +182,7 @@ int fl_compile_init(fl_system *s, fl_diag *d)
     }
     fl_buf_free(&over);
     fl_buf_free(&under);
+    fl_buf_free(&cand);
     free(roc);
     free(cor);
     FL_VEC_FREE(order);

@@ -94,9 +94,12 @@ int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row)
         }
     free(fill);
     int matched = 0;
-    /* cheap greedy pass first */
+    /* Cheap greedy pass first. Columns are tried from the highest index
+     * down: in the initialisation system the derivatives come last, so the
+     * model equations take derivatives and conditions keep their states,
+     * which makes the unmatched columns name what is really missing. */
     for (int i = 0; i < nrow; i++)
-        for (int k = rp[i]; k < rp[i + 1]; k++)
+        for (int k = rp[i + 1] - 1; k >= rp[i]; k--)
             if (row_of_col[ci[k]] < 0) {
                 row_of_col[ci[k]] = i;
                 col_of_row[i] = ci[k];

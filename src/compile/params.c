@@ -190,11 +190,12 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     s->arrays = arrays.v;
     s->narrays = (int)arrays.n;
     /* class checks and derived parameters, now that arrays are in place */
-    for (int i = 0; i < s->ninst && !rc; i++) {
+    if (rc) return rc;
+    for (int i = 0; i < s->ninst; i++) { /* report every instance's problems, not just the first */
         const fl_inst_rt *ir = &s->insts[i];
         fl_pctx pc = {ir->name, ir->loc, s->par + ir->pofs, s->arrays, ir->cls};
         if (ir->cls->check && ir->cls->check(&pc, d)) rc = -1;
-        if (!rc && ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
+        else if (ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
     }
     return rc;
 }

@@ -768,10 +768,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         int fixed = a->has_fixed ? a->fixed : vd->fixed;
         double start = a->has_start ? a->start : vd->start;
         int weak = 0;
-        if (!fixed) {
-            if (!(vd->flags & FL_VF_WEAK)) continue;
-            weak = 1;
-        }
+        if (!fixed) weak = (vd->flags & FL_VF_WEAK) ? 1 : 2; /* 2: only a suggestion for messages */
         fl_cond c;
         memset(&c, 0, sizeof c);
         c.level = st->level;

@@ -121,7 +121,8 @@ typedef struct fl_cond {
     int source;  /* CV_ATTR (value) or CV_INPUT (sig) */
     double value;
     int sig;
-    int weak;    /* used only if the conditions are otherwise incomplete */
+    int weak;    /* 1: used only if the conditions are otherwise incomplete;
+                    2: not fixed, never used (named in messages as a candidate) */
     char *label; /* "mass1.s" */
     fl_loc loc;
 } fl_cond;

@@ -35,8 +35,8 @@ enum { TE_ALWAYS = 1, TE_DISCONT, TE_NONE };
 static const fl_port_def y_port[] = {{"y", FL_PORT_OUTPUT, NULL, 0, "", "output signal"}};
 static const fl_port_def y_vec_port[] = {{"y", FL_PORT_OUTPUT, NULL, -1, "", "output signals"}};
 
-#define BPAR_OFFSET {"offset", FL_P_REAL, "0", NULL, "", "offset of output signal y", 0, 0, 0, NULL}
-#define BPAR_STARTTIME {"startTime", FL_P_REAL, "0", NULL, "s", "output y = offset for time < startTime", 0, 0, 0, NULL}
+#define BPAR_OFFSET {"offset", FL_P_REAL, "0", NULL, "", "value added to y", 0, 0, 0, NULL}
+#define BPAR_STARTTIME {"startTime", FL_P_REAL, "0", NULL, "s", "before this time y equals offset", 0, 0, 0, NULL}
 
 /* Modelica's `time < T`, or its left limit at the event instant T. */
 static int before(double t, double T, int left)
@@ -92,7 +92,7 @@ static int check_positive(const fl_pctx *p, fl_diag *d, int k)
 /* ---- Constant ---------------------------------------------------------- */
 
 static const fl_param_def constant_params[] = {
-    {"k", FL_P_REAL, NULL, "1", "", "constant output value", 0, 0, 0, NULL},
+    {"k", FL_P_REAL, NULL, "1", "", "value of y", 0, 0, 0, NULL},
 };
 
 static double constant_value(const double *par, const fl_value *arrays, int k, int order, double t, int left)
@@ -106,7 +106,7 @@ static double constant_value(const double *par, const fl_value *arrays, int k, i
 
 static const fl_block_ops constant_ops = {one_output, constant_value, NULL};
 static const fl_class cls_constant = {
-    MBS "Constant", "Generate a constant signal", y_port, FL_N(y_port), constant_params,
+    MBS "Constant", "Constant output", y_port, FL_N(y_port), constant_params,
     FL_N(constant_params), NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &constant_ops, NULL,
 };
 
@@ -114,7 +114,7 @@ static const fl_class cls_constant = {
 
 enum { STEP_HEIGHT, STEP_OFFSET, STEP_START };
 static const fl_param_def step_params[] = {
-    {"height", FL_P_REAL, "1", NULL, "", "height of step", 0, 0, 0, NULL},
+    {"height", FL_P_REAL, "1", NULL, "", "output change at startTime", 0, 0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -135,7 +135,7 @@ static double step_next(const double *par, const fl_value *arrays, double t)
 
 static const fl_block_ops step_ops = {one_output, step_value, step_next};
 static const fl_class cls_step = {
-    MBS "Step", "Generate a step signal", y_port, FL_N(y_port), step_params, FL_N(step_params),
+    MBS "Step", "Step at startTime", y_port, FL_N(y_port), step_params, FL_N(step_params),
     NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &step_ops, NULL,
 };
 
@@ -143,8 +143,8 @@ static const fl_class cls_step = {
 
 enum { RAMP_HEIGHT, RAMP_DURATION, RAMP_OFFSET, RAMP_START };
 static const fl_param_def ramp_params[] = {
-    {"height", FL_P_REAL, "1", NULL, "", "height of ramp", 0, 0, 0, NULL},
-    {"duration", FL_P_REAL, NULL, "2", "s", "duration of ramp (= 0 gives a step)", FL_PF_MIN, 0, 0, NULL},
+    {"height", FL_P_REAL, "1", NULL, "", "output change over the ramp", 0, 0, 0, NULL},
+    {"duration", FL_P_REAL, NULL, "2", "s", "rise time (0: a step)", FL_PF_MIN, 0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -190,7 +190,7 @@ static int ramp_check(const fl_pctx *p, fl_diag *d)
 
 static const fl_block_ops ramp_ops = {one_output, ramp_value, ramp_next};
 static const fl_class cls_ramp = {
-    MBS "Ramp", "Generate a ramp signal", y_port, FL_N(y_port), ramp_params, FL_N(ramp_params),
+    MBS "Ramp", "Linear rise from offset to offset + height", y_port, FL_N(y_port), ramp_params, FL_N(ramp_params),
     NULL, 0, 0, ramp_check, NULL, NULL, NULL, NULL, &ramp_ops, NULL,
 };
 
@@ -216,20 +216,20 @@ static double wave(double amp, double damping, double w, double phase, double ta
 
 enum { SINE_AMP, SINE_F, SINE_PHASE, SINE_CONT, SINE_OFFSET, SINE_START };
 static const fl_param_def sine_params[] = {
-    {"amplitude", FL_P_REAL, "1", NULL, "", "amplitude of sine wave", 0, 0, 0, NULL},
-    {"f", FL_P_REAL, NULL, "1", "Hz", "frequency of sine wave", 0, 0, 0, NULL},
-    {"phase", FL_P_REAL, "0", NULL, "rad", "phase of sine wave", 0, 0, 0, NULL},
-    {"continuous", FL_P_BOOL, "false", NULL, "", "make output continuous by starting at offset + amplitude*sin(phase)",
-     FL_PF_STRUCT, 0, 0, NULL},
+    {"amplitude", FL_P_REAL, "1", NULL, "", "peak value of the sine", 0, 0, 0, NULL},
+    {"f", FL_P_REAL, NULL, "1", "Hz", "cycles per second", 0, 0, 0, NULL},
+    {"phase", FL_P_REAL, "0", NULL, "rad", "argument of the sine at startTime", 0, 0, 0, NULL},
+    {"continuous", FL_P_BOOL, "false", NULL, "",
+     "true: y = offset + amplitude*sin(phase) before startTime instead of offset", FL_PF_STRUCT, 0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
 static const fl_param_def cosine_params[] = {
-    {"amplitude", FL_P_REAL, "1", NULL, "", "amplitude of cosine wave", 0, 0, 0, NULL},
-    {"f", FL_P_REAL, NULL, "1", "Hz", "frequency of cosine wave", 0, 0, 0, NULL},
-    {"phase", FL_P_REAL, "0", NULL, "rad", "phase of cosine wave", 0, 0, 0, NULL},
-    {"continuous", FL_P_BOOL, "false", NULL, "", "make output continuous by starting at offset + amplitude*cos(phase)",
-     FL_PF_STRUCT, 0, 0, NULL},
+    {"amplitude", FL_P_REAL, "1", NULL, "", "peak value of the cosine", 0, 0, 0, NULL},
+    {"f", FL_P_REAL, NULL, "1", "Hz", "cycles per second", 0, 0, 0, NULL},
+    {"phase", FL_P_REAL, "0", NULL, "rad", "argument of the cosine at startTime", 0, 0, 0, NULL},
+    {"continuous", FL_P_BOOL, "false", NULL, "",
+     "true: y = offset + amplitude*cos(phase) before startTime instead of offset", FL_PF_STRUCT, 0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -268,21 +268,22 @@ static double sine_next(const double *par, const fl_value *arrays, double t)
 
 static const fl_block_ops sine_ops = {one_output, sine_value, sine_next};
 static const fl_class cls_sine = {
-    MBS "Sine", "Generate a sine signal", y_port, FL_N(y_port), sine_params, FL_N(sine_params),
+    MBS "Sine", "Sine wave from startTime", y_port, FL_N(y_port), sine_params, FL_N(sine_params),
     NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &sine_ops, NULL,
 };
 static const fl_block_ops cosine_ops = {one_output, cosine_value, sine_next};
 static const fl_class cls_cosine = {
-    MBS "Cosine", "Generate a cosine signal", y_port, FL_N(y_port), cosine_params, FL_N(cosine_params),
+    MBS "Cosine", "Cosine wave from startTime", y_port, FL_N(y_port), cosine_params, FL_N(cosine_params),
     NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &cosine_ops, NULL,
 };
 
 enum { EXPS_AMP, EXPS_F, EXPS_PHASE, EXPS_DAMPING, EXPS_OFFSET, EXPS_START };
 static const fl_param_def expsine_params[] = {
-    {"amplitude", FL_P_REAL, "1", NULL, "", "amplitude of sine wave", 0, 0, 0, NULL},
-    {"f", FL_P_REAL, NULL, "2", "Hz", "frequency of sine wave", 0, 0, 0, NULL},
-    {"phase", FL_P_REAL, "0", NULL, "rad", "phase of sine wave", 0, 0, 0, NULL},
-    {"damping", FL_P_REAL, NULL, "1", "s-1", "damping coefficient of sine wave", 0, 0, 0, NULL},
+    {"amplitude", FL_P_REAL, "1", NULL, "", "initial peak value of the decaying sine", 0, 0, 0, NULL},
+    {"f", FL_P_REAL, NULL, "2", "Hz", "cycles per second", 0, 0, 0, NULL},
+    {"phase", FL_P_REAL, "0", NULL, "rad", "argument of the sine at startTime", 0, 0, 0, NULL},
+    {"damping", FL_P_REAL, NULL, "1", "s-1", "decay rate of the envelope exp(-damping*(time - startTime))",
+     0, 0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -305,7 +306,7 @@ static double expsine_next(const double *par, const fl_value *arrays, double t)
 
 static const fl_block_ops expsine_ops = {one_output, expsine_value, expsine_next};
 static const fl_class cls_expsine = {
-    MBS "ExpSine", "Generate an exponentially damped sine signal", y_port, FL_N(y_port), expsine_params,
+    MBS "ExpSine", "Sine wave with exponentially decaying amplitude", y_port, FL_N(y_port), expsine_params,
     FL_N(expsine_params), NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &expsine_ops, NULL,
 };
 
@@ -346,11 +347,12 @@ static double periodic_next_start(const periodic *p, double nperiod, double m)
 
 enum { PULSE_AMP, PULSE_WIDTH, PULSE_PERIOD, PULSE_NPERIOD, PULSE_OFFSET, PULSE_START };
 static const fl_param_def pulse_params[] = {
-    {"amplitude", FL_P_REAL, "1", NULL, "", "amplitude of pulse", 0, 0, 0, NULL},
-    {"width", FL_P_REAL, "50", NULL, "%", "width of pulse in % of period", FL_PF_MIN | FL_PF_MAX, C_SMALL, 100, NULL},
-    {"period", FL_P_REAL, NULL, "1", "s", "time for one period", FL_PF_MIN, C_SMALL, 0, NULL},
-    {"nperiod", FL_P_INT, "-1", NULL, "", "number of periods (< 0 means infinite number of periods)", FL_PF_INTEGER, 0,
-     0, NULL},
+    {"amplitude", FL_P_REAL, "1", NULL, "", "output rise during a pulse", 0, 0, 0, NULL},
+    {"width", FL_P_REAL, "50", NULL, "%", "share of the period the pulse is high, in percent",
+     FL_PF_MIN | FL_PF_MAX, C_SMALL, 100, NULL},
+    {"period", FL_P_REAL, NULL, "1", "s", "repetition interval", FL_PF_MIN, C_SMALL, 0, NULL},
+    {"nperiod", FL_P_INT, "-1", NULL, "", "how many periods to generate (< 0: no limit)", FL_PF_INTEGER,
+     0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -414,19 +416,19 @@ static int pulse_check(const fl_pctx *p, fl_diag *d)
 
 static const fl_block_ops pulse_ops = {one_output, pulse_value, pulse_next};
 static const fl_class cls_pulse = {
-    MBS "Pulse", "Generate a pulse signal", y_port, FL_N(y_port), pulse_params, FL_N(pulse_params),
+    MBS "Pulse", "Periodic rectangular pulses", y_port, FL_N(y_port), pulse_params, FL_N(pulse_params),
     NULL, 0, 0, pulse_check, NULL, NULL, NULL, NULL, &pulse_ops, NULL,
 };
 
 enum { TRAP_AMP, TRAP_RISING, TRAP_WIDTH, TRAP_FALLING, TRAP_PERIOD, TRAP_NPERIOD, TRAP_OFFSET, TRAP_START };
 static const fl_param_def trapezoid_params[] = {
-    {"amplitude", FL_P_REAL, "1", NULL, "", "amplitude of trapezoid", 0, 0, 0, NULL},
-    {"rising", FL_P_REAL, "0", NULL, "s", "rising duration of trapezoid", FL_PF_MIN, 0, 0, NULL},
-    {"width", FL_P_REAL, "0.5", NULL, "s", "width duration of trapezoid", FL_PF_MIN, 0, 0, NULL},
-    {"falling", FL_P_REAL, "0", NULL, "s", "falling duration of trapezoid", FL_PF_MIN, 0, 0, NULL},
-    {"period", FL_P_REAL, NULL, "1", "s", "time for one period", FL_PF_MIN, C_SMALL, 0, NULL},
-    {"nperiod", FL_P_INT, "-1", NULL, "", "number of periods (< 0 means infinite number of periods)", FL_PF_INTEGER, 0,
-     0, NULL},
+    {"amplitude", FL_P_REAL, "1", NULL, "", "output rise at the top of the trapezoid", 0, 0, 0, NULL},
+    {"rising", FL_P_REAL, "0", NULL, "s", "time from offset up to the top", FL_PF_MIN, 0, 0, NULL},
+    {"width", FL_P_REAL, "0.5", NULL, "s", "time at the top", FL_PF_MIN, 0, 0, NULL},
+    {"falling", FL_P_REAL, "0", NULL, "s", "time from top back to offset", FL_PF_MIN, 0, 0, NULL},
+    {"period", FL_P_REAL, NULL, "1", "s", "repetition interval", FL_PF_MIN, C_SMALL, 0, NULL},
+    {"nperiod", FL_P_INT, "-1", NULL, "", "how many periods to generate (< 0: no limit)", FL_PF_INTEGER,
+     0, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
 };
@@ -508,7 +510,7 @@ static int trapezoid_check(const fl_pctx *p, fl_diag *d)
 
 static const fl_block_ops trapezoid_ops = {one_output, trapezoid_value, trapezoid_next};
 static const fl_class cls_trapezoid = {
-    MBS "Trapezoid", "Generate a trapezoidal signal", y_port, FL_N(y_port), trapezoid_params,
+    MBS "Trapezoid", "Periodic trapezoids", y_port, FL_N(y_port), trapezoid_params,
     FL_N(trapezoid_params), NULL, 0, 0, trapezoid_check, NULL, NULL, NULL, NULL, &trapezoid_ops, NULL,
 };
 
@@ -617,20 +619,19 @@ static int check_table(const fl_pctx *p, fl_diag *d, const fl_value *tab, int mi
             }
     for (int i = 1; i < n; i++) {
         double t0 = tab->data[(size_t)(i - 1) * (size_t)nc], t1 = tab->data[(size_t)i * (size_t)nc];
+        int triple = i >= 2 && t1 == t0 && tab->data[(size_t)(i - 2) * (size_t)nc] == t1;
+        if (!(t1 < t0) && !triple) continue;
         char v0[40], v1[40];
         fl_fmt_double(v0, sizeof v0, t0);
         fl_fmt_double(v1, sizeof v1, t1);
-        if (t1 < t0) {
-            fl_err(d, p->loc, "%s.table: time values must be non-decreasing: row %d (t = %s) comes after row %d (t = %s)",
-                   p->inst, i + 1, v1, i, v0);
-            return -1;
-        }
-        if (i >= 2 && t1 == t0 && tab->data[(size_t)(i - 2) * (size_t)nc] == t1) {
+        if (t1 < t0)
             fl_err(d, p->loc,
-                   "%s.table: rows %d to %d all have time %s; at most two rows may share a time (a jump)",
+                   "%s.table: time values must be non-decreasing: row %d (t = %s) is less than row %d (t = %s)",
+                   p->inst, i + 1, v1, i, v0);
+        else
+            fl_err(d, p->loc, "%s.table: rows %d to %d all have time %s; at most two rows may share a time (a jump)",
                    p->inst, i - 1, i + 1, v1);
-            return -1;
-        }
+        return -1;
     }
     return 0;
 }
@@ -639,12 +640,12 @@ static int check_table(const fl_pctx *p, fl_diag *d, const fl_value *tab, int mi
 
 enum { TT_TABLE, TT_TIMESCALE, TT_OFFSET, TT_START, TT_SHIFT };
 static const fl_param_def timetable_params[] = {
-    {"table", FL_P_MATRIX, "fill(0.0, 0, 2)", NULL, "", "table matrix (time = first column, e.g. [0, 0; 1, 1; 2, 4])",
-     0, 0, 0, NULL},
-    {"timeScale", FL_P_REAL, "1", NULL, "s", "time scale of first table column", FL_PF_MIN, C_EPS, 0, NULL},
+    {"table", FL_P_MATRIX, "fill(0.0, 0, 2)", NULL, "",
+     "rows of (time, value); time 0 first when there is more than one row", 0, 0, 0, NULL},
+    {"timeScale", FL_P_REAL, "1", NULL, "s", "seconds per unit of the table's time column", FL_PF_MIN, C_EPS, 0, NULL},
     BPAR_OFFSET,
     BPAR_STARTTIME,
-    {"shiftTime", FL_P_REAL, "startTime", NULL, "s", "shift time of first table column", 0, 0, 0, NULL},
+    {"shiftTime", FL_P_REAL, "startTime", NULL, "s", "time at which table time 0 is reached", 0, 0, 0, NULL},
 };
 
 static tgrid timetable_grid(const double *par, const fl_value *arrays)
@@ -701,7 +702,7 @@ static int timetable_check(const fl_pctx *p, fl_diag *d)
 
 static const fl_block_ops timetable_ops = {one_output, timetable_value, timetable_next};
 static const fl_class cls_timetable = {
-    MBS "TimeTable", "Generate a (possibly discontinuous) signal by linear interpolation in a table", y_port,
+    MBS "TimeTable", "Piecewise-linear signal from a (time, value) table", y_port,
     FL_N(y_port), timetable_params, FL_N(timetable_params), NULL, 0, 0, timetable_check, NULL, NULL, NULL,
     NULL, &timetable_ops, NULL,
 };
@@ -715,30 +716,30 @@ enum {
     CT_SMOOTH, CT_EXTRAP, CT_TIMESCALE, CT_OFFSET, CT_START, CT_SHIFT, CT_TIMEEVENTS, CT_VERBOSEEXTRAP
 };
 static const fl_param_def combi_params[] = {
-    {"tableOnFile", FL_P_BOOL, "false", NULL, "", "true if table is defined on file or in function usertab (not supported)",
-     FL_PF_STRUCT, 0, 0, NULL},
-    {"table", FL_P_MATRIX, "fill(0.0, 0, 2)", NULL, "", "table matrix (time = first column, e.g. [0, 0; 1, 2])", 0, 0,
-     0, NULL},
-    {"tableName", FL_P_STRING, "\"NoName\"", NULL, "", "table name on file (not supported)", 0, 0, 0, NULL},
-    {"fileName", FL_P_STRING, "\"NoName\"", NULL, "", "file where matrix is stored (not supported)", 0, 0, 0, NULL},
-    {"delimiter", FL_P_STRING, "\",\"", NULL, "", "column delimiter character for CSV file (not supported)", 0, 0, 0,
+    {"tableOnFile", FL_P_BOOL, "false", NULL, "", "take the table from a file (not supported)", FL_PF_STRUCT, 0, 0,
      NULL},
-    {"nHeaderLines", FL_P_INT, "0", NULL, "", "number of header lines to ignore for CSV file (not supported)",
-     FL_PF_INTEGER, 0, 0, NULL},
-    {"verboseRead", FL_P_BOOL, "true", NULL, "", "true: print info message about loading of file", 0, 0, 0, NULL},
-    {"columns", FL_P_VECTOR, "2:size(table, 2)", NULL, "", "columns of table to be interpolated", 0, 0, 0, NULL},
-    {"smoothness", FL_P_ENUM, SMOOTHNESS ".LinearSegments", NULL, "", "smoothness of table interpolation", 0, 0, 0,
-     SMOOTHNESS},
+    {"table", FL_P_MATRIX, "fill(0.0, 0, 2)", NULL, "", "rows of (time, value1, value2, ...)", 0, 0, 0, NULL},
+    {"tableName", FL_P_STRING, "\"NoName\"", NULL, "", "table name in the file (files are not supported)", 0, 0, 0,
+     NULL},
+    {"fileName", FL_P_STRING, "\"NoName\"", NULL, "", "data file (files are not supported)", 0, 0, 0, NULL},
+    {"delimiter", FL_P_STRING, "\",\"", NULL, "", "CSV column separator (files are not supported)", 0, 0, 0, NULL},
+    {"nHeaderLines", FL_P_INT, "0", NULL, "", "CSV header lines to skip (files are not supported)", FL_PF_INTEGER,
+     0, 0, NULL},
+    {"verboseRead", FL_P_BOOL, "true", NULL, "", "report file loading (files are not supported)", 0, 0, 0, NULL},
+    {"columns", FL_P_VECTOR, "2:size(table, 2)", NULL, "", "table column of each output (column 1 is time)", 0, 0, 0,
+     NULL},
+    {"smoothness", FL_P_ENUM, SMOOTHNESS ".LinearSegments", NULL, "",
+     "interpolation between rows (LinearSegments or ConstantSegments)", 0, 0, 0, SMOOTHNESS},
     {"extrapolation", FL_P_ENUM, EXTRAPOLATION ".LastTwoPoints", NULL, "",
-     "extrapolation of data outside the definition range (NoExtrapolation holds the end values)", 0, 0, 0,
-     EXTRAPOLATION},
-    {"timeScale", FL_P_REAL, "1", NULL, "s", "time scale of first table column", FL_PF_MIN, C_EPS, 0, NULL},
-    {"offset", FL_P_VECTOR, "{0}", NULL, "", "offsets of output signals (one value applies to all)", 0, 0, 0, NULL},
+     "output outside the table's time range (NoExtrapolation holds the end values)", 0, 0, 0, EXTRAPOLATION},
+    {"timeScale", FL_P_REAL, "1", NULL, "s", "seconds per unit of the table's time column", FL_PF_MIN, C_EPS, 0, NULL},
+    {"offset", FL_P_VECTOR, "{0}", NULL, "", "value added to each output (a single value is used for all)", 0, 0, 0,
+     NULL},
     BPAR_STARTTIME,
-    {"shiftTime", FL_P_REAL, "startTime", NULL, "s", "shift time of first table column", 0, 0, 0, NULL},
-    {"timeEvents", FL_P_ENUM, TIMEEVENTS ".Always", NULL, "", "time event handling of table interpolation", 0, 0, 0,
+    {"shiftTime", FL_P_REAL, "startTime", NULL, "s", "time at which table time 0 is reached", 0, 0, 0, NULL},
+    {"timeEvents", FL_P_ENUM, TIMEEVENTS ".Always", NULL, "", "which table times are time events", 0, 0, 0,
      TIMEEVENTS},
-    {"verboseExtrapolation", FL_P_BOOL, "false", NULL, "", "true: print warning message on extrapolation", 0, 0, 0,
+    {"verboseExtrapolation", FL_P_BOOL, "false", NULL, "", "warn when extrapolating (accepted, no effect)", 0, 0, 0,
      NULL},
 };
 
@@ -833,8 +834,8 @@ static int combi_check(const fl_pctx *p, fl_diag *d)
     int sm = (int)p->par[CT_SMOOTH];
     if (sm != SM_LINEAR && sm != SM_CONSTANT) {
         const fl_enum_type *et = fl_enum_find(SMOOTHNESS);
-        fl_err(d, p->loc, "%s.smoothness = %s is not supported: only LinearSegments and ConstantSegments are", p->inst,
-               et && sm >= 1 && sm <= et->n ? et->lits[sm - 1] : "?");
+        fl_err(d, p->loc, "%s.smoothness = %s is not supported (only LinearSegments and ConstantSegments are)",
+               p->inst, et && sm >= 1 && sm <= et->n ? et->lits[sm - 1] : "?");
         return -1;
     }
     int rc = check_positive(p, d, CT_TIMESCALE);
@@ -870,7 +871,7 @@ static int combi_check(const fl_pctx *p, fl_diag *d)
 
 static const fl_block_ops combi_ops = {combi_nout, combi_value, combi_next};
 static const fl_class cls_combitimetable = {
-    MBS "CombiTimeTable", "Table look-up with respect to time (linear or constant segments)", y_vec_port,
+    MBS "CombiTimeTable", "Signals from the columns of a time table (linear or constant segments)", y_vec_port,
     FL_N(y_vec_port), combi_params, FL_N(combi_params), NULL, 0, 0, combi_check, NULL, NULL, NULL, NULL,
     &combi_ops, NULL,
 };

@@ -120,6 +120,14 @@ typedef struct fl_ectx {
     double t_left; /* time events at exactly this time are evaluated as left limits */
 } fl_ectx;
 
+/* The value of the relation g > 0 at an event: a root that has just been
+ * crossed (dir = +1/-1) decides it by the direction of the crossing, which
+ * is robust where g is numerically zero; otherwise by the sign of g. */
+static inline int fl_rel_gt(double g, int dir)
+{
+    return dir ? dir > 0 : g > 0;
+}
+
 /* "time < T" of a time relation, as a left limit at the event instant. */
 static inline int fl_time_before(const fl_ectx *x, double T)
 {

@@ -184,6 +184,16 @@ static const fl_param_def sign_params[] = {
     PAR_USESUPPORT,
 };
 
+/* The relation abs(v) >= v0 at an event, with roots g0 = v - v0 and
+ * g1 = v + v0: a crossing at this instant decides it by its direction
+ * (at the crossing v is numerically equal to +-v0). */
+static int abs_ge(double v, double v0, const int *dir)
+{
+    if (dir[0]) return dir[0] > 0;
+    if (dir[1]) return dir[1] < 0;
+    return fabs(v) >= v0;
+}
+
 /* sign(v) regularised; *dr = derivative. `sat` is the frozen value of
  * abs(v) >= v0 for the event-generating variants (Linear, Cosine). */
 static double regsign(int reg, double v, double v0, int sat, double *dr)
@@ -251,19 +261,20 @@ static void sign_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 
 static int sign_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
-    FL_UNUSED(dir);
     const double *p = x->par + e->pofs;
     if (!reg_has_events(p)) return 0;
-    int sat = fabs(fl_vrel(x, e)) >= p[2];
+    int sat = abs_ge(fl_vrel(x, e), p[2], dir);
     if (sat == x->mode[e->mode]) return 0;
     x->mode[e->mode] = sat;
     return 1;
 }
 
+static const int no_dir[2] = {0, 0};
+
 static void sign_init(fl_ectx *x, const fl_elem *e)
 {
     x->mode[e->mode] = 0;
-    sign_event(x, e, NULL);
+    sign_event(x, e, no_dir);
 }
 
 static const uint64_t dep_v[] = {DEP_V, DEP_V};
@@ -378,8 +389,7 @@ static void inv_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 
 static int inv_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
-    FL_UNUSED(dir);
-    int low = fabs(fl_vrel(x, e)) < x->par[e->pofs + 3];
+    int low = !abs_ge(fl_vrel(x, e), x->par[e->pofs + 3], dir);
     if (low == x->mode[e->mode]) return 0;
     x->mode[e->mode] = low;
     return 1;
@@ -388,7 +398,7 @@ static int inv_event(fl_ectx *x, const fl_elem *e, const int *dir)
 static void inv_init(fl_ectx *x, const fl_elem *e)
 {
     x->mode[e->mode] = 1;
-    inv_event(x, e, NULL);
+    inv_event(x, e, no_dir);
 }
 
 static const fl_elem_ops inv_ops = {0, NULL, 2, 1, 0, dep_v, inv_eval, inv_roots, inv_event, inv_init, NULL};

@@ -47,6 +47,8 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->y = fl_xcalloc(n, sizeof(double));
     s->yp = fl_xcalloc(n, sizeof(double));
     s->ypol = fl_xcalloc(n, sizeof(double));
+    s->yo = fl_xcalloc(n, sizeof(double));
+    s->ypo = fl_xcalloc(n, sizeof(double));
     s->nodeE = fl_xcalloc((size_t)(sys->nnodes ? sys->nnodes : 1), sizeof(double));
     s->linkf = fl_xcalloc((size_t)(2 * sys->nlinks + 1), sizeof(double));
     s->rootf = fl_xcalloc((size_t)(sys->nroots_r ? sys->nroots_r : 1), sizeof(double));
@@ -95,6 +97,8 @@ void fl_sim_free(fl_sim *s)
     free(s->y);
     free(s->yp);
     free(s->ypol);
+    free(s->yo);
+    free(s->ypo);
     free(s->nodeE);
     free(s->linkf);
     free(s->rootf);
@@ -260,9 +264,23 @@ typedef struct runctx {
 
 static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *yp)
 {
+    const fl_system *sys = s->sys;
+    if (sys->n > sys->nd) {
+        /* Interpolated algebraic unknowns (massless nodes) violate their
+         * force balance by the interpolation error: re-solve them, with the
+         * states as interpolated, so that outputs are consistent. */
+        memcpy(s->yo, y, sizeof(double) * (size_t)sys->n);
+        memcpy(s->ypo, yp, sizeof(double) * (size_t)sys->n);
+        fl_diag *saved = s->diag;
+        s->diag = NULL;
+        if (fl_solve_consistent(s, t, s->yo, s->ypo) == 0) {
+            y = s->yo;
+            yp = s->ypo;
+        }
+        s->diag = saved;
+    }
     fl_eval_outputs(s, t, y, yp);
     s->have_values = 1;
-    const fl_system *sys = s->sys;
     for (int i = 0; i < sys->nvars; i++) {
         if (!isfinite(s->vals[i])) {
             fl_err(s->diag, fl_noloc, "the solution is not finite at t = %.9g: %s = %g", t, sys->vars[i].name,
@@ -299,7 +317,8 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
                    t, FL_MAX_EVENT_ITER);
             return -1;
         }
-        changed = fl_event_update(s, t, s->y, s->yp, NULL);
+        /* the crossings of this instant keep deciding their relations */
+        changed = fl_event_update(s, t, s->y, s->yp, dir);
         if (changed && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     }
     return 0;
@@ -432,6 +451,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
             /* state event: values just before, event iteration, values after */
             t = tret;
             s->stats.state_events++;
+            if (getenv("FL_DEBUG_EVENTS")) fprintf(stderr, "state event at %.17g\n", tret);
             if (IDAGetRootInfo(s->ida, s->rootdir)) goto out;
             s->t_left = NAN;
             if (emit(s, &rc, t, s->y, s->yp)) goto out;

@@ -41,6 +41,7 @@ struct fl_sim {
     double *jdata;        /* IDA Jacobian values (jpat order) */
     double *y, *yp;       /* current solution */
     double *ypol;         /* polished derivatives for output */
+    double *yo, *ypo;     /* consistent copies of the interpolated solution for output */
     /* outputs */
     double *nodeE, *linkf, *rootf, *portf, *vals;
     double *g;            /* root function values */

@@ -8,8 +8,8 @@
  * The mass starts 0.01 m from the unstretched position, at rest:
  *   s(t) = 0.01 exp(-t) (cos(w t) + sin(w t)/w),  w = sqrt(99).
  *
- * Build: make (it lands in build/examples/api_oscillator), or
- *   cc api_oscillator.c $(pkg-config --cflags --libs --static flange) -lm */
+ * Build: make (it lands in build/examples/api_oscillator), or after
+ * `make install`:  cc api_oscillator.c $(pkg-config --cflags --libs flange) -lm */
 #include <math.h>
 #include <stdio.h>
 

@@ -242,23 +242,25 @@ void fl_fmt_double(char *out, size_t cap, double x)
     if (strtod(out, NULL) != x) snprintf(out, cap, "%.17g", x);
 }
 
+/* '*' matches within one name component (not across '.'), '**' matches
+ * anything, '?' one character other than '.'. Backtracking on the last
+ * star keeps it linear enough for variable names. */
 int fl_glob_match(const char *p, const char *s)
 {
-    const char *star = NULL, *ss = NULL;
-    while (*s) {
-        if (*p == '?' || *p == *s) {
-            p++;
-            s++;
-        } else if (*p == '*') {
-            star = p++;
-            ss = s;
-        } else if (star) {
-            p = star + 1;
-            s = ++ss;
-        } else {
-            return 0;
+    if (*p == '\0') return *s == '\0';
+    if (p[0] == '*' && p[1] == '*') {
+        for (const char *t = s;; t++) {
+            if (fl_glob_match(p + 2, t)) return 1;
+            if (!*t) return 0;
         }
     }
-    while (*p == '*') p++;
-    return *p == '\0';
+    if (*p == '*') {
+        for (const char *t = s;; t++) {
+            if (fl_glob_match(p + 1, t)) return 1;
+            if (!*t || *t == '.') return 0;
+        }
+    }
+    if (!*s) return 0;
+    if (*p == '?' ? *s != '.' : *p == *s) return fl_glob_match(p + 1, s + 1);
+    return 0;
 }

@@ -70,7 +70,8 @@ void fl_uf_free(fl_uf *u);
 /* Number formatting that round-trips: shortest of %.15g/%.17g. */
 void fl_fmt_double(char *out, size_t cap, double x);
 
-/* Simple glob match supporting '*' and '?' (used by --vars). */
+/* Glob match for variable names (--vars): '*' within one component of a
+ * dotted name, '**' across components, '?' one character. */
 int fl_glob_match(const char *pattern, const char *s);
 
 #endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The simulate, check and components commands as a user runs them: variable
+# selection, experiment overrides, parameter overrides, packages, the default
+# output name, and the texts of check and components.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails+1)); }
+EX="$FLANGE_SRC/examples/msl"
+
+# --vars, --stop, --interval: header and row count
+"$FLANGE" simulate "$EX/Oscillator.mo" -o "$T/o.csv" --vars 'mass1.s,mass1.v,sine1.y' --stop 0.5 --interval 0.01 --quiet
+hdr=$(head -n 1 "$T/o.csv")
+rows=$(($(wc -l < "$T/o.csv") - 1))
+[ "$hdr" = "time,mass1.s,mass1.v,sine1.y" ] && ok "vars header" || bad "vars header: $hdr"
+[ "$rows" = 51 ] && ok "rows on the interval grid" || bad "rows: $rows"
+last=$(tail -n 1 "$T/o.csv" | cut -d, -f1)
+[ "$last" = "0.5" ] && ok "stop time" || bad "last time $last"
+
+# glob patterns: '*' stays within a name component, '**' crosses them
+"$FLANGE" simulate "$EX/Sensors.mo" -o "$T/s.csv" --vars '*Sensor*.s,mass.?' --quiet
+hdr=$(head -n 1 "$T/s.csv")
+[ "$hdr" = "time,positionSensor1.s,positionSensor2.s,mass.s,mass.v,mass.a" ] && ok "glob selection" || bad "glob header: $hdr"
+"$FLANGE" simulate "$EX/Sensors.mo" -o "$T/s2.csv" --vars 'mass.**.f' --quiet
+hdr=$(head -n 1 "$T/s2.csv")
+[ "$hdr" = "time,mass.flange_a.f,mass.flange_b.f" ] && ok "glob **" || bad "glob ** header: $hdr"
+
+# every variable by default, with Modelica names
+"$FLANGE" simulate "$EX/Sensors.mo" -o "$T/all.csv" --quiet
+hdr=$(head -n 1 "$T/all.csv")
+for v in time mass.s mass.v mass.a mass.flange_a.f forceSensor.f multiSensor.power accSensor1.a speedSensor1.v sineForce.y force.f; do
+  echo ",$hdr," | grep -q ",$v," || { bad "variable $v missing from the header"; }
+done
+ok "default variables"
+
+# parameter override: a heavier mass moves less (s = t^2/(2m) under 1 N)
+"$FLANGE" simulate "$EX/SignConvention.mo" -o "$T/p.csv" --param mass1.m=2 --vars 'mass1.s,mass2.s' --quiet
+line=$(tail -n 1 "$T/p.csv")
+awk -F, '{ exit !($2 > 0.2499 && $2 < 0.2501 && $3 > 0.4999 && $3 < 0.5001) }' <<< "$line" && ok "--param" || bad "--param: $line"
+
+# --start shifts the grid
+"$FLANGE" simulate "$EX/Accelerate.mo" -o "$T/a.csv" --start 0.5 --stop 1 --interval 0.25 --quiet
+[ "$(cut -d, -f1 "$T/a.csv" | tr '\n' ' ')" = "time 0.5 0.75 1 " ] && ok "--start" || bad "--start: $(cut -d, -f1 "$T/a.csv" | tr '\n' ' ')"
+
+# default output name: <model>.csv in the current directory
+(cd "$T" && "$FLANGE" simulate "$EX/Damper.mo" --quiet) && [ -s "$T/Damper.csv" ] && ok "default output name" || bad "default output name"
+
+# a package with several models: --model chooses one
+cat > "$T/pkg.mo" <<'EOF'
+package Demo
+  model A
+    Modelica.Mechanics.Translational.Components.Mass m(m=1, s(fixed=true), v(start=1, fixed=true));
+    annotation(experiment(StopTime=2));
+  end A;
+  model B
+    Modelica.Mechanics.Translational.Components.Mass m(m=1, s(fixed=true), v(start=2, fixed=true));
+    annotation(experiment(StopTime=2));
+  end B;
+end Demo;
+EOF
+"$FLANGE" simulate "$T/pkg.mo" -o "$T/b.csv" --model B --vars m.s --quiet && [ "$(tail -n 1 "$T/b.csv")" = "2,4" ] && ok "--model" || bad "--model: $(tail -n 1 "$T/b.csv")"
+"$FLANGE" simulate "$T/pkg.mo" -o "$T/x.csv" 2> "$T/x.err"; rc=$?
+[ $rc = 1 ] && grep -q "choose one with --model NAME" "$T/x.err" && ok "several models need --model" || bad "several models ($rc)"
+
+# check: flattened structure
+"$FLANGE" check "$EX/Sensors.mo" > "$T/check.txt" || bad "check exit status"
+for s in "model Sensors" "connection sets (" "{forceSensor.flange_a, force.flange}" "force.f <- sineForce.y" \
+         "free, m = 1 kg" "unknowns (2; 2 differential)" "mass.s = 0" "linear solver: dense"; do
+  grep -qF "$s" "$T/check.txt" || bad "check output lacks '$s'"
+done
+ok "check"
+
+# components: every class with ports and parameters
+"$FLANGE" components > "$T/comp.txt"
+for s in "Modelica.Mechanics.Translational.Components.Mass" "parameter Real m = 1 (start value) [kg]" \
+         "Modelica.Blocks.Sources.CombiTimeTable" "ports: flange (flange), support (flange if useSupport), f (input)" \
+         "Modelica.Mechanics.Translational.Sensors.MultiSensor"; do
+  grep -qF "$s" "$T/comp.txt" || bad "components output lacks '$s'"
+done
+ok "components"
+
+# --version and --help
+"$FLANGE" --version | grep -q "^flange [0-9]" && ok "--version" || bad "--version"
+"$FLANGE" simulate --help | grep -q "usage: flange simulate" && ok "simulate --help" || bad "simulate --help"
+
+if [ $fails -ne 0 ]; then echo "$fails checks failed"; exit 1; fi
+echo "all simulate/check/components checks passed"

@@ -423,12 +423,15 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         double tout = t0 + (double)kgrid * h;
         if (tout > tend || tend - tout < 1e-9 * h) tout = tend;
         double te = fl_next_time_event(s, t);
-        int time_event = te <= tout;
+        /* a discontinuity exactly at the stop time is not processed: the run
+         * ends with the values just before it */
+        int time_event = te < tend && te <= tout;
         double target = time_event ? te : tout;
+        /* up to the next breakpoint, signals there are left limits */
+        s->t_left = te <= tend ? te : NAN;
         int flag = 0;
         double tret = target;
         if (sys->n) {
-            s->t_left = time_event ? te : NAN;
             /* stop exactly at time events and at the end; output points
              * are interpolated without restricting the step size */
             IDASetStopTime(s->ida, fmin(te, tend));
@@ -444,16 +447,12 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
                 fail_solver(s, tret, flag);
                 goto out;
             }
-        } else {
-            s->t_left = time_event ? te : NAN;
         }
         if (flag == IDA_ROOT_RETURN) {
             /* state event: values just before, event iteration, values after */
             t = tret;
             s->stats.state_events++;
-            if (getenv("FL_DEBUG_EVENTS")) fprintf(stderr, "state event at %.17g\n", tret);
             if (IDAGetRootInfo(s->ida, s->rootdir)) goto out;
-            s->t_left = NAN;
             if (emit(s, &rc, t, s->y, s->yp)) goto out;
             if (event_iteration(s, t, s->rootdir, 1)) goto out;
             if (emit(s, &rc, t, s->y, s->yp)) goto out;
@@ -463,18 +462,15 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         }
         t = target;
         if (time_event) {
+            /* left limit, event iteration with the right limit, values after */
             s->stats.time_events++;
-            /* left limit (s->t_left == t), then the right limit after the event */
             if (emit(s, &rc, t, s->y, s->yp)) goto out;
             s->t_left = NAN;
             if (event_iteration(s, t, NULL, 1)) goto out;
-            if (t < tend || te <= tend) {
-                if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            }
+            if (emit(s, &rc, t, s->y, s->yp)) goto out;
             if (sys->n && restart(s, t)) goto out;
             if (te == tout) kgrid++;
         } else {
-            s->t_left = NAN;
             if (emit(s, &rc, t, s->y, s->yp)) goto out;
             kgrid++;
         }

@@ -1,0 +1,170 @@
+/* test_api.c - the public C API: building a model component by component,
+ * setting parameters from numbers, expressions and arrays, errors of the
+ * API calls, running one system in several simulations, reading values by
+ * name, and time events of signal blocks seen through a run. */
+#include "check.h"
+#include "flange.h"
+
+static int last_error_contains(const fl_diag *d, const char *s)
+{
+    for (int i = fl_diag_count(d) - 1; i >= 0; i--)
+        if (fl_diag_severity(d, i) == FL_SEV_ERROR) return strstr(fl_diag_text(d, i), s) != NULL;
+    return 0;
+}
+
+static void test_build_errors(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_new("E");
+    CHECK(fl_model_add(m, "Mass", "m1", d) == 0);
+    CHECK(fl_model_add(m, "NoSuchThing", "x", d) != 0);
+    CHECK(last_error_contains(d, "unknown component type 'NoSuchThing'"));
+    CHECK(fl_model_add(m, "Mass", "m1", d) != 0);
+    CHECK(last_error_contains(d, "duplicate component name 'm1'"));
+    CHECK(fl_model_add(m, "Mass", "1bad", d) != 0);
+    CHECK(last_error_contains(d, "'1bad' is not a valid component name"));
+    CHECK(fl_model_set(m, "m1.q", 1, d) != 0);
+    CHECK(last_error_contains(d, "m1 (Modelica.Mechanics.Translational.Components.Mass) has no parameter 'q'"));
+    CHECK(fl_model_set(m, "m1.s", 1, d) != 0);
+    CHECK(last_error_contains(d, "m1.s is a variable, not a parameter"));
+    CHECK(fl_model_set(m, "nobody.m", 1, d) != 0);
+    CHECK(last_error_contains(d, "'nobody.m' does not name a component parameter"));
+    CHECK(fl_model_add(m, "Sine", "sine", d) == 0);
+    CHECK(fl_model_connect(m, "m1.flange_a", "sine.y", d) != 0);
+    CHECK(last_error_contains(d, "cannot connect flange m1.flange_a to signal sine.y"));
+    CHECK(fl_model_connect(m, "m1.flange_c", "m1.flange_b", d) != 0);
+    CHECK(last_error_contains(d, "m1 has no connector 'flange_c'"));
+    CHECK(fl_model_set_expr(m, "sine.f", "2*", d) != 0);
+    CHECK(last_error_contains(d, "syntax error"));
+    CHECK(fl_model_set_expr(m, "sine.continuous", "1.5", d) != 0);
+    CHECK(last_error_contains(d, "sine.continuous must be true or false"));
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
+typedef struct tracker {
+    int iv;
+    double t_last, v_last;
+    int rows_at_half;
+} tracker;
+
+static int track(void *user, double t, const double *vals, int nvals)
+{
+    tracker *k = user;
+    (void)nvals;
+    k->t_last = t;
+    k->v_last = vals[k->iv];
+    if (fabs(t - 0.5) < 1e-12) k->rows_at_half++;
+    return 0;
+}
+
+/* A CombiTimeTable (set as an array) drives a force on a mass; the table
+ * jumps at t = 0.5 (repeated time row). */
+static void test_table_and_reuse(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_new("Table");
+    int rc = 0;
+    rc |= fl_model_add(m, "Modelica.Blocks.Sources.CombiTimeTable", "table", d);
+    rc |= fl_model_add(m, "Force", "force", d);
+    rc |= fl_model_add(m, "Mass", "mass", d);
+    /* force 2 N up to 0.5 s, then -1 N; second column unused */
+    const double tab[] = {0, 2, 7, 0.5, 2, 7, 0.5, -1, 7, 1, -1, 7};
+    rc |= fl_model_set_array(m, "table.table", 4, 3, tab, d);
+    rc |= fl_model_set_expr(m, "table.columns", "{2}", d);
+    rc |= fl_model_set_expr(m, "table.extrapolation", "Modelica.Blocks.Types.Extrapolation.HoldLastPoint", d);
+    rc |= fl_model_set(m, "mass.m", 2, d);
+    rc |= fl_model_set(m, "mass.s.fixed", 1, d);
+    rc |= fl_model_set(m, "mass.v.fixed", 1, d);
+    rc |= fl_model_connect(m, "table.y[1]", "force.f", d);
+    rc |= fl_model_connect(m, "force.flange", "mass.flange_a", d);
+    CHECK(rc == 0);
+    fl_system *sys = rc ? NULL : fl_compile(m, d);
+    CHECK(sys != NULL);
+    if (!sys) {
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+        fl_model_free(m);
+        fl_diag_free(d);
+        return;
+    }
+    fl_model_free(m); /* the system does not need the model any more */
+    int iv = fl_system_var_index(sys, "mass.v");
+    CHECK(iv >= 0);
+    CHECK(fl_system_var_index(sys, "table.y[1]") >= 0);
+    CHECK(fl_system_var_index(sys, "nonexistent") == -1);
+    CHECK(strcmp(fl_system_var_unit(sys, iv), "m/s") == 0);
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    o.stop_time = 1;
+    o.interval = 0.1;
+    o.tolerance = 1e-8;
+    /* two simulations of one system, and a second run of the first */
+    fl_sim *a = fl_sim_new(sys, d), *b = fl_sim_new(sys, d);
+    tracker ka = {iv, 0, 0, 0}, kb = {iv, 0, 0, 0};
+    CHECK(fl_sim_run(a, &o, track, &ka, d) == 0);
+    CHECK(fl_sim_run(b, &o, track, &kb, d) == 0);
+    /* v = 1 t up to 0.5, then -0.5 (t - 0.5): v(1) = 0.25 */
+    CHECK_NEAR(ka.v_last, 0.25, 1e-8);
+    CHECK_NEAR(ka.t_last, 1, 0);
+    CHECK(ka.rows_at_half == 2);
+    CHECK_NEAR(kb.v_last, ka.v_last, 0);
+    CHECK_NEAR(fl_sim_value(a, iv), 0.25, 1e-8);
+    fl_stats st = fl_sim_stats(a);
+    CHECK(st.time_events == 1);
+    CHECK(st.outputs == 11 + 1);
+    tracker kc = {iv, 0, 0, 0};
+    o.stop_time = 0.4;
+    CHECK(fl_sim_run(a, &o, track, &kc, d) == 0);
+    CHECK_NEAR(kc.v_last, 0.4, 1e-8);
+    CHECK(kc.rows_at_half == 0);
+    /* bad options are refused */
+    o.stop_time = -1;
+    CHECK(fl_sim_run(a, &o, NULL, NULL, d) != 0);
+    CHECK(last_error_contains(d, "the stop time (-1) must be greater than the start time (0)"));
+    o.stop_time = 1;
+    o.tolerance = 2;
+    CHECK(fl_sim_run(a, &o, NULL, NULL, d) != 0);
+    CHECK(last_error_contains(d, "the tolerance must be between 0 and 1"));
+    fl_sim_free(a);
+    fl_sim_free(b);
+    fl_system_free(sys);
+    fl_diag_free(d);
+}
+
+/* A callback can stop a run; the run then fails with the callback's code. */
+static int stop_early(void *user, double t, const double *vals, int nvals)
+{
+    (void)user;
+    (void)vals;
+    (void)nvals;
+    return t >= 0.3 ? 42 : 0;
+}
+
+static void test_callback_stop(void)
+{
+    const char *text = "model S\n"
+                       "  Modelica.Mechanics.Translational.Components.Mass m(m=1, s(fixed=true), v(start=1, fixed=true));\n"
+                       "end S;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(text, "s.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
+    CHECK(sim != NULL);
+    if (sim) {
+        fl_sim_opts o = fl_sim_default_opts(sys);
+        o.interval = 0.1;
+        CHECK(fl_sim_run(sim, &o, stop_early, NULL, d) == 42);
+        CHECK_NEAR(fl_sim_value(sim, fl_system_var_index(sys, "m.s")), 0.3, 1e-9);
+    }
+    fl_sim_free(sim);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
+int main(void)
+{
+    test_build_errors();
+    test_table_and_reuse();
+    test_callback_stop();
+    return check_done();
+}

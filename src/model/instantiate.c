@@ -211,6 +211,12 @@ static int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *wri
         else *scope = '\0';
     }
     free(scope);
+    /* The MSL packages declare "import SI = Modelica.Units.SI;", which
+     * models written within them rely on ("parameter SI.Mass m"). */
+    if (flen == 2 && strncmp(written, "SI", 2) == 0 && starts_with(within, "Modelica")) {
+        out->path = *rest ? fl_xsprintf("Modelica.Units.SI.%s", rest) : fl_xstrdup("Modelica.Units.SI");
+        return 1;
+    }
     char *first = fl_xstrndup(written, flen);
     int exists = lib_exists(first) || strcmp(first, "StateSelect") == 0;
     free(first);

@@ -155,14 +155,16 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
     return 0;
 }
 
-static fl_model *load(const sim_args *a, fl_diag *d)
+/* Load and compile the model named by the arguments (NULL on errors). */
+static fl_system *load(const sim_args *a, fl_model **m, fl_diag *d)
 {
     fl_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.model_name = a->model_name;
     lo.params = a->params;
     lo.nparams = a->nparams;
-    return fl_model_load_file(a->model_file, &lo, d);
+    *m = fl_model_load_file(a->model_file, &lo, d);
+    return *m ? fl_compile(*m, d) : NULL;
 }
 
 int cmd_check(int argc, char **argv)
@@ -174,8 +176,8 @@ int cmd_check(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     }
     fl_diag *d = fl_diag_new();
-    fl_model *m = load(&a, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_model *m;
+    fl_system *sys = load(&a, &m, d);
     cli_print_diags(d);
     if (sys) fl_system_describe(sys, stdout);
     rc = sys ? 0 : 1;
@@ -209,8 +211,8 @@ int cmd_simulate(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     }
     fl_diag *d = fl_diag_new();
-    fl_model *m = load(&a, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_model *m;
+    fl_system *sys = load(&a, &m, d);
     fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
     char *default_out = NULL;
     const char *out = a.out;

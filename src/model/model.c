@@ -344,15 +344,22 @@ int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value 
     return rc;
 }
 
+/* "component.field" for the API setters; reports a name that is not one. */
+static int api_target(fl_model *m, const char *name, int *inst, const char **rest, fl_diag *d)
+{
+    if (!m || !name) return -1;
+    if (!split_name(m, name, inst, rest)) {
+        fl_err(d, api_loc, "'%s' does not name a component parameter (component.parameter)", name);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_field(fl_model *m, const char *name, const fl_value *v, fl_diag *d)
 {
     int inst;
     const char *rest;
-    if (!m || !name) return -1;
-    if (!split_name(m, name, &inst, &rest)) {
-        fl_err(d, api_loc, "'%s' does not name a component parameter (component.parameter)", name);
-        return -1;
-    }
+    if (api_target(m, name, &inst, &rest, d)) return -1;
     return fl_model_set_value(m, inst, rest, v, api_loc, d);
 }
 
@@ -360,11 +367,7 @@ int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d)
 {
     int inst;
     const char *rest;
-    if (!m || !name) return -1;
-    if (!split_name(m, name, &inst, &rest)) {
-        fl_err(d, api_loc, "'%s' does not name a component parameter (component.parameter)", name);
-        return -1;
-    }
+    if (api_target(m, name, &inst, &rest, d)) return -1;
     fl_value v = fl_value_real(value);
     /* numbers for Boolean and enumeration parameters, as a convenience */
     int k = strchr(rest, '.') ? -1 : fl_class_param(m->insts.v[inst].cls, rest);

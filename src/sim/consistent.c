@@ -119,6 +119,85 @@ static const char *row_name(const fl_sim *s, int row)
     return sys->conds[sys->cond_used[row - sys->n]].label;
 }
 
+/* A square nonlinear system G(z) = 0 for the damped Newton iteration. */
+typedef struct newton_sys {
+    int n;
+    fl_linsys *ls;
+    double t;
+    double *y, *yp;
+    /* G(z); returns non-zero if a component produced a non-finite value */
+    int (*resid)(fl_sim *s, struct newton_sys *ns, const double *z, double *G);
+    /* Jacobian values in ls->data at the y, yp of the last resid call */
+    void (*jac)(fl_sim *s, struct newton_sys *ns);
+} newton_sys;
+
+enum { NEWTON_OK = 0, NEWTON_SINGULAR, NEWTON_NO_CONVERGENCE, NEWTON_NONFINITE };
+
+/* Damped Newton with a backtracking line search on max|G|. On failure
+ * *info is the 1-based zero-pivot column (singular, dense) or the row
+ * with the largest residual (no convergence). */
+static int newton(fl_sim *s, newton_sys *ns, double *z, int *info)
+{
+    int n = ns->n, rc = NEWTON_NO_CONVERGENCE;
+    double *G = fl_xmalloc(sizeof(double) * (size_t)n), *dz = fl_xmalloc(sizeof(double) * (size_t)n);
+    double *zt = fl_xmalloc(sizeof(double) * (size_t)n), *Gt = fl_xmalloc(sizeof(double) * (size_t)n);
+    *info = 0;
+    double gnorm = ns->resid(s, ns, z, G) ? INFINITY : max_abs(G, n);
+    for (int it = 0; it < 60; it++) {
+        if (!isfinite(gnorm)) {
+            rc = NEWTON_NONFINITE;
+            break;
+        }
+        ns->jac(s, ns);
+        int f = linsys_factor(ns->ls);
+        for (int i = 0; i < n; i++) G[i] = -G[i];
+        if (f || linsys_solve(ns->ls, G, dz)) {
+            *info = f > 0 ? f : 0;
+            rc = NEWTON_SINGULAR;
+            break;
+        }
+        double lambda = 1, gnew = INFINITY;
+        for (int k = 0; k < 20; k++) {
+            for (int i = 0; i < n; i++) zt[i] = z[i] + lambda * dz[i];
+            gnew = ns->resid(s, ns, zt, Gt) ? INFINITY : max_abs(Gt, n);
+            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
+            lambda *= 0.5;
+        }
+        double step = 0;
+        for (int i = 0; i < n; i++) step = fmax(step, fabs(lambda * dz[i]) / (1e-10 + 1e-9 * fabs(z[i])));
+        memcpy(z, zt, sizeof(double) * (size_t)n);
+        memcpy(G, Gt, sizeof(double) * (size_t)n);
+        gnorm = gnew;
+        if (isfinite(gnorm) && (step <= 1 || gnorm == 0)) {
+            rc = NEWTON_OK;
+            break;
+        }
+    }
+    if (rc == NEWTON_NO_CONVERGENCE) {
+        int worst = 0;
+        for (int i = 0; i < n; i++)
+            if (!(fabs(G[i]) <= fabs(G[worst]))) worst = i;
+        *info = worst;
+    }
+    /* leave y, yp at the returned z */
+    if (rc == NEWTON_OK) ns->resid(s, ns, z, G);
+    free(G);
+    free(dz);
+    free(zt);
+    free(Gt);
+    return rc;
+}
+
+static int init_resid(fl_sim *s, newton_sys *ns, const double *z, double *G)
+{
+    return init_residual(s, ns->t, z, ns->y, ns->yp, G);
+}
+
+static void init_jac(fl_sim *s, newton_sys *ns)
+{
+    fl_eval_jacobian(s, ns->t, 0, ns->y, ns->yp, NULL, ns->ls->data, NULL);
+}
+
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
 {
     const fl_system *sys = s->sys;
@@ -128,78 +207,54 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for the initialisation");
         return -1;
     }
-    fl_linsys *ls = &s->init_ls;
-    double *z = fl_xcalloc((size_t)N, sizeof(double));
-    double *G = fl_xmalloc(sizeof(double) * (size_t)N);
-    double *dz = fl_xmalloc(sizeof(double) * (size_t)N);
-    double *zt = fl_xmalloc(sizeof(double) * (size_t)N);
-    double *Gt = fl_xmalloc(sizeof(double) * (size_t)N);
     /* start values: the current y (zero unless set), derivatives zero */
+    double *z = fl_xcalloc((size_t)N, sizeof(double));
     for (int i = 0; i < n; i++) z[i] = y[i];
-    int rc = -1;
+    newton_sys ns = {N, &s->init_ls, t0, y, yp, init_resid, init_jac};
+    int info;
     s->initial = 1;
-    init_residual(s, t0, z, y, yp, G);
-    double gnorm = max_abs(G, N);
-    for (int it = 0; it < 60; it++) {
-        fl_eval_jacobian(s, t0, 0, y, yp, NULL, ls->data, NULL);
-        int f = linsys_factor(ls);
-        if (f) {
-            if (f > 0 && f <= N && f - 1 < n)
-                fl_err(s->diag, fl_noloc,
-                       "the initialisation problem is singular: %s is not determined by the model and the "
-                       "initial conditions (are two conditions saying the same thing, or is a force balance "
-                       "impossible?)",
-                       sys->unk_name[f - 1]);
-            else
-                fl_err(s->diag, fl_noloc, "the initialisation problem is singular (dependent initial conditions?)");
-            goto done;
-        }
-        for (int i = 0; i < N; i++) G[i] = -G[i];
-        if (linsys_solve(ls, G, dz)) {
-            fl_err(s->diag, fl_noloc, "the initialisation problem is singular");
-            goto done;
-        }
-        double lambda = 1, gnew = INFINITY;
-        for (int ls_it = 0; ls_it < 20; ls_it++) {
-            for (int i = 0; i < N; i++) zt[i] = z[i] + lambda * dz[i];
-            int bad = init_residual(s, t0, zt, y, yp, Gt);
-            gnew = bad ? INFINITY : max_abs(Gt, N);
-            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
-            lambda *= 0.5;
-        }
-        double step = 0;
-        for (int i = 0; i < N; i++) step = fmax(step, fabs(lambda * dz[i]) / (1e-10 + 1e-9 * fabs(z[i])));
-        memcpy(z, zt, sizeof(double) * (size_t)N);
-        memcpy(G, Gt, sizeof(double) * (size_t)N);
-        gnorm = gnew;
-        if (!isfinite(gnorm)) break;
-        if (step <= 1 || gnorm == 0) {
-            rc = 0;
-            break;
-        }
-    }
-    if (rc) {
-        int worst = 0;
-        for (int i = 0; i < N; i++)
-            if (!(fabs(G[i]) <= fabs(G[worst]))) worst = i;
-        if (isfinite(gnorm))
-            fl_err(s->diag, fl_noloc,
-                   "the initialisation did not converge: the equations cannot be satisfied together "
-                   "(largest residual %.3g in %s); check the initial conditions for consistency",
-                   fabs(G[worst]), row_name(s, worst));
-        else
-            fl_err(s->diag, fl_noloc, "the initialisation failed: a component produced a non-finite value");
-        goto done;
-    }
-    init_residual(s, t0, z, y, yp, G);
-done:
+    int rc = newton(s, &ns, z, &info);
     s->initial = 0;
     free(z);
-    free(G);
-    free(dz);
-    free(zt);
-    free(Gt);
-    return rc;
+    switch (rc) {
+    case NEWTON_OK:
+        return 0;
+    case NEWTON_SINGULAR:
+        if (info > 0 && info - 1 < n)
+            fl_err(s->diag, fl_noloc,
+                   "the initialisation problem is singular: %s is not determined by the model and the "
+                   "initial conditions (are two conditions saying the same thing, or is a force balance "
+                   "impossible?)",
+                   sys->unk_name[info - 1]);
+        else
+            fl_err(s->diag, fl_noloc, "the initialisation problem is singular (dependent initial conditions?)");
+        return -1;
+    case NEWTON_NO_CONVERGENCE:
+        fl_err(s->diag, fl_noloc,
+               "the initialisation did not converge: the equations cannot be satisfied together (the largest "
+               "residual is in %s); check the initial conditions for consistency",
+               row_name(s, info));
+        return -1;
+    default:
+        fl_err(s->diag, fl_noloc, "the initialisation failed: a component produced a non-finite value");
+        return -1;
+    }
+}
+
+/* Re-initialisation unknowns: algebraic y and derivatives of differential y. */
+static int reinit_resid(fl_sim *s, newton_sys *ns, const double *w, double *G)
+{
+    const fl_system *sys = s->sys;
+    for (int i = 0; i < sys->n; i++) {
+        if (sys->id[i]) ns->yp[i] = w[i];
+        else ns->y[i] = w[i];
+    }
+    return fl_eval_residual(s, ns->t, ns->y, ns->yp, G);
+}
+
+static void reinit_jac(fl_sim *s, newton_sys *ns)
+{
+    fl_eval_jacobian(s, ns->t, 0, ns->y, ns->yp, NULL, NULL, ns->ls->data);
 }
 
 int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
@@ -211,54 +266,19 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for re-initialisation");
         return -1;
     }
-    fl_linsys *ls = &s->reinit_ls;
-    double *G = fl_xmalloc(sizeof(double) * (size_t)n);
-    double *dw = fl_xmalloc(sizeof(double) * (size_t)n);
-    double *w0 = fl_xmalloc(sizeof(double) * (size_t)n);
-    double *Gt = fl_xmalloc(sizeof(double) * (size_t)n);
-    int rc = -1;
-    int bad = fl_eval_residual(s, t, y, yp, G);
-    double gnorm = bad ? INFINITY : max_abs(G, n);
-    for (int it = 0; it < 60; it++) {
-        fl_eval_jacobian(s, t, 0, y, yp, NULL, NULL, ls->data);
-        if (linsys_factor(ls)) {
-            fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
-            goto done;
-        }
-        for (int i = 0; i < n; i++) G[i] = -G[i];
-        if (linsys_solve(ls, G, dw)) {
-            fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
-            goto done;
-        }
-        for (int i = 0; i < n; i++) w0[i] = sys->id[i] ? yp[i] : y[i];
-        double lambda = 1, gnew = INFINITY;
-        for (int ls_it = 0; ls_it < 20; ls_it++) {
-            for (int i = 0; i < n; i++) {
-                double w = w0[i] + lambda * dw[i];
-                if (sys->id[i]) yp[i] = w;
-                else y[i] = w;
-            }
-            bad = fl_eval_residual(s, t, y, yp, Gt);
-            gnew = bad ? INFINITY : max_abs(Gt, n);
-            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
-            lambda *= 0.5;
-        }
-        double step = 0;
-        for (int i = 0; i < n; i++) step = fmax(step, fabs(lambda * dw[i]) / (1e-10 + 1e-9 * fabs(w0[i])));
-        memcpy(G, Gt, sizeof(double) * (size_t)n);
-        gnorm = gnew;
-        if (!isfinite(gnorm)) break;
-        if (step <= 1 || gnorm == 0) {
-            rc = 0;
-            break;
-        }
-    }
-    if (rc && !fl_diag_errors(s->diag))
-        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g did not converge", t);
-done:
-    free(G);
-    free(dw);
-    free(w0);
-    free(Gt);
-    return rc;
+    double *w = fl_xmalloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) w[i] = sys->id[i] ? yp[i] : y[i];
+    newton_sys ns = {n, &s->reinit_ls, t, y, yp, reinit_resid, reinit_jac};
+    int info;
+    int rc = newton(s, &ns, w, &info);
+    free(w);
+    if (rc == NEWTON_OK) return 0;
+    if (rc == NEWTON_SINGULAR)
+        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
+    else if (rc == NEWTON_NO_CONVERGENCE)
+        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g did not converge (largest residual in %s)",
+               t, row_name(s, info));
+    else
+        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g: a component produced a non-finite value", t);
+    return -1;
 }

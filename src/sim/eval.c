@@ -114,6 +114,14 @@ static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *
     x->t_left = s->t_left;
 }
 
+/* Kinematics at (t, y, yp) and a context for the element callbacks. */
+static void prepare(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
+                    int want_jac)
+{
+    fl_eval_kinematics(s, t, y, yp);
+    init_ectx(s, x, t, cj, y, yp, res, want_jac);
+}
+
 static void eval_elements(fl_sim *s, fl_ectx *x)
 {
     const fl_system *sys = s->sys;
@@ -126,10 +134,9 @@ static void eval_elements(fl_sim *s, fl_ectx *x)
 int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
 {
     const fl_system *sys = s->sys;
-    fl_eval_kinematics(s, t, y, yp);
-    memset(res, 0, sizeof(double) * (size_t)sys->n);
     fl_ectx x;
-    init_ectx(s, &x, t, 0, y, yp, res, 0);
+    prepare(s, &x, t, 0, y, yp, res, 0);
+    memset(res, 0, sizeof(double) * (size_t)sys->n);
     eval_elements(s, &x);
     for (int k = 0; k < 2 * sys->nelem; k++) {
         int r = sys->elem_frow[k];
@@ -165,10 +172,9 @@ void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const dou
                       double *idata, double *rdata)
 {
     const fl_system *sys = s->sys;
-    fl_eval_kinematics(s, t, y, yp);
-    memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
     fl_ectx x;
-    init_ectx(s, &x, t, cj, y, yp, s->res, 1);
+    prepare(s, &x, t, cj, y, yp, s->res, 1);
+    memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
     eval_elements(s, &x);
     int drv0 = sys->njloc - 2 * sys->ndrv;
     for (int k = 0; k < sys->ndrv; k++) {
@@ -192,9 +198,8 @@ void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const dou
 void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g)
 {
     const fl_system *sys = s->sys;
-    fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
-    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    prepare(s, &x, t, 0, y, yp, s->res, 0);
     for (int k = 0; k < sys->negroups; k++) {
         const fl_egroup *eg = &sys->egroups[k];
         if (eg->cls->elem->roots && eg->cls->elem->nroots)
@@ -225,9 +230,8 @@ double fl_next_time_event(const fl_sim *s, double t)
 int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, const int *dir)
 {
     const fl_system *sys = s->sys;
-    fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
-    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    prepare(s, &x, t, 0, y, yp, s->res, 0);
     int changed = 0;
     static const int nodir[64] = {0};
     for (int e = 0; e < sys->nelem; e++) {
@@ -243,9 +247,8 @@ int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, cons
 void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
-    fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
-    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    prepare(s, &x, t, 0, y, yp, s->res, 0);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].cls->elem;
@@ -334,9 +337,8 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         }
         yp = s->ypol;
     }
-    fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
-    init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    prepare(s, &x, t, 0, y, yp, s->res, 0);
     if (n) memset(s->res, 0, sizeof(double) * (size_t)n);
     eval_elements(s, &x);
     internal_forces(s);

@@ -219,7 +219,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         bd->frow = (bd->kind == B_FREE || bd->kind == B_MLV) ? bd->vi : bd->kind == B_MLQ ? bd->qi : -1;
     }
     for (int e = 0; e < s->nelem; e++) {
-        const fl_elem_ops *ops = s->insts[s->elems[e].inst].cls->elem;
+        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
         if (ops->nown) {
             s->elems[e].own = n;
             n += ops->nown;
@@ -244,7 +244,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
             s->unk_name[el->own + k] = fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
@@ -279,8 +279,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     /* local Jacobian blocks */
     int njloc = 0;
     for (int e = 0; e < s->nelem; e++) {
-        const fl_class *c = s->insts[s->elems[e].inst].cls;
-        int R = 2 + c->elem->nown, C = FL_J_OWN + 2 * c->elem->nown + c->elem->nin;
+        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        int R = 2 + ops->nown, C = FL_J_OWN + 2 * ops->nown + ops->nin;
         s->elems[e].jofs = njloc;
         njloc += R * C;
     }
@@ -317,7 +317,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
         int R = 2 + ops->nown, C = FL_J_OWN + 2 * ops->nown + ops->nin;
         for (int r = 0; r < R; r++) {
             int row = r < 2 ? s->elem_frow[2 * e + r] : el->own + r - 2;
@@ -400,7 +400,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             }
             for (int e = 0; e < s->nelem && !reported; e++) {
                 const fl_elem *el = &s->elems[e];
-                const fl_elem_ops *ops = s->insts[el->inst].cls->elem;
+                const fl_elem_ops *ops = s->insts[el->inst].ops;
                 for (int k = 0; k < ops->nown; k++)
                     if (cor[el->own + k] < 0 && !reported++)
                         fl_err(d, s->insts[el->inst].loc, "the system is structurally singular at %s",

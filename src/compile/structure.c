@@ -464,12 +464,15 @@ static void make_elements(fl_system *s, fl_builder *b)
     s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(2 * ne + 1));
     eord *ord = fl_xmalloc(sizeof(eord) * (size_t)(ne ? ne : 1));
     for (int k = 0; k < ne; k++) {
-        ord[k].rank = class_rank(s->insts[b->elems.v[k].inst].cls);
+        fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
+        ir->ops = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->pofs) : ir->cls->elem;
+        /* classes with several callback sets sort by them, to batch alike */
+        ord[k].rank = 4 * class_rank(ir->cls) + (ir->ops == ir->cls->elem ? 0 : 1);
         ord[k].k = k;
     }
     qsort(ord, (size_t)ne, sizeof(eord), cmp_eord);
     FL_VEC(fl_egroup) groups = {0};
-    int nmodes = 0, nroots = 0;
+    int nmodes = 0, nroots = 0, nreal = 0;
     for (int i = 0; i < ne; i++) {
         const b_elem *be = &b->elems.v[ord[i].k];
         fl_inst_rt *ir = &s->insts[be->inst];
@@ -481,8 +484,10 @@ static void make_elements(fl_system *s, fl_builder *b)
         e->sig = ir->in0;
         e->mode = nmodes;
         e->root = nroots;
-        nmodes += ir->cls->elem->nmodes;
-        nroots += ir->cls->elem->nroots;
+        e->rs = nreal;
+        nmodes += ir->ops->nmodes;
+        nroots += ir->ops->nroots;
+        nreal += ir->ops->nreal;
         int att[2] = {be->att0, be->att1};
         for (int j = 0; j < 2; j++) {
             int n = port_node(s, be->inst, att[j]);
@@ -491,8 +496,8 @@ static void make_elements(fl_system *s, fl_builder *b)
             e->off[j] = n >= 0 ? s->nodes[n].off : 0;
         }
         ir->elem = i;
-        if (!groups.n || groups.v[groups.n - 1].cls != ir->cls) {
-            fl_egroup g = {ir->cls, i, 0};
+        if (!groups.n || groups.v[groups.n - 1].ops != ir->ops) {
+            fl_egroup g = {ir->cls, ir->ops, i, 0};
             FL_VEC_PUSH(groups, g);
         }
         groups.v[groups.n - 1].n++;
@@ -502,6 +507,7 @@ static void make_elements(fl_system *s, fl_builder *b)
     s->negroups = (int)groups.n;
     s->nmodes = nmodes;
     s->nroot_fns = nroots;
+    s->nreal = nreal;
 }
 
 /* ---- port force contributions ----------------------------------------- */
@@ -556,8 +562,7 @@ static void make_contribs(fl_system *s, fl_builder *b)
 
 static int elem_depends_on_motion(const fl_system *s, int e, int j)
 {
-    const fl_class *c = s->insts[s->elems[e].inst].cls;
-    const fl_elem_ops *ops = c->elem;
+    const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
     int nrows = 2 + ops->nown;
     uint64_t bits = (1ULL << (j == 0 ? FL_J_V0 : FL_J_V1)) | (1ULL << (j == 0 ? FL_J_A0 : FL_J_A1));
     for (int r = 0; r < nrows; r++)
@@ -827,11 +832,11 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
         for (int j = 0; j < 2; j++) {
             int bd = s->elems[e].body[j];
             if (bd < 0) continue;
-            const fl_class *c = s->insts[s->elems[e].inst].cls;
+            const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
             uint64_t bits = 1ULL << (j == 0 ? FL_J_A0 : FL_J_A1);
             int uses_a = 0;
-            for (int r = 0; r < 2 + c->elem->nown; r++)
-                if (c->elem->dep[r] & bits) uses_a = 1;
+            for (int r = 0; r < 2 + ops->nown; r++)
+                if (ops->dep[r] & bits) uses_a = 1;
             if (uses_a && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
                 fl_err(d, s->insts[s->elems[e].inst].loc, "%s needs the acceleration of the massless node %s; add a mass there",
                        s->insts[s->elems[e].inst].name, s->node_names[s->elem_node[2 * e + j]]);

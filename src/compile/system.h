@@ -99,6 +99,7 @@ typedef struct fl_port_rt {
 
 typedef struct fl_inst_rt {
     const fl_class *cls;
+    const fl_elem_ops *ops; /* element callbacks of this instance (NULL: no element) */
     char *name;
     fl_loc loc;
     int pofs;  /* parameters at par[pofs] */
@@ -155,6 +156,7 @@ typedef struct fl_csc {
 
 typedef struct fl_egroup {
     const fl_class *cls;
+    const fl_elem_ops *ops;
     int first, n;
 } fl_egroup;
 
@@ -206,6 +208,7 @@ struct fl_system {
     char **unk_name; /* "mass.s" for messages */
     int nroot_fns;
     int nmodes;
+    int nreal; /* discrete Real states */
     int njloc;
 
     fl_jentry *jent;

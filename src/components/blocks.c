@@ -104,10 +104,18 @@ static double constant_value(const double *par, const fl_value *arrays, int k, i
     return level(par[0], order);
 }
 
-static const fl_block_ops constant_ops = {one_output, constant_value, NULL};
+static const fl_block_ops constant_ops = {
+    .nout = one_output,
+    .value = constant_value,
+};
 static const fl_class cls_constant = {
-    MBS "Constant", "Constant output", y_port, FL_N(y_port), constant_params,
-    FL_N(constant_params), NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &constant_ops, NULL,
+    .path = MBS "Constant",
+    .desc = "Constant output",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = constant_params,
+    .nparams = FL_N(constant_params),
+    .block = &constant_ops,
 };
 
 /* ---- Step -------------------------------------------------------------- */
@@ -133,10 +141,19 @@ static double step_next(const double *par, const fl_value *arrays, double t)
     return t < par[STEP_START] ? par[STEP_START] : INFINITY;
 }
 
-static const fl_block_ops step_ops = {one_output, step_value, step_next};
+static const fl_block_ops step_ops = {
+    .nout = one_output,
+    .value = step_value,
+    .next_event = step_next,
+};
 static const fl_class cls_step = {
-    MBS "Step", "Step at startTime", y_port, FL_N(y_port), step_params, FL_N(step_params),
-    NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &step_ops, NULL,
+    .path = MBS "Step",
+    .desc = "Step at startTime",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = step_params,
+    .nparams = FL_N(step_params),
+    .block = &step_ops,
 };
 
 /* ---- Ramp -------------------------------------------------------------- */
@@ -188,10 +205,20 @@ static int ramp_check(const fl_pctx *p, fl_diag *d)
     return -1;
 }
 
-static const fl_block_ops ramp_ops = {one_output, ramp_value, ramp_next};
+static const fl_block_ops ramp_ops = {
+    .nout = one_output,
+    .value = ramp_value,
+    .next_event = ramp_next,
+};
 static const fl_class cls_ramp = {
-    MBS "Ramp", "Linear rise from offset to offset + height", y_port, FL_N(y_port), ramp_params, FL_N(ramp_params),
-    NULL, 0, 0, ramp_check, NULL, NULL, NULL, NULL, &ramp_ops, NULL,
+    .path = MBS "Ramp",
+    .desc = "Linear rise from offset to offset + height",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = ramp_params,
+    .nparams = FL_N(ramp_params),
+    .check = ramp_check,
+    .block = &ramp_ops,
 };
 
 /* ---- Sine, Cosine, ExpSine --------------------------------------------- */
@@ -266,15 +293,33 @@ static double sine_next(const double *par, const fl_value *arrays, double t)
     return t < par[SINE_START] ? par[SINE_START] : INFINITY;
 }
 
-static const fl_block_ops sine_ops = {one_output, sine_value, sine_next};
-static const fl_class cls_sine = {
-    MBS "Sine", "Sine wave from startTime", y_port, FL_N(y_port), sine_params, FL_N(sine_params),
-    NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &sine_ops, NULL,
+static const fl_block_ops sine_ops = {
+    .nout = one_output,
+    .value = sine_value,
+    .next_event = sine_next,
 };
-static const fl_block_ops cosine_ops = {one_output, cosine_value, sine_next};
+static const fl_class cls_sine = {
+    .path = MBS "Sine",
+    .desc = "Sine wave from startTime",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = sine_params,
+    .nparams = FL_N(sine_params),
+    .block = &sine_ops,
+};
+static const fl_block_ops cosine_ops = {
+    .nout = one_output,
+    .value = cosine_value,
+    .next_event = sine_next,
+};
 static const fl_class cls_cosine = {
-    MBS "Cosine", "Cosine wave from startTime", y_port, FL_N(y_port), cosine_params, FL_N(cosine_params),
-    NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &cosine_ops, NULL,
+    .path = MBS "Cosine",
+    .desc = "Cosine wave from startTime",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = cosine_params,
+    .nparams = FL_N(cosine_params),
+    .block = &cosine_ops,
 };
 
 enum { EXPS_AMP, EXPS_F, EXPS_PHASE, EXPS_DAMPING, EXPS_OFFSET, EXPS_START };
@@ -304,10 +349,19 @@ static double expsine_next(const double *par, const fl_value *arrays, double t)
     return t < par[EXPS_START] ? par[EXPS_START] : INFINITY;
 }
 
-static const fl_block_ops expsine_ops = {one_output, expsine_value, expsine_next};
+static const fl_block_ops expsine_ops = {
+    .nout = one_output,
+    .value = expsine_value,
+    .next_event = expsine_next,
+};
 static const fl_class cls_expsine = {
-    MBS "ExpSine", "Sine wave with exponentially decaying amplitude", y_port, FL_N(y_port), expsine_params,
-    FL_N(expsine_params), NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, &expsine_ops, NULL,
+    .path = MBS "ExpSine",
+    .desc = "Sine wave with exponentially decaying amplitude",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = expsine_params,
+    .nparams = FL_N(expsine_params),
+    .block = &expsine_ops,
 };
 
 /* ---- periodic sources (Pulse, Trapezoid) ------------------------------- */
@@ -414,10 +468,20 @@ static int pulse_check(const fl_pctx *p, fl_diag *d)
     return rc;
 }
 
-static const fl_block_ops pulse_ops = {one_output, pulse_value, pulse_next};
+static const fl_block_ops pulse_ops = {
+    .nout = one_output,
+    .value = pulse_value,
+    .next_event = pulse_next,
+};
 static const fl_class cls_pulse = {
-    MBS "Pulse", "Periodic rectangular pulses", y_port, FL_N(y_port), pulse_params, FL_N(pulse_params),
-    NULL, 0, 0, pulse_check, NULL, NULL, NULL, NULL, &pulse_ops, NULL,
+    .path = MBS "Pulse",
+    .desc = "Periodic rectangular pulses",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = pulse_params,
+    .nparams = FL_N(pulse_params),
+    .check = pulse_check,
+    .block = &pulse_ops,
 };
 
 enum { TRAP_AMP, TRAP_RISING, TRAP_WIDTH, TRAP_FALLING, TRAP_PERIOD, TRAP_NPERIOD, TRAP_OFFSET, TRAP_START };
@@ -508,10 +572,20 @@ static int trapezoid_check(const fl_pctx *p, fl_diag *d)
     return rc;
 }
 
-static const fl_block_ops trapezoid_ops = {one_output, trapezoid_value, trapezoid_next};
+static const fl_block_ops trapezoid_ops = {
+    .nout = one_output,
+    .value = trapezoid_value,
+    .next_event = trapezoid_next,
+};
 static const fl_class cls_trapezoid = {
-    MBS "Trapezoid", "Periodic trapezoids", y_port, FL_N(y_port), trapezoid_params,
-    FL_N(trapezoid_params), NULL, 0, 0, trapezoid_check, NULL, NULL, NULL, NULL, &trapezoid_ops, NULL,
+    .path = MBS "Trapezoid",
+    .desc = "Periodic trapezoids",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = trapezoid_params,
+    .nparams = FL_N(trapezoid_params),
+    .check = trapezoid_check,
+    .block = &trapezoid_ops,
 };
 
 /* ---- time tables ------------------------------------------------------- */
@@ -700,11 +774,20 @@ static int timetable_check(const fl_pctx *p, fl_diag *d)
     return rc;
 }
 
-static const fl_block_ops timetable_ops = {one_output, timetable_value, timetable_next};
+static const fl_block_ops timetable_ops = {
+    .nout = one_output,
+    .value = timetable_value,
+    .next_event = timetable_next,
+};
 static const fl_class cls_timetable = {
-    MBS "TimeTable", "Piecewise-linear signal from a (time, value) table", y_port,
-    FL_N(y_port), timetable_params, FL_N(timetable_params), NULL, 0, 0, timetable_check, NULL, NULL, NULL,
-    NULL, &timetable_ops, NULL,
+    .path = MBS "TimeTable",
+    .desc = "Piecewise-linear signal from a (time, value) table",
+    .ports = y_port,
+    .nports = FL_N(y_port),
+    .params = timetable_params,
+    .nparams = FL_N(timetable_params),
+    .check = timetable_check,
+    .block = &timetable_ops,
 };
 
 /* ---- CombiTimeTable ---------------------------------------------------- */
@@ -869,11 +952,20 @@ static int combi_check(const fl_pctx *p, fl_diag *d)
     return rc;
 }
 
-static const fl_block_ops combi_ops = {combi_nout, combi_value, combi_next};
+static const fl_block_ops combi_ops = {
+    .nout = combi_nout,
+    .value = combi_value,
+    .next_event = combi_next,
+};
 static const fl_class cls_combitimetable = {
-    MBS "CombiTimeTable", "Signals from the columns of a time table (linear or constant segments)", y_vec_port,
-    FL_N(y_vec_port), combi_params, FL_N(combi_params), NULL, 0, 0, combi_check, NULL, NULL, NULL, NULL,
-    &combi_ops, NULL,
+    .path = MBS "CombiTimeTable",
+    .desc = "Signals from the columns of a time table (linear or constant segments)",
+    .ports = y_vec_port,
+    .nports = FL_N(y_vec_port),
+    .params = combi_params,
+    .nparams = FL_N(combi_params),
+    .check = combi_check,
+    .block = &combi_ops,
 };
 
 const fl_class *const fl_classes_blocks[] = {

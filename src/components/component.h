@@ -101,6 +101,7 @@ typedef struct fl_elem {
     int root; /* first root function */
     int sig;  /* first input reference; inputs are u[sig + k] */
     int jofs; /* local Jacobian at jloc[jofs] */
+    int rs;   /* first discrete Real state */
 } fl_elem;
 
 /* Evaluation context passed to eval(), roots() and event(). */
@@ -118,7 +119,32 @@ typedef struct fl_ectx {
     double *jloc; /* out: local Jacobians (zeroed before eval) */
     int initial;  /* evaluating during initialisation */
     double t_left; /* time events at exactly this time are evaluated as left limits */
+    double *rs;    /* discrete Real states */
+    int contact_events; /* 0: compliant contacts follow their relations without events */
+    /* during event updates only: the unknowns may be changed (impulses) */
+    double *yw;
+    const double *bminv; /* per body: 1/mass; 0 for fixed or prescribed bodies; NAN if massless */
+    const int *bvi;      /* per body: index of its velocity in y, -1 if none */
+    double *impact_loss; /* accumulated kinetic energy lost in impulses */
 } fl_ectx;
+
+/* Apply an impulse P (N.s, positive in the sense of a positive element
+ * force: it pushes attachment 0 in +s and attachment 1 in -s) to the two
+ * bodies of an element during an event; returns the kinetic energy lost. */
+static inline double fl_apply_impulse(fl_ectx *x, const fl_elem *e, double P)
+{
+    double lost = 0;
+    for (int j = 0; j < 2; j++) {
+        int b = e->body[j];
+        if (b < 0 || x->bminv[b] == 0 || x->bvi[b] < 0) continue;
+        double dv = (j == 0 ? P : -P) * x->bminv[b];
+        double v = x->yw[x->bvi[b]];
+        /* kinetic energy change of this body, m = 1/minv */
+        lost -= 0.5 * ((v + dv) * (v + dv) - v * v) / x->bminv[b];
+        x->yw[x->bvi[b]] = v + dv;
+    }
+    return lost;
+}
 
 /* The value of the relation g > 0 at an event: a root that has just been
  * crossed (dir = +1/-1) decides it by the direction of the crossing, which
@@ -174,7 +200,19 @@ typedef struct fl_elem_ops {
     void (*init_modes)(fl_ectx *x, const fl_elem *e);
     /* Next time event of the element after t (INFINITY if none). */
     double (*next_time_event)(const double *par, const fl_elem *e, double t);
+    int nreal;   /* discrete Real states (rs[e->rs + k]): values kept between events */
+    unsigned flags; /* FL_EK_* */
+    /* Called once after initialisation (e.g. to remember initial values). */
+    void (*start)(fl_ectx *x, const fl_elem *e);
+    /* Energy bookkeeping: stored (potential) energy U[e->idx] and the
+     * dissipated power loss[e->idx] >= 0 of n elements. */
+    void (*energy)(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss);
 } fl_elem_ops;
+
+enum {
+    FL_EK_SOURCE = 1 << 0,  /* its power is work done on the system (force sources) */
+    FL_EK_CONTACT = 1 << 1, /* compliant contact: events can be switched off (contact_events = 0) */
+};
 
 /* Prescribed motion (drivers). */
 typedef enum fl_drv_kind { FL_DRV_POS = 1, FL_DRV_VEL, FL_DRV_ACC } fl_drv_kind;
@@ -218,6 +256,7 @@ typedef struct fl_octx {
     const double *u;                 /* inputs of the instance */
     const double *own, *ownp;        /* own unknowns and derivatives */
     const int *mode;
+    const double *rs;                /* discrete Real states of the element */
     int has_support;                 /* convenience: useSupport evaluated */
 } fl_octx;
 
@@ -250,6 +289,9 @@ typedef struct fl_class {
     const fl_block_ops *block;
     /* Values of the class variables (vars[] order) at an output point. */
     void (*outputs)(const fl_octx *o, double *vals);
+    /* Optional: element callbacks chosen by parameter values (e.g. the
+     * contact model of HardStop); default `elem`. */
+    const fl_elem_ops *(*elem_for)(const double *par);
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */

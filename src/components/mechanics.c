@@ -18,8 +18,13 @@ static int fixed_build(fl_builder *b)
 }
 
 static const fl_class cls_fixed = {
-    MTC "Fixed", "Fixed flange", fixed_ports, FL_N(fixed_ports), fixed_params, FL_N(fixed_params), NULL, 0, 0,
-    NULL, NULL, fixed_build, NULL, NULL, NULL, NULL,
+    .path = MTC "Fixed",
+    .desc = "Fixed flange",
+    .ports = fixed_ports,
+    .nports = FL_N(fixed_ports),
+    .params = fixed_params,
+    .nparams = FL_N(fixed_params),
+    .build = fixed_build,
 };
 
 /* ---- Mass -------------------------------------------------------------- */
@@ -56,8 +61,16 @@ static void mass_outputs(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_mass = {
-    MTC "Mass", "Sliding mass with inertia", two_ports, FL_N(two_ports), mass_params, FL_N(mass_params),
-    mass_vars, FL_N(mass_vars), 0, NULL, NULL, mass_build, NULL, NULL, NULL, mass_outputs,
+    .path = MTC "Mass",
+    .desc = "Sliding mass with inertia",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = mass_params,
+    .nparams = FL_N(mass_params),
+    .vars = mass_vars,
+    .nvars = FL_N(mass_vars),
+    .build = mass_build,
+    .outputs = mass_outputs,
 };
 
 /* ---- Rod --------------------------------------------------------------- */
@@ -81,8 +94,16 @@ static void rod_outputs(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_rod = {
-    MTC "Rod", "Rod without inertia", two_ports, FL_N(two_ports), rod_params, FL_N(rod_params), rod_vars,
-    FL_N(rod_vars), 0, NULL, NULL, rod_build, NULL, NULL, NULL, rod_outputs,
+    .path = MTC "Rod",
+    .desc = "Rod without inertia",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = rod_params,
+    .nparams = FL_N(rod_params),
+    .vars = rod_vars,
+    .nvars = FL_N(rod_vars),
+    .build = rod_build,
+    .outputs = rod_outputs,
 };
 
 /* ---- compliant elements: common build --------------------------------- */
@@ -131,11 +152,22 @@ static void spring_outputs(const fl_octx *o, double *v)
     v[1] = o->par[0] * (v[0] - o->par[1]);
 }
 
-static const fl_elem_ops spring_ops = {0, NULL, 0, 0, 0, dep_s, spring_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops spring_ops = {
+    .dep = dep_s,
+    .eval = spring_eval,
+};
 static const fl_class cls_spring = {
-    MTC "Spring", "Linear 1D translational spring", two_ports, FL_N(two_ports), spring_params,
-    FL_N(spring_params), spring_vars, FL_N(spring_vars), 0, NULL, NULL, compliant_build, &spring_ops, NULL, NULL,
-    spring_outputs,
+    .path = MTC "Spring",
+    .desc = "Linear 1D translational spring",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = spring_params,
+    .nparams = FL_N(spring_params),
+    .vars = spring_vars,
+    .nvars = FL_N(spring_vars),
+    .build = compliant_build,
+    .elem = &spring_ops,
+    .outputs = spring_outputs,
 };
 
 /* ---- Damper ------------------------------------------------------------ */
@@ -170,11 +202,22 @@ static void damper_outputs(const fl_octx *o, double *v)
     v[3] = v[2] * v[1];
 }
 
-static const fl_elem_ops damper_ops = {0, NULL, 0, 0, 0, dep_v, damper_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops damper_ops = {
+    .dep = dep_v,
+    .eval = damper_eval,
+};
 static const fl_class cls_damper = {
-    MTC "Damper", "Linear 1D translational damper", two_ports, FL_N(two_ports), damper_params,
-    FL_N(damper_params), damper_vars, FL_N(damper_vars), 0, NULL, NULL, compliant_rs_build, &damper_ops, NULL,
-    NULL, damper_outputs,
+    .path = MTC "Damper",
+    .desc = "Linear 1D translational damper",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = damper_params,
+    .nparams = FL_N(damper_params),
+    .vars = damper_vars,
+    .nvars = FL_N(damper_vars),
+    .build = compliant_rs_build,
+    .elem = &damper_ops,
+    .outputs = damper_outputs,
 };
 
 /* ---- SpringDamper ------------------------------------------------------ */
@@ -218,11 +261,22 @@ static void sd_outputs(const fl_octx *o, double *v)
     v[3] = v[5] * v[1];
 }
 
-static const fl_elem_ops sd_ops = {0, NULL, 0, 0, 0, dep_sv, sd_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops sd_ops = {
+    .dep = dep_sv,
+    .eval = sd_eval,
+};
 static const fl_class cls_springdamper = {
-    MTC "SpringDamper", "Linear 1D translational spring and damper in parallel", two_ports, FL_N(two_ports),
-    sd_params, FL_N(sd_params), sd_vars, FL_N(sd_vars), 0, NULL, NULL, compliant_rs_build, &sd_ops, NULL, NULL,
-    sd_outputs,
+    .path = MTC "SpringDamper",
+    .desc = "Linear 1D translational spring and damper in parallel",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = sd_params,
+    .nparams = FL_N(sd_params),
+    .vars = sd_vars,
+    .nvars = FL_N(sd_vars),
+    .build = compliant_rs_build,
+    .elem = &sd_ops,
+    .outputs = sd_outputs,
 };
 
 /* ---- RelativeStates ---------------------------------------------------- */
@@ -252,8 +306,16 @@ static void rs_outputs(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_relstates = {
-    MTC "RelativeStates", "Definition of relative state variables", two_ports, FL_N(two_ports), rs_params,
-    FL_N(rs_params), rs_vars, FL_N(rs_vars), 0, NULL, NULL, rs_build, NULL, NULL, NULL, rs_outputs,
+    .path = MTC "RelativeStates",
+    .desc = "Definition of relative state variables",
+    .ports = two_ports,
+    .nports = FL_N(two_ports),
+    .params = rs_params,
+    .nparams = FL_N(rs_params),
+    .vars = rs_vars,
+    .nvars = FL_N(rs_vars),
+    .build = rs_build,
+    .outputs = rs_outputs,
 };
 
 const fl_class *const fl_classes_mechanics[] = {

@@ -80,11 +80,23 @@ static void pos_outputs(const fl_octx *o, double *v)
     }
 }
 
-static const fl_drv_ops pos_drv = {pos_kind, 2, pos_drive};
+static const fl_drv_ops pos_drv = {
+    .kind = pos_kind,
+    .nderiv = 2,
+    .drive = pos_drive,
+};
 static const fl_class cls_position = {
-    MTS "Position", "Forced movement of a flange according to a reference position", pos_ports, FL_N(pos_ports),
-    pos_params, FL_N(pos_params), pos_vars, FL_N(pos_vars), 0, NULL, NULL, pos_build, NULL, &pos_drv, NULL,
-    pos_outputs,
+    .path = MTS "Position",
+    .desc = "Forced movement of a flange according to a reference position",
+    .ports = pos_ports,
+    .nports = FL_N(pos_ports),
+    .params = pos_params,
+    .nparams = FL_N(pos_params),
+    .vars = pos_vars,
+    .nvars = FL_N(pos_vars),
+    .build = pos_build,
+    .drv = &pos_drv,
+    .outputs = pos_outputs,
 };
 
 /* ---- Speed ------------------------------------------------------------- */
@@ -137,11 +149,23 @@ static void speed_outputs(const fl_octx *o, double *v)
     v[2] = o->par[POS_EXACT] != 0 ? 0 : o->pa[0] - o->pa[1];
 }
 
-static const fl_drv_ops speed_drv = {speed_kind, 1, speed_drive};
+static const fl_drv_ops speed_drv = {
+    .kind = speed_kind,
+    .nderiv = 1,
+    .drive = speed_drive,
+};
 static const fl_class cls_speed = {
-    MTS "Speed", "Forced movement of a flange according to a reference speed", speed_ports, FL_N(speed_ports),
-    pos_params, FL_N(pos_params), speed_vars, FL_N(speed_vars), 0, NULL, NULL, speed_build, NULL, &speed_drv,
-    NULL, speed_outputs,
+    .path = MTS "Speed",
+    .desc = "Forced movement of a flange according to a reference speed",
+    .ports = speed_ports,
+    .nports = FL_N(speed_ports),
+    .params = pos_params,
+    .nparams = FL_N(pos_params),
+    .vars = speed_vars,
+    .nvars = FL_N(speed_vars),
+    .build = speed_build,
+    .drv = &speed_drv,
+    .outputs = speed_outputs,
 };
 
 /* ---- Accelerate -------------------------------------------------------- */
@@ -185,11 +209,22 @@ static void acc_outputs(const fl_octx *o, double *v)
     v[2] = o->pa[0] - o->pa[1];
 }
 
-static const fl_drv_ops acc_drv = {acc_kind, 0, acc_drive};
+static const fl_drv_ops acc_drv = {
+    .kind = acc_kind,
+    .drive = acc_drive,
+};
 static const fl_class cls_accelerate = {
-    MTS "Accelerate", "Forced movement of a flange according to an acceleration signal", acc_ports,
-    FL_N(acc_ports), acc_params, FL_N(acc_params), acc_vars, FL_N(acc_vars), 0, NULL, NULL, acc_build, NULL,
-    &acc_drv, NULL, acc_outputs,
+    .path = MTS "Accelerate",
+    .desc = "Forced movement of a flange according to an acceleration signal",
+    .ports = acc_ports,
+    .nports = FL_N(acc_ports),
+    .params = acc_params,
+    .nparams = FL_N(acc_params),
+    .vars = acc_vars,
+    .nvars = FL_N(acc_vars),
+    .build = acc_build,
+    .drv = &acc_drv,
+    .outputs = acc_outputs,
 };
 
 /* ---- Move -------------------------------------------------------------- */
@@ -223,11 +258,22 @@ static void move_outputs(const fl_octx *o, double *v)
     v[0] = o->ps[0] - o->ps[1];
 }
 
-static const fl_drv_ops move_drv = {move_kind, 0, move_drive};
+static const fl_drv_ops move_drv = {
+    .kind = move_kind,
+    .drive = move_drive,
+};
 static const fl_class cls_move = {
-    MTS "Move", "Forced movement of a flange according to a position, velocity and acceleration signal",
-    move_ports, FL_N(move_ports), acc_params, FL_N(acc_params), move_vars, FL_N(move_vars), 0, NULL, NULL,
-    driver_build, NULL, &move_drv, NULL, move_outputs,
+    .path = MTS "Move",
+    .desc = "Forced movement of a flange according to a position, velocity and acceleration signal",
+    .ports = move_ports,
+    .nports = FL_N(move_ports),
+    .params = acc_params,
+    .nparams = FL_N(acc_params),
+    .vars = move_vars,
+    .nvars = FL_N(move_vars),
+    .build = driver_build,
+    .drv = &move_drv,
+    .outputs = move_outputs,
 };
 
 /* ---- ConstantSpeed ----------------------------------------------------- */
@@ -270,10 +316,22 @@ static void cs_outputs(const fl_octx *o, double *v)
     v[2] = o->pv[0] - o->pv[1];
 }
 
-static const fl_drv_ops cs_drv = {cs_kind, 0, cs_drive};
+static const fl_drv_ops cs_drv = {
+    .kind = cs_kind,
+    .drive = cs_drive,
+};
 static const fl_class cls_constantspeed = {
-    MTS "ConstantSpeed", "Constant speed, not dependent on force", cs_ports, FL_N(cs_ports), cs_params,
-    FL_N(cs_params), cs_vars, FL_N(cs_vars), 0, NULL, NULL, cs_build, NULL, &cs_drv, NULL, cs_outputs,
+    .path = MTS "ConstantSpeed",
+    .desc = "Constant speed, not dependent on force",
+    .ports = cs_ports,
+    .nports = FL_N(cs_ports),
+    .params = cs_params,
+    .nparams = FL_N(cs_params),
+    .vars = cs_vars,
+    .nvars = FL_N(cs_vars),
+    .build = cs_build,
+    .drv = &cs_drv,
+    .outputs = cs_outputs,
 };
 
 const fl_class *const fl_classes_motion[] = {

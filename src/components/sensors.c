@@ -66,16 +66,34 @@ static void acc_out(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_position = {
-    MTSE "PositionSensor", "Ideal sensor to measure the absolute position", abs_s_ports, FL_N(abs_s_ports), NULL,
-    0, pos_vars, FL_N(pos_vars), 0, NULL, NULL, pos_build, NULL, NULL, NULL, pos_out,
+    .path = MTSE "PositionSensor",
+    .desc = "Ideal sensor to measure the absolute position",
+    .ports = abs_s_ports,
+    .nports = FL_N(abs_s_ports),
+    .vars = pos_vars,
+    .nvars = FL_N(pos_vars),
+    .build = pos_build,
+    .outputs = pos_out,
 };
 static const fl_class cls_speed = {
-    MTSE "SpeedSensor", "Ideal sensor to measure the absolute velocity", abs_v_ports, FL_N(abs_v_ports), NULL, 0,
-    spd_vars, FL_N(spd_vars), 0, NULL, NULL, spd_build, NULL, NULL, NULL, spd_out,
+    .path = MTSE "SpeedSensor",
+    .desc = "Ideal sensor to measure the absolute velocity",
+    .ports = abs_v_ports,
+    .nports = FL_N(abs_v_ports),
+    .vars = spd_vars,
+    .nvars = FL_N(spd_vars),
+    .build = spd_build,
+    .outputs = spd_out,
 };
 static const fl_class cls_acc = {
-    MTSE "AccSensor", "Ideal sensor to measure the absolute acceleration", abs_a_ports, FL_N(abs_a_ports), NULL,
-    0, acc_vars, FL_N(acc_vars), 0, NULL, NULL, acc_build, NULL, NULL, NULL, acc_out,
+    .path = MTSE "AccSensor",
+    .desc = "Ideal sensor to measure the absolute acceleration",
+    .ports = abs_a_ports,
+    .nports = FL_N(abs_a_ports),
+    .vars = acc_vars,
+    .nvars = FL_N(acc_vars),
+    .build = acc_build,
+    .outputs = acc_out,
 };
 
 /* ---- through sensors: rigid links ------------------------------------- */
@@ -137,18 +155,34 @@ static void multi_out(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_force = {
-    MTSE "ForceSensor", "Ideal sensor to measure the force between two flanges", force_ports, FL_N(force_ports),
-    NULL, 0, force_vars, FL_N(force_vars), 0, NULL, NULL, link_build, NULL, NULL, NULL, force_out,
+    .path = MTSE "ForceSensor",
+    .desc = "Ideal sensor to measure the force between two flanges",
+    .ports = force_ports,
+    .nports = FL_N(force_ports),
+    .vars = force_vars,
+    .nvars = FL_N(force_vars),
+    .build = link_build,
+    .outputs = force_out,
 };
 static const fl_class cls_power = {
-    MTSE "PowerSensor", "Ideal sensor to measure the power between two flanges (= flange_a.f*der(flange_a.s))",
-    power_ports, FL_N(power_ports), NULL, 0, power_vars, FL_N(power_vars), 0, NULL, NULL, link_v_build, NULL,
-    NULL, NULL, power_out,
+    .path = MTSE "PowerSensor",
+    .desc = "Ideal sensor to measure the power between two flanges (= flange_a.f*der(flange_a.s))",
+    .ports = power_ports,
+    .nports = FL_N(power_ports),
+    .vars = power_vars,
+    .nvars = FL_N(power_vars),
+    .build = link_v_build,
+    .outputs = power_out,
 };
 static const fl_class cls_multi = {
-    MTSE "MultiSensor", "Ideal sensor to measure the absolute velocity, force and power between two flanges",
-    multi_ports, FL_N(multi_ports), NULL, 0, multi_vars, FL_N(multi_vars), 0, NULL, NULL, link_v_build, NULL,
-    NULL, NULL, multi_out,
+    .path = MTSE "MultiSensor",
+    .desc = "Ideal sensor to measure the absolute velocity, force and power between two flanges",
+    .ports = multi_ports,
+    .nports = FL_N(multi_ports),
+    .vars = multi_vars,
+    .nvars = FL_N(multi_vars),
+    .build = link_v_build,
+    .outputs = multi_out,
 };
 
 /* ---- relative sensors -------------------------------------------------- */
@@ -224,16 +258,34 @@ static void racc_out(const fl_octx *o, double *v)
 }
 
 static const fl_class cls_rpos = {
-    MTSE "RelPositionSensor", "Ideal sensor to measure the relative position", rpos_ports, FL_N(rpos_ports), NULL,
-    0, rpos_vars, FL_N(rpos_vars), 0, NULL, NULL, rpos_build, NULL, NULL, NULL, rpos_out,
+    .path = MTSE "RelPositionSensor",
+    .desc = "Ideal sensor to measure the relative position",
+    .ports = rpos_ports,
+    .nports = FL_N(rpos_ports),
+    .vars = rpos_vars,
+    .nvars = FL_N(rpos_vars),
+    .build = rpos_build,
+    .outputs = rpos_out,
 };
 static const fl_class cls_rspd = {
-    MTSE "RelSpeedSensor", "Ideal sensor to measure the relative speed", rspd_ports, FL_N(rspd_ports), NULL, 0,
-    rspd_vars, FL_N(rspd_vars), 0, NULL, NULL, rspd_build, NULL, NULL, NULL, rspd_out,
+    .path = MTSE "RelSpeedSensor",
+    .desc = "Ideal sensor to measure the relative speed",
+    .ports = rspd_ports,
+    .nports = FL_N(rspd_ports),
+    .vars = rspd_vars,
+    .nvars = FL_N(rspd_vars),
+    .build = rspd_build,
+    .outputs = rspd_out,
 };
 static const fl_class cls_racc = {
-    MTSE "RelAccSensor", "Ideal sensor to measure the relative acceleration", racc_ports, FL_N(racc_ports), NULL,
-    0, racc_vars, FL_N(racc_vars), 0, NULL, NULL, racc_build, NULL, NULL, NULL, racc_out,
+    .path = MTSE "RelAccSensor",
+    .desc = "Ideal sensor to measure the relative acceleration",
+    .ports = racc_ports,
+    .nports = FL_N(racc_ports),
+    .vars = racc_vars,
+    .nvars = FL_N(racc_vars),
+    .build = racc_build,
+    .outputs = racc_out,
 };
 
 const fl_class *const fl_classes_sensors[] = {

@@ -50,11 +50,23 @@ static void s_output(const fl_octx *o, double *v)
     v[0] = o->ps[0] - o->ps[1];
 }
 
-static const fl_elem_ops force_ops = {0, NULL, 0, 0, 1, dep_u, force_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops force_ops = {
+    .nin = 1,
+    .dep = dep_u,
+    .eval = force_eval,
+};
 static const fl_class cls_force = {
-    MTS "Force", "External force acting on a drive train element as input signal", force_ports,
-    FL_N(force_ports), force_params, FL_N(force_params), force_vars, FL_N(force_vars), 0, NULL, NULL,
-    source_build, &force_ops, NULL, NULL, s_output,
+    .path = MTS "Force",
+    .desc = "External force acting on a drive train element as input signal",
+    .ports = force_ports,
+    .nports = FL_N(force_ports),
+    .params = force_params,
+    .nparams = FL_N(force_params),
+    .vars = force_vars,
+    .nvars = FL_N(force_vars),
+    .build = source_build,
+    .elem = &force_ops,
+    .outputs = s_output,
 };
 
 /* ---- Force2 ------------------------------------------------------------ */
@@ -72,8 +84,12 @@ static int force2_build(fl_builder *b)
 }
 
 static const fl_class cls_force2 = {
-    MTS "Force2", "Input signal acting as torque on two flanges", force2_ports, FL_N(force2_ports), NULL, 0,
-    NULL, 0, 0, NULL, NULL, force2_build, &force_ops, NULL, NULL, NULL,
+    .path = MTS "Force2",
+    .desc = "Input signal acting as torque on two flanges",
+    .ports = force2_ports,
+    .nports = FL_N(force2_ports),
+    .build = force2_build,
+    .elem = &force_ops,
 };
 
 /* ---- PartialForce-based sources: f = flange.f given by a law ---------- */
@@ -135,10 +151,22 @@ static void cf_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, cf_law);
 }
 
-static const fl_elem_ops cf_ops = {0, NULL, 0, 0, 0, dep_none, cf_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops cf_ops = {
+    .dep = dep_none,
+    .eval = cf_eval,
+};
 static const fl_class cls_constantforce = {
-    MTS "ConstantForce", "Constant force, not dependent on speed", pforce_ports, FL_N(pforce_ports), cf_params,
-    FL_N(cf_params), fsv_vars, FL_N(fsv_vars), 0, NULL, NULL, source_build, &cf_ops, NULL, NULL, fs_outputs,
+    .path = MTS "ConstantForce",
+    .desc = "Constant force, not dependent on speed",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = cf_params,
+    .nparams = FL_N(cf_params),
+    .vars = fsv_vars,
+    .nvars = FL_N(fsv_vars),
+    .build = source_build,
+    .elem = &cf_ops,
+    .outputs = fs_outputs,
 };
 
 /* ForceStep */
@@ -168,10 +196,23 @@ static double fstep_next(const double *par, const fl_elem *e, double t)
     return T > t ? T : INFINITY;
 }
 
-static const fl_elem_ops fstep_ops = {0, NULL, 0, 0, 0, dep_none, fstep_eval, NULL, NULL, NULL, fstep_next};
+static const fl_elem_ops fstep_ops = {
+    .dep = dep_none,
+    .eval = fstep_eval,
+    .next_time_event = fstep_next,
+};
 static const fl_class cls_forcestep = {
-    MTS "ForceStep", "Force step", pforce_ports, FL_N(pforce_ports), fstep_params, FL_N(fstep_params), fsv_vars,
-    FL_N(fsv_vars), 0, NULL, NULL, source_build, &fstep_ops, NULL, NULL, fs_outputs,
+    .path = MTS "ForceStep",
+    .desc = "Force step",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = fstep_params,
+    .nparams = FL_N(fstep_params),
+    .vars = fsv_vars,
+    .nvars = FL_N(fsv_vars),
+    .build = source_build,
+    .elem = &fstep_ops,
+    .outputs = fs_outputs,
 };
 
 /* SignForce: f = -f_nominal * (regularised sign of v) */
@@ -278,10 +319,27 @@ static void sign_init(fl_ectx *x, const fl_elem *e)
 }
 
 static const uint64_t dep_v[] = {DEP_V, DEP_V};
-static const fl_elem_ops sign_ops = {0, NULL, 2, 1, 0, dep_v, sign_eval, sign_roots, sign_event, sign_init, NULL};
+static const fl_elem_ops sign_ops = {
+    .nroots = 2,
+    .nmodes = 1,
+    .dep = dep_v,
+    .eval = sign_eval,
+    .roots = sign_roots,
+    .event = sign_event,
+    .init_modes = sign_init,
+};
 static const fl_class cls_signforce = {
-    MTS "SignForce", "Constant force changing sign with speed", pforce_ports, FL_N(pforce_ports), sign_params,
-    FL_N(sign_params), fsvv_vars, FL_N(fsvv_vars), 0, NULL, NULL, source_build, &sign_ops, NULL, NULL, fsv_outputs,
+    .path = MTS "SignForce",
+    .desc = "Constant force changing sign with speed",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = sign_params,
+    .nparams = FL_N(sign_params),
+    .vars = fsvv_vars,
+    .nvars = FL_N(fsvv_vars),
+    .build = source_build,
+    .elem = &sign_ops,
+    .outputs = fsv_outputs,
 };
 
 /* Linear / quadratic / inverse speed dependent forces */
@@ -310,11 +368,22 @@ static void lin_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, lin_law);
 }
 
-static const fl_elem_ops lin_ops = {0, NULL, 0, 0, 0, dep_v, lin_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops lin_ops = {
+    .dep = dep_v,
+    .eval = lin_eval,
+};
 static const fl_class cls_linforce = {
-    MTS "LinearSpeedDependentForce", "Linear dependency of force versus speed", pforce_ports, FL_N(pforce_ports),
-    lin_params, FL_N(lin_params), fsvv_vars, FL_N(fsvv_vars), 0, NULL, NULL, source_build, &lin_ops, NULL, NULL,
-    fsv_outputs,
+    .path = MTS "LinearSpeedDependentForce",
+    .desc = "Linear dependency of force versus speed",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = lin_params,
+    .nparams = FL_N(lin_params),
+    .vars = fsvv_vars,
+    .nvars = FL_N(fsvv_vars),
+    .build = source_build,
+    .elem = &lin_ops,
+    .outputs = fsv_outputs,
 };
 
 static double quad_law(const fl_ectx *x, const fl_elem *e, const double *p, double v, double *dfdv)
@@ -336,11 +405,22 @@ static void quad_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, quad_law);
 }
 
-static const fl_elem_ops quad_ops = {0, NULL, 0, 0, 0, dep_v, quad_eval, NULL, NULL, NULL, NULL};
+static const fl_elem_ops quad_ops = {
+    .dep = dep_v,
+    .eval = quad_eval,
+};
 static const fl_class cls_quadforce = {
-    MTS "QuadraticSpeedDependentForce", "Quadratic dependency of force versus speed", pforce_ports,
-    FL_N(pforce_ports), lin_params, FL_N(lin_params), fsvv_vars, FL_N(fsvv_vars), 0, NULL, NULL, source_build,
-    &quad_ops, NULL, NULL, fsv_outputs,
+    .path = MTS "QuadraticSpeedDependentForce",
+    .desc = "Quadratic dependency of force versus speed",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = lin_params,
+    .nparams = FL_N(lin_params),
+    .vars = fsvv_vars,
+    .nvars = FL_N(fsvv_vars),
+    .build = source_build,
+    .elem = &quad_ops,
+    .outputs = fsv_outputs,
 };
 
 static const fl_param_def inv_params[] = {
@@ -401,11 +481,27 @@ static void inv_init(fl_ectx *x, const fl_elem *e)
     inv_event(x, e, no_dir);
 }
 
-static const fl_elem_ops inv_ops = {0, NULL, 2, 1, 0, dep_v, inv_eval, inv_roots, inv_event, inv_init, NULL};
+static const fl_elem_ops inv_ops = {
+    .nroots = 2,
+    .nmodes = 1,
+    .dep = dep_v,
+    .eval = inv_eval,
+    .roots = inv_roots,
+    .event = inv_event,
+    .init_modes = inv_init,
+};
 static const fl_class cls_invforce = {
-    MTS "InverseSpeedDependentForce", "Inverse dependency of force versus speed", pforce_ports, FL_N(pforce_ports),
-    inv_params, FL_N(inv_params), fsvv_vars, FL_N(fsvv_vars), 0, NULL, NULL, source_build, &inv_ops, NULL, NULL,
-    fsv_outputs,
+    .path = MTS "InverseSpeedDependentForce",
+    .desc = "Inverse dependency of force versus speed",
+    .ports = pforce_ports,
+    .nports = FL_N(pforce_ports),
+    .params = inv_params,
+    .nparams = FL_N(inv_params),
+    .vars = fsvv_vars,
+    .nvars = FL_N(fsvv_vars),
+    .build = source_build,
+    .elem = &inv_ops,
+    .outputs = fsv_outputs,
 };
 
 const fl_class *const fl_classes_sources[] = {

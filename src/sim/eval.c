@@ -127,7 +127,7 @@ static void eval_elements(fl_sim *s, fl_ectx *x)
     const fl_system *sys = s->sys;
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
-        eg->cls->elem->eval(x, &sys->elems[eg->first], eg->n);
+        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
     }
 }
 
@@ -202,8 +202,7 @@ void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, doubl
     prepare(s, &x, t, 0, y, yp, s->res, 0);
     for (int k = 0; k < sys->negroups; k++) {
         const fl_egroup *eg = &sys->egroups[k];
-        if (eg->cls->elem->roots && eg->cls->elem->nroots)
-            eg->cls->elem->roots(&x, &sys->elems[eg->first], eg->n, g);
+        if (eg->ops->roots && eg->ops->nroots) eg->ops->roots(&x, &sys->elems[eg->first], eg->n, g);
     }
 }
 
@@ -219,9 +218,9 @@ double fl_next_time_event(const fl_sim *s, double t)
     }
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
-        const fl_class *c = sys->insts[el->inst].cls;
-        if (!c->elem->next_time_event) continue;
-        double x = c->elem->next_time_event(s->par, el, t);
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        if (!ops->next_time_event) continue;
+        double x = ops->next_time_event(s->par, el, t);
         if (x > t && x < te) te = x;
     }
     return te;
@@ -236,7 +235,7 @@ int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, cons
     static const int nodir[64] = {0};
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].cls->elem;
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->event) continue;
         const int *d = dir ? dir + el->root : nodir;
         if (ops->event(&x, el, d)) changed = 1;
@@ -251,7 +250,7 @@ void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
     prepare(s, &x, t, 0, y, yp, s->res, 0);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].cls->elem;
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (ops->init_modes) ops->init_modes(&x, el);
     }
 }

@@ -170,6 +170,14 @@ typedef struct fl_sim_opts {
     double start_time, stop_time, interval, tolerance;
     int solver;   /* FL_SOLVER_*; AUTO picks dense for small, KLU for large systems */
     int quiet;    /* reserved for progress reporting */
+    /* 1: compliant contacts (ElastoGap, SymmetricHardStop, HardStop with
+     * stiffness) switch their force law where the relation says, without
+     * locating the switch as an event; the step-size control alone resolves
+     * it. 0 (default): every contact onset and release is an event. */
+    int no_contact_events;
+    /* 1: keep the energy audit (kinetic, potential, dissipated energy, work
+     * of sources) and fill the energy.* output variables. */
+    int energy;
 } fl_sim_opts;
 
 /* Options from the model's experiment annotation (StartTime 0, StopTime 1,

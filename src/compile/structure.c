@@ -805,6 +805,42 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
     s->ncond = (int)conds.n;
 }
 
+/* ---- impulses ----------------------------------------------------------- */
+
+/* An element that applies impulses changes the velocities of the bodies on
+ * both sides in proportion to 1/mass: a massless side has no defined
+ * velocity jump, and two immovable sides cannot take an impulse at all. */
+static int check_impulses(fl_system *s, fl_diag *d)
+{
+    int rc = 0;
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem *el = &s->elems[e];
+        const fl_inst_rt *ir = &s->insts[el->inst];
+        if (!(ir->ops->flags & FL_EK_IMPULSE)) continue;
+        int movable = 0;
+        for (int j = 0; j < 2; j++) {
+            int b = el->body[j];
+            if (b < 0) continue;
+            fl_body_kind k = s->bodies[b].kind;
+            if (k == B_MLV || k == B_MLQ) {
+                fl_err(d, ir->loc,
+                       "%s: an impact needs mass on both sides, but %s has none (attach a mass, or use a "
+                       "stiffness-based contact model)",
+                       ir->name, s->node_names[s->elem_node[2 * e + j]]);
+                rc = -1;
+            }
+            if (k == B_FREE) movable = 1;
+        }
+        if (!movable && !rc) {
+            fl_err(d, ir->loc, "%s: both sides are fixed or have prescribed motion, so an impact cannot change "
+                               "their velocities",
+                   ir->name);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 /* ---- observers --------------------------------------------------------- */
 
 static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
@@ -884,6 +920,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
         make_contribs(s, &b);
         rc = make_signals(s, m, &b, d);
     }
+    if (!rc) rc = check_impulses(s, d);
     if (!rc) rc = check_observers(s, &b, d);
     if (!rc) rc = check_fixed_attrs(s, m, &b, d);
     if (!rc) make_conds(s, m, &b);

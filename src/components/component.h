@@ -212,6 +212,7 @@ typedef struct fl_elem_ops {
 enum {
     FL_EK_SOURCE = 1 << 0,  /* its power is work done on the system (force sources) */
     FL_EK_CONTACT = 1 << 1, /* compliant contact: events can be switched off (contact_events = 0) */
+    FL_EK_IMPULSE = 1 << 2, /* applies impulses: both sides need mass, at least one side free */
 };
 
 /* Prescribed motion (drivers). */
@@ -258,6 +259,7 @@ typedef struct fl_octx {
     const int *mode;
     const double *rs;                /* discrete Real states of the element */
     int has_support;                 /* convenience: useSupport evaluated */
+    int contact_events;              /* as in fl_ectx */
 } fl_octx;
 
 typedef struct fl_builder fl_builder;
@@ -351,6 +353,7 @@ extern const fl_class *const fl_classes_sources[];
 extern const fl_class *const fl_classes_motion[];
 extern const fl_class *const fl_classes_sensors[];
 extern const fl_class *const fl_classes_blocks[];
+extern const fl_class *const fl_classes_contacts[];
 
 /* Helpers for class code: parameter by declaration order. */
 #define FL_PAR(par, k) ((par)[(k)])

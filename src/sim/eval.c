@@ -112,6 +112,12 @@ static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *
     x->jloc = s->jloc;
     x->initial = s->initial;
     x->t_left = s->t_left;
+    x->rs = s->rs;
+    x->contact_events = s->contact_events;
+    x->yw = NULL;
+    x->bminv = s->bminv;
+    x->bvi = s->bvi;
+    x->impact_loss = &s->impact_loss;
 }
 
 /* Kinematics at (t, y, yp) and a context for the element callbacks. */
@@ -226,11 +232,12 @@ double fl_next_time_event(const fl_sim *s, double t)
     return te;
 }
 
-int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, const int *dir)
+int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int *dir)
 {
     const fl_system *sys = s->sys;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
+    x.yw = y; /* impulses may change velocities */
     int changed = 0;
     static const int nodir[64] = {0};
     for (int e = 0; e < sys->nelem; e++) {
@@ -241,6 +248,18 @@ int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, cons
         if (ops->event(&x, el, d)) changed = 1;
     }
     return changed;
+}
+
+void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    fl_ectx x;
+    prepare(s, &x, t, 0, y, yp, s->res, 0);
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        if (ops->start) ops->start(&x, el);
+    }
 }
 
 void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
@@ -369,7 +388,9 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
             o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
             o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
+            o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
             o.has_support = ir->has_support;
+            o.contact_events = s->contact_events;
             c->outputs(&o, s->vals + ir->var0);
         }
         FL_UNUSED(maxp);

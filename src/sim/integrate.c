@@ -30,6 +30,14 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->par = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
     if (sys->npar) memcpy(s->par, sys->par, sizeof(double) * (size_t)sys->npar);
     s->mode = fl_xcalloc((size_t)(sys->nmodes ? sys->nmodes : 1), sizeof(int));
+    s->rs = fl_xcalloc((size_t)(sys->nreal ? sys->nreal : 1), sizeof(double));
+    s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
+    s->bvi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
+    for (int b = 0; b < sys->nbodies; b++) {
+        const fl_body *bd = &sys->bodies[b];
+        s->bminv[b] = bd->kind == B_FREE ? 1 / bd->mass : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN : 0;
+        s->bvi[b] = bd->vi;
+    }
     size_t nb = (size_t)(sys->nbodies ? sys->nbodies : 1);
     s->bq = fl_xcalloc(nb, sizeof(double));
     s->bv = fl_xcalloc(nb, sizeof(double));
@@ -82,6 +90,9 @@ void fl_sim_free(fl_sim *s)
     free_integrator(s);
     free(s->par);
     free(s->mode);
+    free(s->rs);
+    free(s->bminv);
+    free(s->bvi);
     free(s->bq);
     free(s->bv);
     free(s->ba);
@@ -304,13 +315,11 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
 static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
 {
     const fl_system *sys = s->sys;
-    int changed = sys->nmodes ? fl_event_update(s, t, s->y, s->yp, dir) : 0;
-    int iter = 0;
-    if (changed || force_resolve) {
-        if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
-    }
-    while (changed) {
-        if (++iter > FL_MAX_EVENT_ITER) {
+    /* inputs may have jumped (time events): make the continuous part
+     * consistent before the discrete states look at it */
+    if (force_resolve && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
+    for (int iter = 0; sys->nmodes || sys->nreal; iter++) {
+        if (iter >= FL_MAX_EVENT_ITER) {
             fl_err(s->diag, fl_noloc,
                    "event iteration at t = %.9g did not settle after %d passes: the modes of the "
                    "friction/contact elements have no consistent combination",
@@ -318,8 +327,8 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
             return -1;
         }
         /* the crossings of this instant keep deciding their relations */
-        changed = fl_event_update(s, t, s->y, s->yp, dir);
-        if (changed && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
+        if (!fl_event_update(s, t, s->y, s->yp, dir)) break;
+        if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     }
     return 0;
 }
@@ -393,6 +402,9 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     s->rtol = o->tolerance;
     s->have_values = 0;
     memset(s->mode, 0, sizeof(int) * (size_t)(sys->nmodes ? sys->nmodes : 1));
+    memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
+    s->impact_loss = 0;
+    s->contact_events = !o->no_contact_events;
     memset(s->y, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     memset(s->yp, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     runctx rc = {fn, user, 0};
@@ -410,6 +422,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         s->qoff[b] += s->y[qi];
         s->y[qi] = 0;
     }
+    fl_start_elements(s, t0, s->y, s->yp);
     if (event_iteration(s, t0, NULL, 0)) goto out;
     if (emit(s, &rc, t0, s->y, s->yp)) goto out;
 

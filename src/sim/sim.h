@@ -28,6 +28,11 @@ struct fl_sim {
     SUNContext ctx;
     double *par; /* own copy: runs may change parameters without recompiling */
     int *mode;
+    double *rs;           /* discrete Real states of the elements */
+    double *bminv;        /* per body: 1/mass, 0 if fixed or prescribed, NAN if massless */
+    int *bvi;             /* per body: velocity index in y or -1 */
+    double impact_loss;   /* kinetic energy lost in impulses so far */
+    int contact_events;
     double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
     /* Body positions are integrated as displacements from their initial
      * position (bq = qoff + y[qi]), so that the relative tolerance acts on
@@ -77,8 +82,10 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp);
 double fl_next_time_event(const fl_sim *s, double t);
 /* Event iteration of the discrete states at t; dir[k] crossing direction
  * of root k (NULL: none). Returns 1 when something changed. */
-int fl_event_update(fl_sim *s, double t, const double *y, const double *yp, const int *dir);
+int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int *dir);
 void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
+/* The elements' start hooks, after initialisation. */
+void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
 
 /* consistent.c */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);

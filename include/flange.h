@@ -149,6 +149,10 @@ int fl_system_nvars(const fl_system *sys);
 const char *fl_system_var_name(const fl_system *sys, int i);
 const char *fl_system_var_unit(const fl_system *sys, int i); /* "" if none */
 int fl_system_var_index(const fl_system *sys, const char *name); /* -1 if absent */
+/* 1 for variables that are written only when asked for: the energy audit
+ * energy.kinetic, .potential, .dissipated, .work, .drift (J), computed
+ * when fl_sim_opts.energy is set (0 otherwise). */
+int fl_system_var_on_request(const fl_system *sys, int i);
 
 /* Print the flattened structure (components, connection sets, bodies,
  * states, initial conditions, events, linear solver) as text. */
@@ -211,6 +215,10 @@ typedef struct fl_stats {
     long steps, res_evals, jac_evals, lin_setups, err_test_fails, nonlin_conv_fails;
     long time_events, state_events, outputs;
     const char *linear_solver; /* "dense" or "klu" */
+    /* energy audit (opts.energy), J, at the end of the run */
+    double e_kinetic, e_potential, e_dissipated, e_impacts, e_work;
+    double e_drift_max;   /* largest |balance - initial balance| at output points */
+    double e_throughput;  /* initial mechanical energy + integral of |source power| */
 } fl_stats;
 fl_stats fl_sim_stats(const fl_sim *sim);
 

@@ -20,12 +20,14 @@ typedef struct sim_args {
     int nglobs;
     int solver;
     int quiet;
+    int energy;
+    int no_contact_events;
 } sim_args;
 
 static const char simulate_usage[] =
     "usage: flange simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
     "                       [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
-    "                       [--solver auto|dense|klu] [--quiet]";
+    "                       [--solver auto|dense|klu] [--energy] [--no-contact-events] [--quiet]";
 static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...]";
 
 static int usage_error(const char *usage, const char *cmd, const char *fmt, ...)
@@ -132,6 +134,10 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             else return usage_error(usage, cmd, "--solver must be auto, dense or klu, not '%s'", v);
         } else if (full && strcmp(arg, "--quiet") == 0) {
             a->quiet = 1;
+        } else if (full && strcmp(arg, "--energy") == 0) {
+            a->energy = 1;
+        } else if (full && strcmp(arg, "--no-contact-events") == 0) {
+            a->no_contact_events = 1;
         } else if (full) {
             static const char *const names[] = {"--start", "--stop", "--interval", "--tolerance"};
             double *dst[] = {&a->start, &a->stop, &a->interval, &a->tolerance};
@@ -225,6 +231,8 @@ int cmd_simulate(int argc, char **argv)
         if (a.has_tolerance) o.tolerance = a.tolerance;
         o.solver = a.solver;
         o.quiet = a.quiet;
+        o.energy = a.energy;
+        o.no_contact_events = a.no_contact_events;
         if (!out) {
             default_out = malloc(strlen(fl_model_name(m)) + 5);
             if (!default_out) return 1;
@@ -239,6 +247,15 @@ int cmd_simulate(int argc, char **argv)
                             "evaluations, %ld time and %ld state events, %s linear solver\n",
                     out, st.outputs, st.steps, st.res_evals, st.jac_evals, st.time_events, st.state_events,
                     st.linear_solver);
+        }
+        if (rc == 0 && a.energy) {
+            fl_stats st = fl_sim_stats(sim);
+            double thr = st.e_throughput > 0 ? st.e_throughput : 1;
+            fprintf(stderr,
+                    "energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
+                    "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
+                    o.stop_time, st.e_kinetic, st.e_potential, st.e_dissipated + st.e_impacts, st.e_impacts,
+                    st.e_work, st.e_drift_max, st.e_drift_max / thr, st.e_throughput);
         }
         rc = rc ? 1 : 0;
     } else {

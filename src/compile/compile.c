@@ -12,7 +12,7 @@ typedef FL_VEC(fl_var) var_vec;
 
 static void add_var(var_vec *v, char *name, const char *unit, int inst, int kind, int index)
 {
-    fl_var x = {name, unit ? unit : "", inst, kind, index};
+    fl_var x = {name, unit ? unit : "", inst, kind, index, kind == OV_ENERGY};
     FL_VEC_PUSH(*v, x);
 }
 
@@ -54,8 +54,18 @@ void fl_compile_vars(fl_system *s)
             add_var(&v, fl_xsprintf("%s.%s.f", ir->name, pd->name), "N", i, OV_PORT_F, k);
         }
     }
+    /* the energy audit, written on request */
+    static const char *const enames[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
+                                         "energy.drift"};
+    s->energy_var0 = (int)v.n;
+    for (int k = 0; k < 5; k++) add_var(&v, fl_xstrdup(enames[k]), "J", 0, OV_ENERGY, k);
     s->vars = v.v;
     s->nvars = (int)v.n;
+}
+
+int fl_system_var_on_request(const fl_system *s, int i)
+{
+    return s && i >= 0 && i < s->nvars ? s->vars[i].on_request : 0;
 }
 
 void fl_system_free(fl_system *s)

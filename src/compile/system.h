@@ -128,7 +128,7 @@ typedef struct fl_cond {
     fl_loc loc;
 } fl_cond;
 
-enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT };
+enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT, OV_ENERGY };
 
 typedef struct fl_var {
     char *name;
@@ -136,6 +136,7 @@ typedef struct fl_var {
     int inst;
     int kind;  /* OV_* */
     int index; /* class var, port, or input/output element */
+    int on_request; /* written only when asked for (energy audit) */
 } fl_var;
 
 /* Jacobian entry: value = (src >= 0 ? jloc[src] : 1) * mult, times cj when
@@ -231,6 +232,7 @@ struct fl_system {
 
     fl_var *vars;
     int nvars;
+    int energy_var0; /* first of the FL_NENERGY energy.* variables (on request) */
     int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
 
     int has_time_events;

@@ -15,6 +15,14 @@
 
 static const fl_port_def two_ports[] = {PORT_FLANGE_A, PORT_FLANGE_B};
 
+/* Contacts are left only a few rounding units beyond the touch position:
+ * right after a contact starts, the gap is numerically zero and rounding
+ * noise in it must not end the contact again. */
+static inline double touch_band(const fl_ectx *x, const fl_elem *e)
+{
+    return 64 * 2.220446049250313e-16 * (fabs(fl_att_s(x, e, 0)) + fabs(fl_att_s(x, e, 1)) + 1e-300);
+}
+
 /* relation g < 0 at an event: a crossing at this instant decides it */
 static inline int rel_lt(double g, int dir)
 {
@@ -103,15 +111,22 @@ static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
+/* contact = s_rel < s_rel0; in contact the root sits a touch band beyond */
+static double eg_root(const fl_ectx *x, const fl_elem *e)
+{
+    double g = fl_srel(x, e) - x->par[e->pofs + EG_S0];
+    return x->mode[e->mode] ? g - touch_band(x, e) : g;
+}
+
 static void eg_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 {
-    for (int i = 0; i < n; i++, e++) g[e->root] = x->contact_events ? fl_srel(x, e) - x->par[e->pofs + EG_S0] : 1;
+    for (int i = 0; i < n; i++, e++) g[e->root] = x->contact_events ? eg_root(x, e) : 1;
 }
 
 static int eg_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
     if (!x->contact_events) return 0;
-    int c = rel_lt(fl_srel(x, e) - x->par[e->pofs + EG_S0], dir[0]);
+    int c = rel_lt(eg_root(x, e), dir[0]);
     if (c == x->mode[e->mode]) return 0;
     x->mode[e->mode] = c;
     return 1;
@@ -241,14 +256,27 @@ static void shs_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
+/* roots of s_rel > b/2 and s_rel < -b/2, each moved by the touch band
+ * while that contact holds */
+static void shs_root_pair(const fl_ectx *x, const fl_elem *e, double *g)
+{
+    const double *p = x->par + e->pofs;
+    double s = fl_srel(x, e), h = p[SHS_B] / 2, band = touch_band(x, e);
+    int m = x->mode[e->mode];
+    g[0] = s - h + (m == 1 ? band : 0);
+    g[1] = s + h - (m == -1 ? band : 0);
+}
+
 static void shs_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        int on = x->contact_events && p[SHS_B] > SHS_NO_GAP;
-        double s = fl_srel(x, e);
-        g[e->root] = on ? s - p[SHS_B] / 2 : 1;
-        g[e->root + 1] = on ? s + p[SHS_B] / 2 : 1;
+        if (x->contact_events && p[SHS_B] > SHS_NO_GAP) {
+            shs_root_pair(x, e, g + e->root);
+        } else {
+            g[e->root] = 1;
+            g[e->root + 1] = 1;
+        }
     }
 }
 
@@ -256,9 +284,10 @@ static int shs_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
     const double *p = x->par + e->pofs;
     if (!x->contact_events || p[SHS_B] <= SHS_NO_GAP) return 0;
-    double s = fl_srel(x, e), h = p[SHS_B] / 2;
+    double g[2];
+    shs_root_pair(x, e, g);
     /* strict relations: s > b/2 and s < -b/2 */
-    int c = (dir[0] ? dir[0] > 0 : s - h > 0) ? 1 : rel_lt(s + h, dir[1]) ? -1 : 0;
+    int c = (dir[0] ? dir[0] > 0 : g[0] > 0) ? 1 : rel_lt(g[1], dir[1]) ? -1 : 0;
     if (c == x->mode[e->mode]) return 0;
     x->mode[e->mode] = c;
     return 1;
@@ -459,23 +488,39 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
+/* roots of x >= gp and x <= gn, moved by the touch band while in contact */
+static void hs_root_pair(const fl_ectx *x, const fl_elem *e, double *g)
+{
+    const double *p = x->par + e->pofs;
+    double xs = hs_x(x, e), band = touch_band(x, e);
+    int m = x->mode[e->mode];
+    g[0] = xs - p[HS_GP] + (m == 1 ? band : 0);
+    g[1] = xs - p[HS_GN] - (m == -1 ? band : 0);
+}
+
 static void hs_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 {
     for (int i = 0; i < n; i++, e++) {
-        const double *p = x->par + e->pofs;
-        double xs = hs_x(x, e);
-        g[e->root] = x->contact_events ? xs - p[HS_GP] : 1;
-        g[e->root + 1] = x->contact_events ? xs - p[HS_GN] : 1;
+        if (x->contact_events) {
+            hs_root_pair(x, e, g + e->root);
+        } else {
+            g[e->root] = 1;
+            g[e->root + 1] = 1;
+        }
+        g[e->root + 2] = 1;
+        /* FULL_UNDAMPED: the damping switches where v changes sign in contact */
+        if ((int)x->par[e->pofs + HS_MODEL] == HS_FULL_UNDAMPED && x->contact_events && x->mode[e->mode])
+            g[e->root + 2] = fl_vrel(x, e);
     }
 }
 
 static int hs_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
     if (!x->contact_events) return 0;
-    const double *p = x->par + e->pofs;
-    double xs = hs_x(x, e);
+    double g[2];
+    hs_root_pair(x, e, g);
     /* x >= gp and x <= gn */
-    int c = rel_ge(xs - p[HS_GP], dir[0]) ? 1 : (dir[1] ? dir[1] < 0 : xs - p[HS_GN] <= 0) ? -1 : 0;
+    int c = rel_ge(g[0], dir[0]) ? 1 : (dir[1] ? dir[1] < 0 : g[1] <= 0) ? -1 : 0;
     if (c == x->mode[e->mode]) return 0;
     x->mode[e->mode] = c;
     return 1;
@@ -617,7 +662,7 @@ static const uint64_t hsd_dep[] = {FL_BIT(FL_J_OWN), FL_BIT(FL_J_OWN),
 
 static const fl_elem_ops hs_ops = {
     .dep = dep_sv,
-    .nroots = 2,
+    .nroots = 3,
     .nmodes = 1,
     .nreal = HS_NRS,
     .eval = hs_eval,

@@ -49,7 +49,8 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     c.sel = fl_xmalloc(sizeof(int) * (size_t)(nvars ? nvars : 1));
     for (int i = 0; i < nvars; i++) {
         const char *name = fl_system_var_name(sys, i);
-        int keep = nglobs <= 0;
+        /* all variables by default; the energy audit only when it runs */
+        int keep = nglobs <= 0 && (!fl_system_var_on_request(sys, i) || o->energy);
         for (int g = 0; g < nglobs && !keep; g++) keep = fl_glob_match(globs[g], name);
         if (keep) c.sel[c.nsel++] = i;
     }

@@ -33,6 +33,9 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->rs = fl_xcalloc((size_t)(sys->nreal ? sys->nreal : 1), sizeof(double));
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->bvi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
+    s->bodyF = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
+    s->eU = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
+    s->eloss = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         s->bminv[b] = bd->kind == B_FREE ? 1 / bd->mass : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN : 0;
@@ -76,10 +79,12 @@ static void free_integrator(fl_sim *s)
     if (s->yv) N_VDestroy(s->yv);
     if (s->ypv) N_VDestroy(s->ypv);
     if (s->atol) N_VDestroy(s->atol);
+    if (s->qy) N_VDestroy(s->qy);
+    if (s->qyp) N_VDestroy(s->qyp);
     s->ida = NULL;
     s->LS = NULL;
     s->A = NULL;
-    s->yv = s->ypv = s->atol = NULL;
+    s->yv = s->ypv = s->atol = s->qy = s->qyp = NULL;
     fl_linsys_free(&s->init_ls);
     fl_linsys_free(&s->reinit_ls);
 }
@@ -93,6 +98,9 @@ void fl_sim_free(fl_sim *s)
     free(s->rs);
     free(s->bminv);
     free(s->bvi);
+    free(s->bodyF);
+    free(s->eU);
+    free(s->eloss);
     free(s->bq);
     free(s->bv);
     free(s->ba);
@@ -205,6 +213,8 @@ static int setup_integrator(fl_sim *s, double t0, double rtol)
     s->yv = N_VNew_Serial(n, s->ctx);
     s->ypv = N_VNew_Serial(n, s->ctx);
     s->atol = N_VNew_Serial(n, s->ctx);
+    s->qy = N_VNew_Serial(n, s->ctx);
+    s->qyp = N_VNew_Serial(n, s->ctx);
     memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
     memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
     double *at = N_VGetArrayPointer(s->atol);
@@ -234,7 +244,6 @@ static int setup_integrator(fl_sim *s, double t0, double rtol)
     if (!s->A || !s->LS) return -1;
     if (IDASetLinearSolver(s->ida, s->LS, s->A)) return -1;
     if (IDASetJacFn(s->ida, ida_jac)) return -1;
-    if (IDASetMaxNumSteps(s->ida, 20000)) return -1;
     if (sys->nroot_fns) {
         if (IDARootInit(s->ida, sys->nroot_fns, ida_root)) return -1;
         IDASetNoInactiveRootWarn(s->ida);
@@ -291,6 +300,7 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
         s->diag = saved;
     }
     fl_eval_outputs(s, t, y, yp);
+    if (s->energy && sys->energy_var0 >= 0) fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
     s->have_values = 1;
     for (int i = 0; i < sys->nvars; i++) {
         if (!isfinite(s->vals[i])) {
@@ -331,6 +341,45 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
         if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     }
     return 0;
+}
+
+/* A relation whose root function is exactly zero at a (re)start is not seen
+ * by IDA's root finding when it moves away from zero (IDA treats such a
+ * component as inactive). Look a moment ahead along the motion (positions
+ * to second order) and decide those relations by the side they move to,
+ * as the crossing direction of an event would. */
+static int settle_zero_roots(fl_sim *s, double t)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n, nr = sys->nroot_fns;
+    if (!nr || !n) return 0;
+    double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
+    double *yn = fl_xmalloc(sizeof(double) * (size_t)n);
+    int *dir = fl_xcalloc((size_t)nr, sizeof(int));
+    fl_eval_roots(s, t, s->y, s->yp, g0);
+    int any = 0;
+    for (int k = 0; k < nr && !any; k++) any = g0[k] == 0;
+    int rc = 0;
+    if (any) {
+        double dt = 1e-9 * fmax(1.0, fabs(t));
+        for (int i = 0; i < n; i++) yn[i] = s->y[i] + dt * s->yp[i];
+        for (int b = 0; b < sys->nbodies; b++)
+            if (sys->bodies[b].qi >= 0 && sys->bodies[b].vi >= 0)
+                yn[sys->bodies[b].qi] += 0.5 * dt * dt * s->yp[sys->bodies[b].vi];
+        fl_eval_roots(s, t + dt, yn, s->yp, g1);
+        any = 0;
+        for (int k = 0; k < nr; k++)
+            if (g0[k] == 0 && g1[k] != 0) {
+                dir[k] = g1[k] > 0 ? 1 : -1;
+                any = 1;
+            }
+        if (any) rc = event_iteration(s, t, dir, 0);
+    }
+    free(g0);
+    free(g1);
+    free(yn);
+    free(dir);
+    return rc;
 }
 
 /* IDA's counters restart at every IDAReInit: add them up before. */
@@ -388,6 +437,64 @@ static int fail_solver(fl_sim *s, double t, int flag)
     return -1;
 }
 
+/* Output grid point k: t0 + k h, snapped to the stop time at the end. */
+static double grid_time(double t0, double h, double tend, long k)
+{
+    double t = t0 + (double)k * h;
+    return (t > tend || tend - t < 1e-9 * h) ? tend : t;
+}
+
+/* Output points and events closer than rounding are the same instant. */
+static int same_time(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fmax(1.0, fabs(b));
+}
+
+/* The solution at t inside the last step, into s->y, s->yp. */
+static int interpolate(fl_sim *s, double t)
+{
+    int n = s->sys->n;
+    if (!n) return 0;
+    if (IDAGetDky(s->ida, t, 0, s->qy) || IDAGetDky(s->ida, t, 1, s->qyp)) {
+        fl_err(s->diag, fl_noloc, "cannot interpolate the solution at t = %.9g", t);
+        return -1;
+    }
+    memcpy(s->y, N_VGetArrayPointer(s->qy), sizeof(double) * (size_t)n);
+    memcpy(s->yp, N_VGetArrayPointer(s->qyp), sizeof(double) * (size_t)n);
+    return 0;
+}
+
+/* The dissipated energy, the work of the sources and its absolute value
+ * over [a, b] inside the last step: 3-point Gauss quadrature on the step's
+ * interpolant. */
+static void energy_quad(fl_sim *s, double a, double b, double inc[3])
+{
+    static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
+    static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    double m = 0.5 * (a + b), hh = 0.5 * (b - a);
+    inc[0] = inc[1] = inc[2] = 0;
+    if (!(hh > 0)) return;
+    for (int k = 0; k < 3; k++) {
+        double tk = m + hh * xg[k];
+        if (IDAGetDky(s->ida, tk, 0, s->qy) || IDAGetDky(s->ida, tk, 1, s->qyp)) return;
+        fl_erates r;
+        fl_energy_rates(s, tk, N_VGetArrayPointer(s->qy), N_VGetArrayPointer(s->qyp), &r);
+        inc[0] += wg[k] * hh * r.ploss;
+        inc[1] += wg[k] * hh * r.pwork;
+        inc[2] += wg[k] * hh * fabs(r.pwork);
+    }
+}
+
+/* Set the accumulated energies to base + the integrals from a to b. */
+static void energy_advance(fl_sim *s, const double base[3], double a, double b)
+{
+    double inc[3];
+    energy_quad(s, a, b, inc);
+    s->e_diss = base[0] + inc[0];
+    s->e_work = base[1] + inc[1];
+    s->e_work_abs = base[2] + inc[2];
+}
+
 int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d)
 {
     if (!s || !o) return -1;
@@ -405,6 +512,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
     s->impact_loss = 0;
     s->contact_events = !o->no_contact_events;
+    s->energy = o->energy;
     memset(s->y, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     memset(s->yp, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     runctx rc = {fn, user, 0};
@@ -423,7 +531,8 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         s->y[qi] = 0;
     }
     fl_start_elements(s, t0, s->y, s->yp);
-    if (event_iteration(s, t0, NULL, 0)) goto out;
+    if (event_iteration(s, t0, NULL, 0) || settle_zero_roots(s, t0)) goto out;
+    if (s->energy) fl_energy_begin(s, t0, s->y, s->yp);
     if (emit(s, &rc, t0, s->y, s->yp)) goto out;
 
     long kgrid = 1;
@@ -433,60 +542,71 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         goto out;
     }
     while (t < tend) {
-        double tout = t0 + (double)kgrid * h;
-        if (tout > tend || tend - tout < 1e-9 * h) tout = tend;
         double te = fl_next_time_event(s, t);
-        /* a discontinuity exactly at the stop time is not processed: the run
-         * ends with the values just before it */
-        int time_event = te < tend && te <= tout;
-        double target = time_event ? te : tout;
+        double tstop = fmin(te, tend);
         /* up to the next breakpoint, signals there are left limits */
         s->t_left = te <= tend ? te : NAN;
-        int flag = 0;
-        double tret = target;
+        int flag = IDA_TSTOP_RETURN;
+        double tret = tstop;
         if (sys->n) {
-            /* stop exactly at time events and at the end; output points
-             * are interpolated without restricting the step size */
-            IDASetStopTime(s->ida, fmin(te, tend));
-            for (;;) {
-                flag = IDASolve(s->ida, target, &tret, s->yv, s->ypv, IDA_NORMAL);
-                if (flag != IDA_TOO_MUCH_WORK) break;
-                if (!(tret > t)) break; /* no progress at all */
-                t = tret;
-            }
-            memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
-            memcpy(s->yp, N_VGetArrayPointer(s->ypv), sizeof(double) * (size_t)sys->n);
+            /* one step at a time: output points are interpolated, and the
+             * energy audit integrates its powers over each step */
+            IDASetStopTime(s->ida, tstop);
+            flag = IDASolve(s->ida, tstop, &tret, s->yv, s->ypv, IDA_ONE_STEP);
             if (flag < 0) {
+                memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
                 fail_solver(s, tret, flag);
                 goto out;
             }
         }
+        double ebase[3] = {s->e_diss, s->e_work, s->e_work_abs}; /* at t, the start of the step */
+        /* a discontinuity exactly at the stop time is not processed: the run
+         * ends with the values just before it */
+        int event_here = flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && tret == te && te < tend);
+        /* output points up to this step's end (at an event, the event writes them) */
+        for (;;) {
+            double tout = grid_time(t0, h, tend, kgrid);
+            if (tout > tret && !same_time(tout, tret)) break;
+            if (same_time(tout, tret) && event_here) break;
+            if (interpolate(s, tout)) goto out;
+            if (s->energy) energy_advance(s, ebase, t, tout);
+            if (emit(s, &rc, tout, s->y, s->yp)) goto out;
+            kgrid++;
+            if (tout >= tend) break;
+        }
+        if (s->energy && sys->n) energy_advance(s, ebase, t, tret);
+        t = tret;
+        if (sys->n) {
+            memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
+            memcpy(s->yp, N_VGetArrayPointer(s->ypv), sizeof(double) * (size_t)sys->n);
+        }
+        if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
-            /* state event: values just before, event iteration, values after */
-            t = tret;
             s->stats.state_events++;
             if (IDAGetRootInfo(s->ida, s->rootdir)) goto out;
-            if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            if (event_iteration(s, t, s->rootdir, 1)) goto out;
-            if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            if (restart(s, t)) goto out;
-            if (tout - t < 1e-12 * fmax(1.0, fabs(t))) kgrid++;
-            continue;
-        }
-        t = target;
-        if (time_event) {
-            /* left limit, event iteration with the right limit, values after */
-            s->stats.time_events++;
-            if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            s->t_left = NAN;
-            if (event_iteration(s, t, NULL, 1)) goto out;
-            if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            if (sys->n && restart(s, t)) goto out;
-            if (te == tout) kgrid++;
         } else {
-            if (emit(s, &rc, t, s->y, s->yp)) goto out;
-            kgrid++;
+            s->stats.time_events++;
         }
+        /* the values just before the event (left limits of time events),
+         * the event iteration, the values after it, and a restart */
+        if (emit(s, &rc, t, s->y, s->yp)) goto out;
+        s->t_left = NAN;
+        if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1)) goto out;
+        if (settle_zero_roots(s, t)) goto out;
+        if (emit(s, &rc, t, s->y, s->yp)) goto out;
+        if (sys->n && restart(s, t)) goto out;
+        if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;
+    }
+    if (s->energy) {
+        double ev[FL_NENERGY];
+        fl_energy_point(s, t, s->y, s->yp, ev);
+        s->stats.e_kinetic = ev[0];
+        s->stats.e_potential = ev[1];
+        s->stats.e_dissipated = s->e_diss;
+        s->stats.e_impacts = s->impact_loss;
+        s->stats.e_work = s->e_work;
+        s->stats.e_drift_max = s->e_drift_max;
+        s->stats.e_throughput = s->e_initial + s->e_work_abs;
     }
     ret = 0;
 out:

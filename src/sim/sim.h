@@ -23,6 +23,13 @@ typedef struct fl_linsys {
     double *data; /* values in pattern order */
 } fl_linsys;
 
+#define FL_NENERGY 5 /* energy.kinetic, .potential, .dissipated, .work, .drift */
+
+typedef struct fl_erates {
+    double ekin, upot;   /* kinetic and stored energy */
+    double ploss, pwork; /* dissipated power and power of the sources */
+} fl_erates;
+
 struct fl_sim {
     const fl_system *sys;
     SUNContext ctx;
@@ -33,6 +40,11 @@ struct fl_sim {
     int *bvi;             /* per body: velocity index in y or -1 */
     double impact_loss;   /* kinetic energy lost in impulses so far */
     int contact_events;
+    /* energy audit */
+    int energy;
+    double e_diss, e_work, e_work_abs, e_balance0, e_initial, e_drift_max;
+    double *eU, *eloss, *bodyF;
+    N_Vector qy, qyp;     /* interpolated solution at quadrature points */
     double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
     /* Body positions are integrated as displacements from their initial
      * position (bq = qoff + y[qi]), so that the relative tolerance acts on
@@ -86,6 +98,11 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
 void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
 /* The elements' start hooks, after initialisation. */
 void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
+
+/* energy.c */
+void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r);
+void fl_energy_point(fl_sim *s, double t, const double *y, const double *yp, double out[FL_NENERGY]);
+void fl_energy_begin(fl_sim *s, double t, const double *y, const double *yp);
 
 /* consistent.c */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);

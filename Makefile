@@ -2,7 +2,7 @@
 #   make run    install missing dependencies, build, simulate the default example
 #   make test   build and run every test through ctest
 BUILD ?= build
-EXAMPLE ?= examples/msl/Oscillator.mo
+EXAMPLE ?= examples/hardstop_hysteresis.mo
 EXAMPLE_NAME = $(basename $(notdir $(EXAMPLE)))
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local

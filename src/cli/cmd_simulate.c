@@ -251,11 +251,17 @@ int cmd_simulate(int argc, char **argv)
         if (rc == 0 && a.energy) {
             fl_stats st = fl_sim_stats(sim);
             double thr = st.e_throughput > 0 ? st.e_throughput : 1;
-            fprintf(stderr,
-                    "energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
-                    "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
-                    o.stop_time, st.e_kinetic, st.e_potential, st.e_dissipated + st.e_impacts, st.e_impacts,
-                    st.e_work, st.e_drift_max, st.e_drift_max / thr, st.e_throughput);
+            printf("energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
+                   "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
+                   o.stop_time, st.e_kinetic, st.e_potential, st.e_dissipated + st.e_impacts, st.e_impacts, st.e_work,
+                   st.e_drift_max, st.e_drift_max / thr, st.e_throughput);
+            /* a balance off by a percent means the solution itself is wrong */
+            if (st.e_drift_max > 1e-2 * thr)
+                fprintf(stderr,
+                        "flange: warning: the energy balance does not close (drift %.3g of the throughput): the "
+                        "steps do not resolve the motion at this tolerance%s\n",
+                        st.e_drift_max / thr,
+                        o.no_contact_events ? " (contacts are stepped through: try without --no-contact-events)" : "");
         }
         rc = rc ? 1 : 0;
     } else {

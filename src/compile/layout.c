@@ -256,18 +256,36 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         s->nominal[i] = 1.0;
     }
     s->nd = nd;
-    /* Absolute tolerance scale of body positions: the smallest s_nominal of
-     * the compliant elements attached, so that their relative positions are
-     * controlled as MSL's nominal attribute intends (1 m by default). */
+    /* Absolute tolerance scale of body positions: the smallest length scale
+     * (s_nominal) of the elements attached, so that their relative
+     * positions are controlled as MSL's nominal attribute intends (1 m by
+     * default). */
     for (int e = 0; e < s->nelem; e++) {
         const fl_class *c = s->insts[s->elems[e].inst].cls;
-        int k = fl_class_param(c, "s_nominal");
-        if (k < 0) continue;
-        double nom = s->par[s->elems[e].pofs + k];
+        const double *par = s->par + s->elems[e].pofs;
+        double nom = 0;
+        if (c->length_scale) {
+            nom = c->length_scale(par);
+        } else {
+            int k = fl_class_param(c, "s_nominal");
+            if (k >= 0) nom = par[k];
+        }
         for (int j = 0; j < 2; j++) {
             int b = s->elems[e].body[j];
             if (b >= 0 && s->bodies[b].qi >= 0 && nom > 0 && nom < s->nominal[s->bodies[b].qi])
                 s->nominal[s->bodies[b].qi] = nom;
+        }
+    }
+    /* and the nominal attributes the user gave (mass.s(nominal = 1e-3)) */
+    for (int k = 0; k < s->ncond; k++) {
+        const fl_cond *c = &s->conds[k];
+        if (!(c->nominal > 0) || c->level > 1) continue;
+        for (int j = 0; j < 2; j++) {
+            int node = j ? c->node_m : c->node_p;
+            if (node < 0) continue;
+            const fl_body *bd = &s->bodies[s->nodes[node].body];
+            int i = c->level == 0 ? bd->qi : bd->vi;
+            if (i >= 0 && c->nominal < s->nominal[i]) s->nominal[i] = c->nominal;
         }
     }
     for (int e = 0; e < s->nelem; e++)

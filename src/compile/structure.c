@@ -783,6 +783,8 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.source = CV_ATTR;
         c.value = start;
         c.weak = weak;
+        c.guess = fixed || a->has_start;
+        c.nominal = a->has_nominal ? a->nominal : 0;
         c.label = fl_xsprintf("%s.%s", in->name, vd->name);
         c.loc = a->loc.file ? a->loc : in->loc;
         FL_VEC_PUSH(conds, c);

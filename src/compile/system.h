@@ -124,6 +124,8 @@ typedef struct fl_cond {
     int sig;
     int weak;    /* 1: used only if the conditions are otherwise incomplete;
                     2: not fixed, never used (named in messages as a candidate) */
+    int guess;   /* a start value the user gave: a first guess for the initialisation */
+    double nominal; /* the nominal attribute the user gave, 0 if none */
     char *label; /* "mass1.s" */
     fl_loc loc;
 } fl_cond;

@@ -294,6 +294,10 @@ typedef struct fl_class {
     /* Optional: element callbacks chosen by parameter values (e.g. the
      * contact model of HardStop); default `elem`. */
     const fl_elem_ops *(*elem_for)(const double *par);
+    /* Optional: the length at which the element's positions matter (the
+     * absolute tolerance scale of the bodies it attaches to); default the
+     * parameter s_nominal if the class has one. */
+    double (*length_scale)(const double *par);
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */

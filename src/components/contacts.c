@@ -498,6 +498,10 @@ static void hs_root_pair(const fl_ectx *x, const fl_elem *e, double *g)
     g[1] = xs - p[HS_GN] - (m == -1 ? band : 0);
 }
 
+/* FULL_UNDAMPED damps only while the slider moves into the stop: the
+ * kink where the relative velocity turns is located once per contact
+ * (mode[1] arms it at the onset). Later turns in the same contact, e.g.
+ * the noise of a body at rest on the stop, are left to error control. */
 static void hs_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -507,22 +511,25 @@ static void hs_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
             g[e->root] = 1;
             g[e->root + 1] = 1;
         }
-        g[e->root + 2] = 1;
-        /* FULL_UNDAMPED: the damping switches where v changes sign in contact */
-        if ((int)x->par[e->pofs + HS_MODEL] == HS_FULL_UNDAMPED && x->contact_events && x->mode[e->mode])
-            g[e->root + 2] = fl_vrel(x, e);
+        g[e->root + 2] = x->contact_events && x->mode[e->mode + 1] ? fl_vrel(x, e) : 1;
     }
 }
 
 static int hs_event(fl_ectx *x, const fl_elem *e, const int *dir)
 {
     if (!x->contact_events) return 0;
+    int *m = &x->mode[e->mode];
+    if (dir[2] && m[1]) {
+        m[1] = 0;
+        return 1;
+    }
     double g[2];
     hs_root_pair(x, e, g);
     /* x >= gp and x <= gn */
     int c = rel_ge(g[0], dir[0]) ? 1 : (dir[1] ? dir[1] < 0 : g[1] <= 0) ? -1 : 0;
-    if (c == x->mode[e->mode]) return 0;
-    x->mode[e->mode] = c;
+    if (c == m[0]) return 0;
+    m[0] = c;
+    m[1] = c && (int)x->par[e->pofs + HS_MODEL] == HS_FULL_UNDAMPED;
     return 1;
 }
 
@@ -530,6 +537,7 @@ static void hs_init(fl_ectx *x, const fl_elem *e)
 {
     const double *p = x->par + e->pofs;
     x->mode[e->mode] = hs_relation(p, p[HS_X0]);
+    x->mode[e->mode + 1] = x->mode[e->mode] && (int)p[HS_MODEL] == HS_FULL_UNDAMPED;
 }
 
 static void hs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
@@ -663,7 +671,7 @@ static const uint64_t hsd_dep[] = {FL_BIT(FL_J_OWN), FL_BIT(FL_J_OWN),
 static const fl_elem_ops hs_ops = {
     .dep = dep_sv,
     .nroots = 3,
-    .nmodes = 1,
+    .nmodes = 2, /* contact (-1, 0, 1); FULL_UNDAMPED: turn of the velocity armed */
     .nreal = HS_NRS,
     .eval = hs_eval,
     .roots = hs_roots,
@@ -710,6 +718,13 @@ static int hs_check(const fl_pctx *p, fl_diag *d)
     return 0;
 }
 
+/* Positions near the stops matter at the scale of the transition region
+ * (1e-4 m by default, MSL's s_nominal for its compliant elements). */
+static double hs_length_scale(const double *par)
+{
+    return fmin(par[HS_DTR], par[HS_GP] - par[HS_GN]);
+}
+
 static const fl_class cls_hardstop = {
     .path = FLC "HardStop",
     .desc = "Double-sided translational hard stop between a slider R and a case C (Simscape Translational Hard Stop)",
@@ -724,6 +739,7 @@ static const fl_class cls_hardstop = {
     .elem = &hs_ops,
     .elem_for = hs_select,
     .outputs = hs_outputs,
+    .length_scale = hs_length_scale,
 };
 
 const fl_class *const fl_classes_contacts[] = {

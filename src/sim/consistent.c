@@ -198,6 +198,44 @@ static void init_jac(fl_sim *s, newton_sys *ns)
     fl_eval_jacobian(s, ns->t, 0, ns->y, ns->yp, NULL, ns->ls->data, NULL);
 }
 
+/* First guesses of the free positions from the position conditions and
+ * start values the user gave, propagated outwards from the bodies whose
+ * position is known (ground, prescribed motion). Modes of contacts are
+ * decided at these guesses, so a body that starts pressed into a stop
+ * starts in contact. */
+void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    if (!sys->n || !sys->nbodies) return;
+    fl_eval_kinematics(s, t0, y, yp);
+    int *known = fl_xcalloc((size_t)sys->nbodies, sizeof(int));
+    for (int b = 0; b < sys->nbodies; b++) known[b] = sys->bodies[b].qi < 0;
+    for (int pass = 0, progress = 1; progress && pass < sys->nbodies + 1; pass++) {
+        progress = 0;
+        for (int k = 0; k < sys->ncond; k++) {
+            const fl_cond *c = &sys->conds[k];
+            if (c->level != 0 || c->source != CV_ATTR || !(c->weak == 0 || c->guess)) continue;
+            const fl_node *np = c->node_p >= 0 ? &sys->nodes[c->node_p] : NULL;
+            const fl_node *nm = c->node_m >= 0 ? &sys->nodes[c->node_m] : NULL;
+            int kp = !np || known[np->body], km = !nm || known[nm->body];
+            double sp = np ? s->bq[np->body] + np->off : 0, sm = nm ? s->bq[nm->body] + nm->off : 0;
+            /* sp - sm + offset = value */
+            if (!kp && km) {
+                s->bq[np->body] = c->value - c->offset + sm - np->off;
+                known[np->body] = 1;
+                progress = 1;
+            } else if (kp && !km) {
+                s->bq[nm->body] = sp + c->offset - c->value - nm->off;
+                known[nm->body] = 1;
+                progress = 1;
+            }
+        }
+    }
+    for (int b = 0; b < sys->nbodies; b++)
+        if (sys->bodies[b].qi >= 0) y[sys->bodies[b].qi] = s->bq[b] - s->qoff[b];
+    free(known);
+}
+
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
 {
     const fl_system *sys = s->sys;

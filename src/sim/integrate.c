@@ -1,6 +1,7 @@
 /* integrate.c - the run: initialisation, the IDA integration loop with time
  * events (stop times), state events (root finding), event iteration and
  * restart, and output on the Interval grid plus both sides of every event. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include "sim.h"
 
 #define FL_MAX_EVENT_ITER 50
+/* consecutive steps that do not move time before the run is given up */
+#define FL_MAX_STALLED_STEPS 200
 
 fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
 {
@@ -225,6 +228,11 @@ static int setup_integrator(fl_sim *s, double t0, double rtol)
     if (IDAInit(s->ida, ida_res, t0, s->yv, s->ypv)) return -1;
     if (IDASVtolerances(s->ida, rtol, s->atol)) return -1;
     if (IDASetUserData(s->ida, s)) return -1;
+    /* The corrector's error is not random: it accumulates in conserved
+     * quantities. A tighter Newton test than IDA's default (0.33) keeps the
+     * energy balance of undamped contacts within about 1e-6 of the
+     * throughput at rtol 1e-8 (about 20% more steps; measured). */
+    if (IDASetNonlinConvCoef(s->ida, 0.1)) return -1;
     N_Vector id = N_VNew_Serial(n, s->ctx);
     double *idp = N_VGetArrayPointer(id);
     for (int i = 0; i < n; i++) idp[i] = sys->id[i] ? 1.0 : 0.0;
@@ -321,14 +329,16 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
 }
 
 /* Event iteration at t: update discrete states until nothing changes,
- * re-solving the continuous equations in between. */
+ * re-solving the continuous equations in between. Returns the number of
+ * passes that changed something, or -1. */
 static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
 {
     const fl_system *sys = s->sys;
     /* inputs may have jumped (time events): make the continuous part
      * consistent before the discrete states look at it */
     if (force_resolve && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
-    for (int iter = 0; sys->nmodes || sys->nreal; iter++) {
+    int iter = 0;
+    for (; sys->nmodes || sys->nreal; iter++) {
         if (iter >= FL_MAX_EVENT_ITER) {
             fl_err(s->diag, fl_noloc,
                    "event iteration at t = %.9g did not settle after %d passes: the modes of the "
@@ -340,7 +350,7 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
         if (!fl_event_update(s, t, s->y, s->yp, dir)) break;
         if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     }
-    return 0;
+    return iter;
 }
 
 /* A relation whose root function is exactly zero at a (re)start is not seen
@@ -395,10 +405,26 @@ static void collect_stats(fl_sim *s)
     if (IDAGetNumNonlinSolvConvFails(s->ida, &v) == 0) s->stats.nonlin_conv_fails += v;
 }
 
+/* Positions are integrated as displacements from where the last (re)start
+ * left them: the relative tolerance then applies to the motion, not to the
+ * arbitrary origin of the coordinates (a stop 10 m from the origin is as
+ * precise as one at the origin). */
+static void rebase_positions(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    for (int b = 0; b < sys->nbodies; b++) {
+        int qi = sys->bodies[b].qi;
+        if (qi < 0) continue;
+        s->qoff[b] += s->y[qi];
+        s->y[qi] = 0;
+    }
+}
+
 static int restart(fl_sim *s, double t)
 {
     int n = s->sys->n;
     collect_stats(s);
+    rebase_positions(s);
     memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
     memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
     return IDAReInit(s->ida, t, s->yv, s->ypv);
@@ -437,6 +463,18 @@ static int fail_solver(fl_sim *s, double t, int flag)
     return -1;
 }
 
+static void fail_stalled(fl_sim *s, double t)
+{
+    const char *who = worst_component(s);
+    fl_err(s->diag, fl_noloc,
+           "the solver cannot advance at t = %.9g%s%s: its steps fell below the resolution of time; the "
+           "equations change faster than it can follow%s",
+           t, who ? " in " : "", who ? who : "",
+           s->contact_events ? " (a discontinuity that is not located as an event?)"
+                             : " (with --no-contact-events a stiff contact is a jump the integrator must step across: "
+                               "locate the contacts as events, or make the contact softer)");
+}
+
 /* Output grid point k: t0 + k h, snapped to the stop time at the end. */
 static double grid_time(double t0, double h, double tend, long k)
 {
@@ -465,16 +503,19 @@ static int interpolate(fl_sim *s, double t)
 }
 
 /* The dissipated energy, the work of the sources and its absolute value
- * over [a, b] inside the last step: 3-point Gauss quadrature on the step's
- * interpolant. */
+ * over [a, b] inside the last step: 6-point Gauss quadrature on the step's
+ * interpolant, exact for the powers of linear elements (products of two
+ * polynomials of degree <= 5, IDA's highest order). */
 static void energy_quad(fl_sim *s, double a, double b, double inc[3])
 {
-    static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
-    static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    static const double xg[6] = {-0.93246951420315203, -0.66120938646626451, -0.23861918608319691,
+                                 0.23861918608319691,  0.66120938646626451,  0.93246951420315203};
+    static const double wg[6] = {0.17132449237917035, 0.36076157304813861, 0.46791393457269104,
+                                 0.46791393457269104, 0.36076157304813861, 0.17132449237917035};
     double m = 0.5 * (a + b), hh = 0.5 * (b - a);
     inc[0] = inc[1] = inc[2] = 0;
     if (!(hh > 0)) return;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
         double tk = m + hh * xg[k];
         if (IDAGetDky(s->ida, tk, 0, s->qy) || IDAGetDky(s->ida, tk, 1, s->qyp)) return;
         fl_erates r;
@@ -522,20 +563,20 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     /* initialisation, then the initial event iteration */
     s->t_left = NAN;
     memset(s->qoff, 0, sizeof(double) * (size_t)(sys->nbodies ? sys->nbodies : 1));
+    fl_seed_initial(s, t0, s->y, s->yp);
     fl_init_modes(s, t0, s->y, s->yp);
     if (fl_solve_initial(s, t0, s->y, s->yp)) goto out;
-    for (int b = 0; b < sys->nbodies; b++) {
-        int qi = sys->bodies[b].qi;
-        if (qi < 0) continue;
-        s->qoff[b] += s->y[qi];
-        s->y[qi] = 0;
-    }
+    rebase_positions(s);
     fl_start_elements(s, t0, s->y, s->yp);
-    if (event_iteration(s, t0, NULL, 0) || settle_zero_roots(s, t0)) goto out;
+    if (event_iteration(s, t0, NULL, 0) < 0) goto out;
     if (s->energy) fl_energy_begin(s, t0, s->y, s->yp);
     if (emit(s, &rc, t0, s->y, s->yp)) goto out;
+    /* a relation leaving zero at the start is an event at t0: the initial
+     * values, then the values after it */
+    int settled = settle_zero_roots(s, t0);
+    if (settled < 0 || (settled > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
 
-    long kgrid = 1;
+    long kgrid = 1, stalled = 0;
     double t = t0;
     if (sys->n && setup_integrator(s, t0, o->tolerance)) {
         fl_err(d, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
@@ -556,6 +597,13 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
             if (flag < 0) {
                 memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
                 fail_solver(s, tret, flag);
+                goto out;
+            }
+            /* IDA accepts steps too small to move t (its error test passes
+             * when nothing changes) and can go on so for ever */
+            stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? stalled + 1 : 0;
+            if (stalled > FL_MAX_STALLED_STEPS) {
+                fail_stalled(s, tret);
                 goto out;
             }
         }
@@ -591,8 +639,8 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
          * the event iteration, the values after it, and a restart */
         if (emit(s, &rc, t, s->y, s->yp)) goto out;
         s->t_left = NAN;
-        if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1)) goto out;
-        if (settle_zero_roots(s, t)) goto out;
+        if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) goto out;
+        if (settle_zero_roots(s, t) < 0) goto out;
         if (emit(s, &rc, t, s->y, s->yp)) goto out;
         if (sys->n && restart(s, t)) goto out;
         if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;

@@ -107,6 +107,8 @@ void fl_energy_begin(fl_sim *s, double t, const double *y, const double *yp);
 /* consistent.c */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);
 void fl_linsys_free(fl_linsys *ls);
+/* First guesses of the positions in y from the position conditions. */
+void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp);
 /* Solve the initialisation system at t0 for y, yp. */
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp);
 /* Keep the differential unknowns, solve for the algebraic ones and all

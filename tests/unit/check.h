@@ -67,6 +67,29 @@ static inline int check_done(void)
     return 0;
 }
 
+/* A recorded run: every variable at every output point, v[i * nvars + k];
+ * check_record is the output callback that fills it. */
+typedef struct check_rec {
+    int nvars, n, cap;
+    double *t, *v;
+} check_rec;
+
+static inline int check_record(void *user, double t, const double *vals, int nvals)
+{
+    check_rec *r = user;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 1024;
+        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
+        r->v = realloc(r->v, sizeof(double) * (size_t)r->cap * (size_t)nvals);
+        if (!r->t || !r->v) abort();
+    }
+    r->nvars = nvals;
+    r->t[r->n] = t;
+    memcpy(r->v + (size_t)r->n * (size_t)nvals, vals, sizeof(double) * (size_t)nvals);
+    r->n++;
+    return 0;
+}
+
 /* Path of a file in the source tree (FLANGE_SRC is set by ctest). */
 static inline const char *check_src_path(const char *rel)
 {

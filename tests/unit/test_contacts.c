@@ -8,29 +8,10 @@
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define MTS "Modelica.Mechanics.Translational.Sources."
 
-typedef struct result {
-    int nvars, n, cap;
-    double *t, *v;
-} result;
-
-static int rec(void *user, double t, const double *vals, int nvals)
-{
-    result *r = user;
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 4096;
-        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
-        r->v = realloc(r->v, sizeof(double) * (size_t)r->cap * (size_t)nvals);
-    }
-    r->t[r->n] = t;
-    memcpy(r->v + (size_t)r->n * (size_t)nvals, vals, sizeof(double) * (size_t)nvals);
-    r->n++;
-    return 0;
-}
-
 typedef struct run {
     fl_model *m;
     fl_system *sys;
-    result r;
+    check_rec r;
     fl_stats st;
     int rc;
 } run;
@@ -52,7 +33,7 @@ static void simulate(run *c, const char *body, double stop, double interval, int
         o.tolerance = 1e-8;
         o.energy = energy;
         c->r.nvars = fl_system_nvars(c->sys);
-        c->rc = fl_sim_run(sim, &o, rec, &c->r, d);
+        c->rc = fl_sim_run(sim, &o, check_record, &c->r, d);
         c->st = fl_sim_stats(sim);
     }
     if (c->rc)
@@ -411,7 +392,7 @@ static void test_hysteresis(void)
         fl_sim_opts o = fl_sim_default_opts(sys);
         o.tolerance = 1e-8;
         o.energy = 1;
-        CHECK(fl_sim_run(sim, &o, rec, &c.r, d) == 0);
+        CHECK(fl_sim_run(sim, &o, check_record, &c.r, d) == 0);
         c.st = fl_sim_stats(sim);
         double lo = INFINITY, hi = -INFINITY, edge = 0, push_pen = 0, t_free = 0;
         for (int i = 0; i < c.r.n; i++) {

@@ -9,32 +9,11 @@
 #define MSE "Modelica.Mechanics.Translational.Sensors."
 #define MBS "Modelica.Blocks.Sources."
 
-/* Recorded result: all variables at all output points. */
-typedef struct result {
-    const fl_system *sys;
-    int nvars, n, cap;
-    double *t, *v; /* v[i * nvars + k] */
-} result;
-
-static int rec(void *user, double t, const double *vals, int nvals)
-{
-    result *r = user;
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 256;
-        r->t = realloc(r->t, sizeof(double) * (size_t)r->cap);
-        r->v = realloc(r->v, sizeof(double) * (size_t)r->cap * (size_t)nvals);
-    }
-    r->t[r->n] = t;
-    memcpy(r->v + (size_t)r->n * (size_t)nvals, vals, sizeof(double) * (size_t)nvals);
-    r->n++;
-    return 0;
-}
-
 typedef struct run_ctx {
     fl_model *m;
     fl_system *sys;
     fl_sim *sim;
-    result r;
+    check_rec r;
     fl_stats st;
 } run_ctx;
 
@@ -53,9 +32,8 @@ static int simulate(run_ctx *c, const char *name, const char *body, double stop,
         o.stop_time = stop;
         o.interval = interval;
         o.tolerance = 1e-8;
-        c->r.sys = c->sys;
         c->r.nvars = fl_system_nvars(c->sys);
-        rc = fl_sim_run(c->sim, &o, rec, &c->r, d);
+        rc = fl_sim_run(c->sim, &o, check_record, &c->r, d);
         c->st = fl_sim_stats(c->sim);
     }
     if (rc) {

@@ -30,7 +30,9 @@
 #define FL_COMPONENT_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/value.h"
 
@@ -125,8 +127,24 @@ typedef struct fl_ectx {
     double *yw;
     const double *bminv; /* per body: 1/mass; 0 for fixed or prescribed bodies; NAN if massless */
     const int *bvi;      /* per body: index of its velocity in y, -1 if none */
+    const int *bqi;      /* per body: index of its position in y, -1 if none */
     double *impact_loss; /* accumulated kinetic energy lost in impulses */
+    const fl_value *arrays; /* array parameters (tables); par holds their index */
+    char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
 } fl_ectx;
+
+#define FL_ERRLEN 512
+
+/* Report a failure from an event callback (which then returns -1): the run
+ * stops with this message. */
+static inline int fl_elem_fail(fl_ectx *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (x->err) vsnprintf(x->err, FL_ERRLEN, fmt, ap);
+    va_end(ap);
+    return -1;
+}
 
 /* Apply an impulse P (N.s, positive in the sense of a positive element
  * force: it pushes attachment 0 in +s and attachment 1 in -s) to the two
@@ -144,6 +162,16 @@ static inline double fl_apply_impulse(fl_ectx *x, const fl_elem *e, double P)
         x->yw[x->bvi[b]] = v + dv;
     }
     return lost;
+}
+
+/* Move attachment j of an element to position target during an event
+ * (reinit of a position); returns -1 if its body has no free position. */
+static inline int fl_move_attachment(fl_ectx *x, const fl_elem *e, int j, double target)
+{
+    int b = e->body[j];
+    if (b < 0 || !x->yw || x->bqi[b] < 0) return -1;
+    x->yw[x->bqi[b]] += target - (x->bq[b] + e->off[j]);
+    return 0;
 }
 
 /* The value of the relation g > 0 at an event: a root that has just been
@@ -194,9 +222,12 @@ typedef struct fl_elem_ops {
     /* Event update of the discrete states of one element from pre-values
      * (already in x->mode) and the current continuous values. dir[k] is the
      * crossing direction of root k (+1/-1) or 0 if it did not cross.
-     * Returns 1 when a discrete state changed. */
+     * Returns 1 when a discrete state changed, -1 on failure (with
+     * fl_elem_fail). */
     int (*event)(fl_ectx *x, const fl_elem *e, const int *dir);
-    /* Initial discrete states before the first event iteration. */
+    /* Initial discrete states from the initial values in x: called before
+     * the initialisation (positions at their first guesses, velocities 0)
+     * and again with its solution, until the states no longer change. */
     void (*init_modes)(fl_ectx *x, const fl_elem *e);
     /* Next time event of the element after t (INFINITY if none). */
     double (*next_time_event)(const double *par, const fl_elem *e, double t);
@@ -358,6 +389,9 @@ extern const fl_class *const fl_classes_motion[];
 extern const fl_class *const fl_classes_sensors[];
 extern const fl_class *const fl_classes_blocks[];
 extern const fl_class *const fl_classes_contacts[];
+extern const fl_class *const fl_classes_friction[];
+extern const fl_class *const fl_classes_stops[];
+extern const fl_class *const fl_classes_limiter[];
 
 /* Helpers for class code: parameter by declaration order. */
 #define FL_PAR(par, k) ((par)[(k)])

@@ -7,8 +7,8 @@
 #include "component.h"
 
 static const fl_class *const *const families[] = {
-    fl_classes_mechanics, fl_classes_contacts, fl_classes_sources, fl_classes_motion, fl_classes_sensors,
-    fl_classes_blocks,
+    fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
+    fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks,
 };
 
 typedef struct class_exprs {

@@ -117,7 +117,10 @@ static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *
     x->yw = NULL;
     x->bminv = s->bminv;
     x->bvi = s->bvi;
+    x->bqi = s->bqi;
     x->impact_loss = &s->impact_loss;
+    x->arrays = s->sys->arrays;
+    x->err = s->elem_err;
 }
 
 /* Kinematics at (t, y, yp) and a context for the element callbacks. */
@@ -240,12 +243,21 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     x.yw = y; /* impulses may change velocities */
     int changed = 0;
     static const int nodir[64] = {0};
+    s->elem_err[0] = '\0';
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->event) continue;
         const int *d = dir ? dir + el->root : nodir;
-        if (ops->event(&x, el, d)) changed = 1;
+        int r = ops->event(&x, el, d);
+        if (r < 0) {
+            s->last_changed = e;
+            return -1;
+        }
+        if (r) {
+            changed = 1;
+            s->last_changed = e;
+        }
     }
     return changed;
 }
@@ -262,16 +274,27 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp)
     }
 }
 
-void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
+int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
+    int changed = 0;
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
-        if (ops->init_modes) ops->init_modes(&x, el);
+        if (!ops->init_modes) continue;
+        int nm = ops->nmodes;
+        int before[16];
+        for (int k = 0; k < nm && k < 16; k++) before[k] = s->mode[el->mode + k];
+        ops->init_modes(&x, el);
+        for (int k = 0; k < nm && k < 16; k++)
+            if (before[k] != s->mode[el->mode + k]) {
+                changed = 1;
+                s->last_changed = e;
+            }
     }
+    return changed;
 }
 
 /* ---- outputs ------------------------------------------------------------ */

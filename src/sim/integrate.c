@@ -36,6 +36,7 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->rs = fl_xcalloc((size_t)(sys->nreal ? sys->nreal : 1), sizeof(double));
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->bvi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
+    s->bqi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
     s->bodyF = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->eU = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
     s->eloss = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
@@ -43,6 +44,7 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
         const fl_body *bd = &sys->bodies[b];
         s->bminv[b] = bd->kind == B_FREE ? 1 / bd->mass : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN : 0;
         s->bvi[b] = bd->vi;
+        s->bqi[b] = bd->qi;
     }
     size_t nb = (size_t)(sys->nbodies ? sys->nbodies : 1);
     s->bq = fl_xcalloc(nb, sizeof(double));
@@ -101,6 +103,7 @@ void fl_sim_free(fl_sim *s)
     free(s->rs);
     free(s->bminv);
     free(s->bvi);
+    free(s->bqi);
     free(s->bodyF);
     free(s->eU);
     free(s->eloss);
@@ -328,6 +331,12 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
     return 0;
 }
 
+static const char *elem_name(const fl_sim *s, int e)
+{
+    const fl_system *sys = s->sys;
+    return e >= 0 && e < sys->nelem ? sys->insts[sys->elems[e].inst].name : "?";
+}
+
 /* Event iteration at t: update discrete states until nothing changes,
  * re-solving the continuous equations in between. Returns the number of
  * passes that changed something, or -1. */
@@ -342,12 +351,17 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
         if (iter >= FL_MAX_EVENT_ITER) {
             fl_err(s->diag, fl_noloc,
                    "event iteration at t = %.9g did not settle after %d passes: the modes of the "
-                   "friction/contact elements have no consistent combination",
-                   t, FL_MAX_EVENT_ITER);
+                   "friction/contact elements (last changed: %s) have no consistent combination",
+                   t, FL_MAX_EVENT_ITER, elem_name(s, s->last_changed));
             return -1;
         }
         /* the crossings of this instant keep deciding their relations */
-        if (!fl_event_update(s, t, s->y, s->yp, dir)) break;
+        int r = fl_event_update(s, t, s->y, s->yp, dir);
+        if (r < 0) {
+            fl_err(s->diag, fl_noloc, "at t = %.9g: %s: %s", t, elem_name(s, s->last_changed), s->elem_err);
+            return -1;
+        }
+        if (!r) break;
         if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     }
     return iter;
@@ -367,24 +381,26 @@ static int settle_zero_roots(fl_sim *s, double t)
     double *yn = fl_xmalloc(sizeof(double) * (size_t)n);
     int *dir = fl_xcalloc((size_t)nr, sizeof(int));
     fl_eval_roots(s, t, s->y, s->yp, g0);
-    int any = 0;
-    for (int k = 0; k < nr && !any; k++) any = g0[k] == 0;
-    int rc = 0;
-    if (any) {
-        double dt = 1e-9 * fmax(1.0, fabs(t));
-        for (int i = 0; i < n; i++) yn[i] = s->y[i] + dt * s->yp[i];
+    int zeros = 0;
+    for (int k = 0; k < nr; k++) zeros += g0[k] == 0;
+    int rc = 0, any = 0;
+    /* further ahead until every zero has moved (a position at rest moves
+     * only at second order, which a large coordinate can swallow) */
+    for (double dt = 1e-9; zeros && dt <= 1.1e-5; dt *= 100) {
+        double h = dt * fmax(1.0, fabs(t));
+        for (int i = 0; i < n; i++) yn[i] = s->y[i] + h * s->yp[i];
         for (int b = 0; b < sys->nbodies; b++)
             if (sys->bodies[b].qi >= 0 && sys->bodies[b].vi >= 0)
-                yn[sys->bodies[b].qi] += 0.5 * dt * dt * s->yp[sys->bodies[b].vi];
-        fl_eval_roots(s, t + dt, yn, s->yp, g1);
-        any = 0;
+                yn[sys->bodies[b].qi] += 0.5 * h * h * s->yp[sys->bodies[b].vi];
+        fl_eval_roots(s, t + h, yn, s->yp, g1);
         for (int k = 0; k < nr; k++)
-            if (g0[k] == 0 && g1[k] != 0) {
+            if (g0[k] == 0 && !dir[k] && g1[k] != 0) {
                 dir[k] = g1[k] > 0 ? 1 : -1;
+                zeros--;
                 any = 1;
             }
-        if (any) rc = event_iteration(s, t, dir, 0);
     }
+    if (any) rc = event_iteration(s, t, dir, 0);
     free(g0);
     free(g1);
     free(yn);
@@ -564,8 +580,18 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     s->t_left = NAN;
     memset(s->qoff, 0, sizeof(double) * (size_t)(sys->nbodies ? sys->nbodies : 1));
     fl_seed_initial(s, t0, s->y, s->yp);
+    /* discrete states and initial values together: decide the modes at the
+     * first guesses, solve, and again at the solution until they agree */
     fl_init_modes(s, t0, s->y, s->yp);
-    if (fl_solve_initial(s, t0, s->y, s->yp)) goto out;
+    for (int pass = 0;; pass++) {
+        if (fl_solve_initial(s, t0, s->y, s->yp)) goto out;
+        if (!fl_init_modes(s, t0, s->y, s->yp)) break;
+        if (pass >= FL_MAX_EVENT_ITER) {
+            fl_err(d, fl_noloc, "the initial modes of %s do not settle: no consistent initial state",
+                   elem_name(s, s->last_changed));
+            goto out;
+        }
+    }
     rebase_positions(s);
     fl_start_elements(s, t0, s->y, s->yp);
     if (event_iteration(s, t0, NULL, 0) < 0) goto out;

@@ -38,6 +38,9 @@ struct fl_sim {
     double *rs;           /* discrete Real states of the elements */
     double *bminv;        /* per body: 1/mass, 0 if fixed or prescribed, NAN if massless */
     int *bvi;             /* per body: velocity index in y or -1 */
+    int *bqi;             /* per body: position index in y or -1 */
+    char elem_err[FL_ERRLEN]; /* message of an element's failed event */
+    int last_changed;     /* element whose discrete state changed last (messages) */
     double impact_loss;   /* kinetic energy lost in impulses so far */
     int contact_events;
     /* energy audit */
@@ -93,9 +96,12 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp);
 /* Earliest time event strictly after t (INFINITY if none). */
 double fl_next_time_event(const fl_sim *s, double t);
 /* Event iteration of the discrete states at t; dir[k] crossing direction
- * of root k (NULL: none). Returns 1 when something changed. */
+ * of root k (NULL: none). Returns 1 when something changed, -1 when an
+ * element failed (its message in s->elem_err). */
 int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int *dir);
-void fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
+/* The elements' initial discrete states at (t, y, yp); returns 1 if any
+ * differs from before the call. */
+int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
 /* The elements' start hooks, after initialisation. */
 void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
 

@@ -1,0 +1,220 @@
+/* friction_core.c - the stick-slip state machine shared by the friction
+ * elements (see friction.h): branch selection, the path-parameter residual,
+ * root functions, the event update with MSL's PartialFriction semantics,
+ * and the lookup of friction tables. */
+#include <math.h>
+
+#include "friction.h"
+
+fl_fric_branch fl_fric_branch_of(const int *m, double v)
+{
+    if (m[FR_M_LOCKED]) return FL_FB_LOCKED;
+    if (m[FR_M_FREE]) return FL_FB_FREE;
+    if (m[FR_M_SF]) return FL_FB_FWD;
+    if (m[FR_M_SB]) return FL_FB_BWD;
+    if (m[FR_M_PRE] == FL_FR_FORWARD) return FL_FB_FWD;
+    if (m[FR_M_PRE] == FL_FR_BACKWARD) return FL_FB_BWD;
+    return v >= 0 ? FL_FB_FWD : FL_FB_BWD; /* not reached in a consistent state */
+}
+
+void fl_fric_kin(const fl_ectx *x, const fl_elem *e, fl_fric *q)
+{
+    q->v = fl_att_v(x, e, 1) - fl_att_v(x, e, 0);
+    q->a = fl_att_a(x, e, 1) - fl_att_a(x, e, 0);
+    q->sa = x->y[e->own];
+}
+
+/* The locked row holds a1 - a0 = 0 scaled well above the other entries of
+ * the bodies' velocity columns, so that the LU factorisation pivots on it:
+ * a body stuck to the ground then keeps a velocity of exactly zero. */
+static double lock_scale(const fl_ectx *x, const fl_elem *e)
+{
+    double m = 1;
+    for (int j = 0; j < 2; j++) {
+        int b = e->body[j];
+        if (b >= 0 && x->bminv[b] > 0) m += 1 / x->bminv[b];
+    }
+    return 1e6 * m;
+}
+
+double fl_fric_residual(fl_ectx *x, const fl_elem *e, fl_fric_branch br, const fl_fric *q, int ncols)
+{
+    double thr = 0;
+    double *r = x->want_jac ? fl_jrow(x, e, 2, ncols) : NULL;
+    if (br == FL_FB_LOCKED) {
+        double K = lock_scale(x, e);
+        x->res[e->own] = K * q->a;
+        if (r) {
+            r[FL_J_A1] = K;
+            r[FL_J_A0] = -K;
+        }
+        return 0;
+    }
+    if (br == FL_FB_FWD) thr = q->fwdmax;
+    if (br == FL_FB_BWD) thr = q->bwdmax;
+    /* a = sa - (break-away force of the direction); free: a = sa */
+    x->res[e->own] = q->a - q->sa + thr;
+    if (r) {
+        r[FL_J_A1] = 1;
+        r[FL_J_A0] = -1;
+        r[FL_J_OWN] = -1;
+    }
+    return thr;
+}
+
+void fl_fric_roots(const fl_fric *q, const int *m, double *g)
+{
+    for (int k = 0; k < FR_NROOTS; k++) g[k] = 1;
+    if (m[FR_M_FREE]) return;
+    if (m[FR_M_LOCKED]) {
+        /* stuck: break-away */
+        if (!q->block_fwd) g[FR_R_BREAK_F] = q->sa - q->fwdmax;
+        if (!q->block_bwd) g[FR_R_BREAK_B] = q->sa - q->bwdmax;
+        return;
+    }
+    g[FR_R_V] = q->v;
+    if (m[FR_M_SF] && m[FR_M_MODE] == FL_FR_STUCK) {
+        g[FR_R_HOLD_F] = q->sa - q->fwd0; /* a start that loses its force sticks again */
+    } else if (m[FR_M_SB] && m[FR_M_MODE] == FL_FR_STUCK) {
+        g[FR_R_HOLD_B] = q->sa - q->bwd0;
+    } else if (m[FR_M_MODE] == FL_FR_FORWARD) {
+        g[FR_R_VS_B] = q->v + q->v_small;
+    } else if (m[FR_M_MODE] == FL_FR_BACKWARD) {
+        g[FR_R_VS_F] = q->v - q->v_small;
+    }
+}
+
+/* The relation g > 0 where g is a quantity minus a threshold: where the
+ * quantity has just crossed one of its thresholds (direction d) and g is
+ * zero to rounding, the crossing decides, so that every relation on that
+ * quantity agrees with the event that is being processed. */
+static int gt(double g, double scale, int d)
+{
+    if (d && fabs(g) <= 1e-9 * scale) return d > 0;
+    return g > 0;
+}
+
+static int first_dir(const int *dir, int from, int to)
+{
+    for (int k = from; k <= to; k++)
+        if (dir[k]) return dir[k];
+    return 0;
+}
+
+/* Zero the relative velocity with a momentum-conserving impulse (it is of
+ * the size of the event location error). */
+static void snap_velocity(fl_ectx *x, const fl_elem *e, double v)
+{
+    if (v == 0 || !x->yw) return;
+    double minv = 0;
+    for (int j = 0; j < 2; j++) {
+        int b = e->body[j];
+        if (b < 0) continue;
+        if (!(x->bminv[b] >= 0)) return; /* massless side: nothing to hold it */
+        minv += x->bminv[b];
+    }
+    if (minv <= 0) return;
+    *x->impact_loss += fl_apply_impulse(x, e, v / minv);
+}
+
+int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir)
+{
+    int *m = x->mode + e->mode;
+    int pre = m[FR_M_MODE], psf = m[FR_M_SF], psb = m[FR_M_SB];
+    int dsa = first_dir(dir, FR_R_BREAK_F, FR_R_HOLD_B), dv = first_dir(dir, FR_R_V, FR_R_VS_B);
+    double ssa = fabs(q->fwdmax) + fabs(q->bwdmax) + fabs(q->sa) + 1e-300;
+    double sv = q->v_small + fabs(q->v);
+    int above_max = gt(q->sa - q->fwdmax, ssa, dsa), above_0 = gt(q->sa - q->fwd0, ssa, dsa);
+    int below_max = gt(q->bwdmax - q->sa, ssa, -dsa), below_0 = gt(q->bwd0 - q->sa, ssa, -dsa);
+    int vpos = gt(q->v, sv, dv), vneg = gt(-q->v, sv, -dv);
+    int vfast = gt(q->v - q->v_small, sv, dv), vfast_neg = gt(-q->v_small - q->v, sv, -dv);
+
+    int sf = (pre == FL_FR_STUCK && !q->block_fwd && (above_max || (psf && above_0))) ||
+             (pre == FL_FR_BACKWARD && vfast);
+    int sb = (pre == FL_FR_STUCK && !q->block_bwd && (below_max || (psb && below_0))) ||
+             (pre == FL_FR_FORWARD && vfast_neg);
+    int locked = !q->free && !(pre == FL_FR_FORWARD || sf || pre == FL_FR_BACKWARD || sb);
+    int mode;
+    if (q->free) mode = FL_FR_FREE;
+    else if ((pre == FL_FR_FORWARD || pre == FL_FR_FREE || sf) && vpos && !q->block_fwd) mode = FL_FR_FORWARD;
+    else if ((pre == FL_FR_BACKWARD || pre == FL_FR_FREE || sb) && vneg && !q->block_bwd) mode = FL_FR_BACKWARD;
+    else mode = FL_FR_STUCK;
+
+    int changed = m[FR_M_PRE] != pre || m[FR_M_SF] != sf || m[FR_M_SB] != sb || m[FR_M_LOCKED] != locked ||
+                  m[FR_M_FREE] != q->free || m[FR_M_MODE] != mode;
+    /* only a velocity of the size of the event location error is zeroed: a
+     * pass may be locked on its way elsewhere (from Free with v != 0) */
+    if (locked && fabs(q->v) <= 1e-6 * q->v_small) snap_velocity(x, e, q->v);
+    m[FR_M_PRE] = pre;
+    m[FR_M_SF] = sf;
+    m[FR_M_SB] = sb;
+    m[FR_M_LOCKED] = locked;
+    m[FR_M_FREE] = q->free;
+    m[FR_M_MODE] = mode;
+    return changed;
+}
+
+void fl_fric_init(int *m, const fl_fric *q)
+{
+    int sf = q->v > 0, sb = q->v < 0;
+    m[FR_M_PRE] = FL_FR_UNKNOWN;
+    m[FR_M_SF] = sf;
+    m[FR_M_SB] = sb;
+    m[FR_M_FREE] = q->free;
+    m[FR_M_LOCKED] = !q->free && !(sf || sb);
+    m[FR_M_MODE] = q->free ? FL_FR_FREE : sf ? FL_FR_FORWARD : sb ? FL_FR_BACKWARD : FL_FR_STUCK;
+}
+
+double fl_fric_table(const fl_value *tab, int smoothness, double x, double *slope)
+{
+    int n = tab->dim[0], nc = tab->dim[1];
+    const double *d = tab->data;
+#define TX(i) d[(size_t)(i) * (size_t)nc]
+#define TY(i) d[(size_t)(i) * (size_t)nc + 1]
+    *slope = 0;
+    if (n == 1) return TY(0);
+    int i = 0; /* segment [i, i+1] */
+    if (x >= TX(n - 1)) i = n - 2;
+    else if (x > TX(0))
+        while (i < n - 2 && x >= TX(i + 1)) i++;
+    if (smoothness == FL_TAB_CONSTANT) {
+        if (x >= TX(n - 1)) return TY(n - 1);
+        return x < TX(0) ? TY(0) : TY(i);
+    }
+    double k = (TY(i + 1) - TY(i)) / (TX(i + 1) - TX(i));
+    *slope = k;
+    return TY(i) + k * (x - TX(i));
+#undef TX
+#undef TY
+}
+
+int fl_fric_table_check(const fl_pctx *p, fl_diag *d, const char *name, const fl_value *tab, int smoothness)
+{
+    if (smoothness != FL_TAB_LINEAR && smoothness != FL_TAB_CONSTANT) {
+        const fl_enum_type *et = fl_enum_find("Modelica.Blocks.Types.Smoothness");
+        fl_err(d, p->loc, "%s.smoothness = %s is not supported (only LinearSegments and ConstantSegments are)",
+               p->inst, et && smoothness >= 1 && smoothness <= et->n ? et->lits[smoothness - 1] : "?");
+        return -1;
+    }
+    if (tab->ndims != 2 || tab->dim[1] != 2) {
+        fl_err(d, p->loc, "%s.%s: must be a matrix of two columns (velocity, value)", p->inst, name);
+        return -1;
+    }
+    int n = tab->dim[0];
+    if (n == 0) {
+        fl_err(d, p->loc, "%s.%s: table is empty (it needs at least one row)", p->inst, name);
+        return -1;
+    }
+    for (int i = 0; i < 2 * n; i++)
+        if (!isfinite(tab->data[i])) {
+            fl_err(d, p->loc, "%s.%s: element [%d, %d] is not a finite number", p->inst, name, i / 2 + 1, i % 2 + 1);
+            return -1;
+        }
+    for (int i = 1; i < n; i++)
+        if (!(tab->data[2 * i] > tab->data[2 * (i - 1)])) {
+            fl_err(d, p->loc, "%s.%s: the velocities in column 1 must be strictly increasing (row %d)", p->inst, name,
+                   i + 1);
+            return -1;
+        }
+    return 0;
+}

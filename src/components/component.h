@@ -130,6 +130,7 @@ typedef struct fl_ectx {
     const int *bqi;      /* per body: index of its position in y, -1 if none */
     double *impact_loss; /* accumulated kinetic energy lost in impulses */
     const fl_value *arrays; /* array parameters (tables); par holds their index */
+    double rtol;         /* the run's relative tolerance: how exactly roots are located */
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
 } fl_ectx;
 

@@ -73,9 +73,16 @@ void fl_fric_roots(const fl_fric *q, const int *m, double *g)
         return;
     }
     g[FR_R_V] = q->v;
+    /* A start begins at v = 0 exactly, often with zero acceleration too (the
+     * force just reached the break-away value): a root that starts at zero
+     * is never reported by IDA, so the start ends when v passes a velocity
+     * of rounding size instead (the band of zero velocities, see event). */
+    double eps = 1e-6 * q->v_small;
     if (m[FR_M_SF] && m[FR_M_MODE] == FL_FR_STUCK) {
+        g[FR_R_V] = q->v - eps;
         g[FR_R_HOLD_F] = q->sa - q->fwd0; /* a start that loses its force sticks again */
     } else if (m[FR_M_SB] && m[FR_M_MODE] == FL_FR_STUCK) {
+        g[FR_R_V] = q->v + eps;
         g[FR_R_HOLD_B] = q->sa - q->bwd0;
     } else if (m[FR_M_MODE] == FL_FR_FORWARD) {
         g[FR_R_VS_B] = q->v + q->v_small;
@@ -86,11 +93,13 @@ void fl_fric_roots(const fl_fric *q, const int *m, double *g)
 
 /* The relation g > 0 where g is a quantity minus a threshold: where the
  * quantity has just crossed one of its thresholds (direction d) and g is
- * zero to rounding, the crossing decides, so that every relation on that
- * quantity agrees with the event that is being processed. */
-static int gt(double g, double scale, int d)
+ * zero to the accuracy of the integration (the root was located on the
+ * interpolated solution; the event re-solves it exactly), the crossing
+ * decides, so that every relation on that quantity agrees with the event
+ * that is being processed. */
+static int gt(double g, double scale, double band, int d)
 {
-    if (d && fabs(g) <= 1e-9 * scale) return d > 0;
+    if (d && fabs(g) <= band * scale) return d > 0;
     return g > 0;
 }
 
@@ -124,10 +133,11 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
     int dsa = first_dir(dir, FR_R_BREAK_F, FR_R_HOLD_B), dv = first_dir(dir, FR_R_V, FR_R_VS_B);
     double ssa = fabs(q->fwdmax) + fabs(q->bwdmax) + fabs(q->sa) + 1e-300;
     double sv = q->v_small + fabs(q->v);
-    int above_max = gt(q->sa - q->fwdmax, ssa, dsa), above_0 = gt(q->sa - q->fwd0, ssa, dsa);
-    int below_max = gt(q->bwdmax - q->sa, ssa, -dsa), below_0 = gt(q->bwd0 - q->sa, ssa, -dsa);
-    int vpos = gt(q->v, sv, dv), vneg = gt(-q->v, sv, -dv);
-    int vfast = gt(q->v - q->v_small, sv, dv), vfast_neg = gt(-q->v_small - q->v, sv, -dv);
+    double band = fmax(1e-9, 10 * x->rtol);
+    int above_max = gt(q->sa - q->fwdmax, ssa, band, dsa), above_0 = gt(q->sa - q->fwd0, ssa, band, dsa);
+    int below_max = gt(q->bwdmax - q->sa, ssa, band, -dsa), below_0 = gt(q->bwd0 - q->sa, ssa, band, -dsa);
+    int vpos = gt(q->v, sv, band, dv), vneg = gt(-q->v, sv, band, -dv);
+    int vfast = gt(q->v - q->v_small, sv, band, dv), vfast_neg = gt(-q->v_small - q->v, sv, band, -dv);
 
     int sf = (pre == FL_FR_STUCK && !q->block_fwd && (above_max || (psf && above_0))) ||
              (pre == FL_FR_BACKWARD && vfast);
@@ -142,9 +152,10 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
 
     int changed = m[FR_M_PRE] != pre || m[FR_M_SF] != sf || m[FR_M_SB] != sb || m[FR_M_LOCKED] != locked ||
                   m[FR_M_FREE] != q->free || m[FR_M_MODE] != mode;
-    /* only a velocity of the size of the event location error is zeroed: a
-     * pass may be locked on its way elsewhere (from Free with v != 0) */
-    if (locked && fabs(q->v) <= 1e-6 * q->v_small) snap_velocity(x, e, q->v);
+    /* zero the velocity that is left from locating v = 0 (its error grows
+     * with t), but not a real one: a pass may be locked on its way
+     * elsewhere (from Free with v != 0) */
+    if (locked && (dir[FR_R_V] || fabs(q->v) <= 1e-6 * q->v_small)) snap_velocity(x, e, q->v);
     m[FR_M_PRE] = pre;
     m[FR_M_SF] = sf;
     m[FR_M_SB] = sb;

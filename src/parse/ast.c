@@ -74,13 +74,17 @@ fl_expr *fl_expr_clone(const fl_expr *e)
     return c;
 }
 
+void fl_mod_clear(fl_mod *m)
+{
+    free(m->name);
+    fl_mod_free_array(m->subs, m->nsubs);
+    fl_expr_free(m->value);
+    memset(m, 0, sizeof *m);
+}
+
 void fl_mod_free_array(fl_mod *mods, int n)
 {
-    for (int i = 0; i < n; i++) {
-        free(mods[i].name);
-        fl_mod_free_array(mods[i].subs, mods[i].nsubs);
-        fl_expr_free(mods[i].value);
-    }
+    for (int i = 0; i < n; i++) fl_mod_clear(&mods[i]);
     free(mods);
 }
 

@@ -173,6 +173,8 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d);
 void fl_file_free(fl_file_ast *f);
 void fl_class_free(fl_class_ast *c);
 void fl_expr_free(fl_expr *e);
+/* Free the contents of one modifier (not the modifier itself). */
+void fl_mod_clear(fl_mod *m);
 void fl_mod_free_array(fl_mod *mods, int n);
 void fl_ref_free(fl_ref *r);
 fl_expr *fl_expr_clone(const fl_expr *e);

@@ -578,6 +578,43 @@ static int parse_mod(parser *p, fl_mod *m)
     return !p->failed;
 }
 
+/* Leaf assignments of a modification as dotted paths ("s.start"). */
+typedef struct mod_leaf {
+    char *path;
+    fl_loc loc;
+} mod_leaf;
+typedef FL_VEC(mod_leaf) mod_leaves;
+
+static void collect_leaves(const fl_mod *mods, int n, const char *prefix, mod_leaves *out)
+{
+    for (int i = 0; i < n; i++) {
+        char *path = fl_xsprintf("%s%s%s", prefix, prefix[0] ? "." : "", mods[i].name);
+        if (mods[i].value) {
+            mod_leaf l = {fl_xstrdup(path), mods[i].loc};
+            FL_VEC_PUSH(*out, l);
+        }
+        collect_leaves(mods[i].subs, mods[i].nsubs, path, out);
+        free(path);
+    }
+}
+
+/* Two arguments of a modification must not set the same attribute. */
+static void check_duplicate_mods(parser *p, const fl_mod *mods, int n)
+{
+    mod_leaves leaves = {0};
+    collect_leaves(mods, n, "", &leaves);
+    for (size_t i = 1; i < leaves.n && !p->failed; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(leaves.v[i].path, leaves.v[j].path) == 0) {
+                fl_err(p->diag, leaves.v[i].loc, "'%s' is modified twice (first at %d:%d)", leaves.v[i].path,
+                       leaves.v[j].loc.line, leaves.v[j].loc.col);
+                p->failed = 1;
+                break;
+            }
+    for (size_t i = 0; i < leaves.n; i++) free(leaves.v[i].path);
+    FL_VEC_FREE(leaves);
+}
+
 static int parse_mod_list(parser *p, fl_mod **out, int *nout)
 {
     FL_VEC(fl_mod) mods = {0};
@@ -586,7 +623,7 @@ static int parse_mod_list(parser *p, fl_mod **out, int *nout)
         do {
             fl_mod m;
             if (!parse_mod(p, &m)) {
-                fl_mod_free_array(&m, 1);
+                fl_mod_clear(&m);
                 break;
             }
             FL_VEC_PUSH(mods, m);
@@ -595,6 +632,7 @@ static int parse_mod_list(parser *p, fl_mod **out, int *nout)
     expect(p, T_RPAREN, "')'");
     *out = mods.v;
     *nout = (int)mods.n;
+    if (!p->failed) check_duplicate_mods(p, mods.v, (int)mods.n);
     return !p->failed;
 }
 

@@ -320,3 +320,30 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
         fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g: a component produced a non-finite value", t);
     return -1;
 }
+
+/* The DAE does not give the derivatives of its algebraic unknowns, yet
+ * IDA's first step after a (re)start predicts every unknown from them:
+ * left at zero, an algebraic unknown that moves (the holding force of a
+ * stuck friction element under a ramp) fails the error test until the step
+ * is absurdly small. A forward difference of two consistent solutions
+ * supplies them. */
+void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n;
+    if (n == sys->nd) return;
+    double dt = 1e-6 * fmax(1.0, fabs(t));
+    double *y2 = fl_xmalloc(sizeof(double) * (size_t)n), *yp2 = fl_xmalloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        y2[i] = sys->id[i] ? y[i] + dt * yp[i] : y[i];
+        yp2[i] = yp[i];
+    }
+    fl_diag *saved = s->diag;
+    s->diag = NULL;
+    if (fl_solve_consistent(s, t + dt, y2, yp2) == 0)
+        for (int i = 0; i < n; i++)
+            if (!sys->id[i]) yp[i] = (y2[i] - y[i]) / dt;
+    s->diag = saved;
+    free(y2);
+    free(yp2);
+}

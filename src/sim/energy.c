@@ -19,19 +19,7 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     if (sys->n) fl_eval_residual(s, t, y, yp, s->res);
     else fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
-    memset(&x, 0, sizeof x);
-    x.t = t;
-    x.y = y;
-    x.yp = yp;
-    x.bq = s->bq;
-    x.bv = s->bv;
-    x.ba = s->ba;
-    x.par = s->par;
-    x.u = s->u;
-    x.mode = s->mode;
-    x.rs = s->rs;
-    x.contact_events = s->contact_events;
-    x.t_left = s->t_left;
+    fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         if (bd->mass > 0) r->ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];

@@ -93,7 +93,7 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
     }
 }
 
-static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
+void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
                       int want_jac)
 {
     x->t = t;
@@ -121,6 +121,7 @@ static void init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *
     x->impact_loss = &s->impact_loss;
     x->arrays = s->sys->arrays;
     x->err = s->elem_err;
+    x->rtol = s->rtol;
 }
 
 /* Kinematics at (t, y, yp) and a context for the element callbacks. */
@@ -128,7 +129,7 @@ static void prepare(fl_sim *s, fl_ectx *x, double t, double cj, const double *y,
                     int want_jac)
 {
     fl_eval_kinematics(s, t, y, yp);
-    init_ectx(s, x, t, cj, y, yp, res, want_jac);
+    fl_init_ectx(s, x, t, cj, y, yp, res, want_jac);
 }
 
 static void eval_elements(fl_sim *s, fl_ectx *x)

@@ -77,6 +77,7 @@ struct fl_sim {
     fl_linsys init_ls, reinit_ls;
     int use_klu;
     double rtol;
+    double t_end, h_out;  /* stop time and output interval of the run */
     fl_stats stats;
     fl_diag *diag;
     char ida_msg[512];
@@ -99,6 +100,10 @@ double fl_next_time_event(const fl_sim *s, double t);
  * of root k (NULL: none). Returns 1 when something changed, -1 when an
  * element failed (its message in s->elem_err). */
 int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int *dir);
+/* An evaluation context for the element callbacks at (t, y, yp) with the
+ * current kinematics. */
+void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
+                  int want_jac);
 /* The elements' initial discrete states at (t, y, yp); returns 1 if any
  * differs from before the call. */
 int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
@@ -117,6 +122,8 @@ void fl_linsys_free(fl_linsys *ls);
 void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp);
 /* Solve the initialisation system at t0 for y, yp. */
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp);
+/* Derivatives of the algebraic unknowns (into yp) at a (re)start. */
+void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp);
 /* Keep the differential unknowns, solve for the algebraic ones and all
  * derivatives (after events). */
 int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp);

@@ -38,6 +38,18 @@ expect syntax 1 "syntax.mo:3:52: error: syntax error: expected a component name,
   $MTC.Mass (m2;
 end M;"
 
+expect empty_modifier 1 "empty_modifier.mo:2:55: error: syntax error: expected a modifier name, found ','" -- "model M
+  $MTC.Mass m1(, s(fixed=true), v(fixed=true));
+end M;"
+
+expect modified_twice 1 "modified_twice.mo:2:60: error: 'm' is modified twice (first at 2:55)" -- "model M
+  $MTC.Mass m1(m=1, m=2, s(fixed=true), v(fixed=true));
+end M;"
+
+expect attribute_twice 1 "attribute_twice.mo:2:79: error: 's.start' is modified twice (first at 2:57)" -- "model M
+  $MTC.Mass m1(s(start=1, fixed=true), s.start=2, v(fixed=true));
+end M;"
+
 expect unterminated_string 1 "unterminated_string.mo:1:9: error: unterminated string" -- "model M \"doc
   $MTC.Mass m1(m=1);"
 

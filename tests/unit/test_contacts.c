@@ -2,98 +2,10 @@
  * (spec sections 3.7, 4.8, 7.7) within 1e-4 relative, mirrored HardStop
  * motion, the energy balance of every case, impact losses, long resting
  * contacts without event storms, and the rejection of bad parameters. */
-#include "check.h"
-#include "flange.h"
+#include "simrun.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define MTS "Modelica.Mechanics.Translational.Sources."
-
-typedef struct run {
-    fl_model *m;
-    fl_system *sys;
-    check_rec r;
-    fl_stats st;
-    int rc;
-} run;
-
-static void simulate(run *c, const char *body, double stop, double interval, int energy)
-{
-    char text[8192];
-    snprintf(text, sizeof text, "model T\n%s\nend T;\n", body);
-    memset(c, 0, sizeof *c);
-    fl_diag *d = fl_diag_new();
-    c->m = fl_model_load_string(text, "t.mo", NULL, d);
-    c->sys = c->m ? fl_compile(c->m, d) : NULL;
-    fl_sim *sim = c->sys ? fl_sim_new(c->sys, d) : NULL;
-    c->rc = -1;
-    if (sim) {
-        fl_sim_opts o = fl_sim_default_opts(c->sys);
-        o.stop_time = stop;
-        o.interval = interval;
-        o.tolerance = 1e-8;
-        o.energy = energy;
-        c->r.nvars = fl_system_nvars(c->sys);
-        c->rc = fl_sim_run(sim, &o, check_record, &c->r, d);
-        c->st = fl_sim_stats(sim);
-    }
-    if (c->rc)
-        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "  %s\n", fl_diag_text(d, i));
-    CHECK(c->rc == 0);
-    fl_sim_free(sim);
-    fl_diag_free(d);
-}
-
-static void done(run *c)
-{
-    free(c->r.t);
-    free(c->r.v);
-    fl_system_free(c->sys);
-    fl_model_free(c->m);
-}
-
-static double val(const run *c, int row, const char *var)
-{
-    int k = fl_system_var_index(c->sys, var);
-    if (row < 0 || row >= c->r.n) {
-        fprintf(stderr, "no row %d for %s\n", row, var);
-        check_failures++;
-        return NAN;
-    }
-    if (k < 0) {
-        fprintf(stderr, "no variable %s\n", var);
-        check_failures++;
-        return NAN;
-    }
-    return c->r.v[(size_t)row * (size_t)c->r.nvars + (size_t)k];
-}
-
-/* Row index of the k-th change (k = 0, 1, ...) of an integer variable;
- * the row returned is the one after the change. -1 if none. */
-static int change(const run *c, const char *var, int k)
-{
-    for (int i = 1; i < c->r.n; i++)
-        if (val(c, i, var) != val(c, i - 1, var) && k-- == 0) return i;
-    return -1;
-}
-
-static double maxof(const run *c, const char *var, double t0, double t1, double *tmax)
-{
-    double m = -INFINITY;
-    for (int i = 0; i < c->r.n; i++) {
-        if (c->r.t[i] < t0 || c->r.t[i] > t1) continue;
-        double x = val(c, i, var);
-        if (x > m) {
-            m = x;
-            if (tmax) *tmax = c->r.t[i];
-        }
-    }
-    return m;
-}
-
-static double balance(const run *c)
-{
-    return c->st.e_throughput > 0 ? c->st.e_drift_max / c->st.e_throughput : INFINITY;
-}
 
 #define REL 1e-4
 

@@ -1,0 +1,118 @@
+/* simrun.h - running a model text through the library in the C tests:
+ * load, compile, simulate with every variable recorded, and look values up
+ * by name, row or time. */
+#ifndef FL_SIMRUN_H
+#define FL_SIMRUN_H
+
+#include "check.h"
+#include "flange.h"
+
+typedef struct run {
+    fl_model *m;
+    fl_system *sys;
+    check_rec r;
+    fl_stats st;
+    int rc;
+    char err[1024]; /* the last error message of a failed run */
+} run;
+
+/* Simulate "model T <body> end T;" to stop with output interval interval
+ * at tolerance tol; expect_ok: CHECK that the run succeeds. */
+static inline void simulate_tol(run *c, const char *body, double stop, double interval, double tol, int energy,
+                                int expect_ok)
+{
+    static char text[65536];
+    snprintf(text, sizeof text, "model T\n%s\nend T;\n", body);
+    memset(c, 0, sizeof *c);
+    fl_diag *d = fl_diag_new();
+    c->m = fl_model_load_string(text, "t.mo", NULL, d);
+    c->sys = c->m ? fl_compile(c->m, d) : NULL;
+    fl_sim *sim = c->sys ? fl_sim_new(c->sys, d) : NULL;
+    c->rc = -1;
+    if (sim) {
+        fl_sim_opts o = fl_sim_default_opts(c->sys);
+        o.stop_time = stop;
+        o.interval = interval;
+        o.tolerance = tol;
+        o.energy = energy;
+        c->r.nvars = fl_system_nvars(c->sys);
+        c->rc = fl_sim_run(sim, &o, check_record, &c->r, d);
+        c->st = fl_sim_stats(sim);
+    }
+    for (int i = 0; i < fl_diag_count(d); i++)
+        if (strstr(fl_diag_text(d, i), "error")) snprintf(c->err, sizeof c->err, "%s", fl_diag_text(d, i));
+    if (c->rc && expect_ok)
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "  %s\n", fl_diag_text(d, i));
+    if (expect_ok) CHECK(c->rc == 0);
+    fl_sim_free(sim);
+    fl_diag_free(d);
+}
+
+static inline void simulate(run *c, const char *body, double stop, double interval, int energy)
+{
+    simulate_tol(c, body, stop, interval, 1e-8, energy, 1);
+}
+
+static inline void done(run *c)
+{
+    free(c->r.t);
+    free(c->r.v);
+    fl_system_free(c->sys);
+    fl_model_free(c->m);
+}
+
+static inline double val(const run *c, int row, const char *var)
+{
+    int k = fl_system_var_index(c->sys, var);
+    if (row < 0 || row >= c->r.n) {
+        fprintf(stderr, "no row %d for %s\n", row, var);
+        check_failures++;
+        return NAN;
+    }
+    if (k < 0) {
+        fprintf(stderr, "no variable %s\n", var);
+        check_failures++;
+        return NAN;
+    }
+    return c->r.v[(size_t)row * (size_t)c->r.nvars + (size_t)k];
+}
+
+/* Row index of the k-th change (k = 0, 1, ...) of a variable; the row
+ * returned is the one after the change. -1 if none. */
+static inline int change(const run *c, const char *var, int k)
+{
+    for (int i = 1; i < c->r.n; i++)
+        if (val(c, i, var) != val(c, i - 1, var) && k-- == 0) return i;
+    return -1;
+}
+
+/* The last row at time t (after an event there), -1 if none. */
+static inline int row_at(const run *c, double t)
+{
+    int found = -1;
+    for (int i = 0; i < c->r.n; i++)
+        if (fabs(c->r.t[i] - t) <= 1e-9 * fmax(1, fabs(t))) found = i;
+    return found;
+}
+
+static inline double maxof(const run *c, const char *var, double t0, double t1, double *tmax)
+{
+    double m = -INFINITY;
+    for (int i = 0; i < c->r.n; i++) {
+        if (c->r.t[i] < t0 || c->r.t[i] > t1) continue;
+        double x = val(c, i, var);
+        if (x > m) {
+            m = x;
+            if (tmax) *tmax = c->r.t[i];
+        }
+    }
+    return m;
+}
+
+/* worst energy drift relative to the throughput */
+static inline double balance(const run *c)
+{
+    return c->st.e_throughput > 0 ? c->st.e_drift_max / c->st.e_throughput : INFINITY;
+}
+
+#endif

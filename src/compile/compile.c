@@ -97,6 +97,7 @@ void fl_system_free(fl_system *s)
     free(s->nominal);
     for (int i = 0; i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
     free(s->unk_name);
+    free(s->unk_hint);
     free(s->jent);
     free(s->jent_rc);
     fl_csc_free(&s->jpat);

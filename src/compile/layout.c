@@ -230,6 +230,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     s->dpos = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     s->nominal = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     s->unk_name = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
+    s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->qi < 0) continue;
@@ -247,7 +248,9 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
-            s->unk_name[el->own + k] = fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
+            s->unk_name[el->own + k] = ops->own_names ? fl_xsprintf("%s.%s", s->insts[el->inst].name, ops->own_names[k])
+                                                      : fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
+            s->unk_hint[el->own + k] = ops->own_hint;
         }
     }
     int nd = 0;

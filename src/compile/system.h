@@ -209,6 +209,7 @@ struct fl_system {
     int *dpos;    /* position among differential unknowns, -1 */
     double *nominal; /* scaling of the absolute tolerance */
     char **unk_name; /* "mass.s" for messages */
+    const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic) */
     int nroot_fns;
     int nmodes;
     int nreal; /* discrete Real states */

@@ -664,6 +664,7 @@ static void hsd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, dou
 }
 
 static const int hsd_own_diff[] = {0};
+static const char *const hsd_own_names[] = {"F"};
 /* rows: f_C, f_R, constraint; columns: s,v,a of C and R, own y, own yp */
 static const uint64_t hsd_dep[] = {FL_BIT(FL_J_OWN), FL_BIT(FL_J_OWN),
                                    FL_BIT(FL_J_OWN) | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1)};
@@ -684,6 +685,9 @@ static const fl_elem_ops hs_ops = {
 static const fl_elem_ops hsd_ops = {
     .nown = 1,
     .own_diff = hsd_own_diff,
+    .own_names = hsd_own_names,
+    .own_hint = "the force of a static contact is not unique when other static contacts or prescribed motions act on "
+                "the same bodies",
     .dep = hsd_dep,
     .nroots = 3,
     .nmodes = 1,

@@ -39,6 +39,10 @@ typedef struct fl_fric {
 
 typedef enum fl_fric_branch { FL_FB_LOCKED, FL_FB_FREE, FL_FB_FWD, FL_FB_BWD } fl_fric_branch;
 
+/* Name of the own unknown and the hint when it is undetermined. */
+extern const char *const fl_fric_own_names[];
+extern const char fl_fric_own_hint[];
+
 /* Which law holds in the continuous phase (MSL's priority order). */
 fl_fric_branch fl_fric_branch_of(const int *m, double v);
 

@@ -6,6 +6,11 @@
 
 #include "friction.h"
 
+const char *const fl_fric_own_names[] = {"sa"};
+const char fl_fric_own_hint[] =
+    "the holding force of a stuck friction element is not unique when another stuck friction element or a "
+    "prescribed motion acts on the same rigid body; connect them through a spring or a damper";
+
 fl_fric_branch fl_fric_branch_of(const int *m, double v)
 {
     if (m[FR_M_LOCKED]) return FL_FB_LOCKED;

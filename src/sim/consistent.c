@@ -259,11 +259,10 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
         return 0;
     case NEWTON_SINGULAR:
         if (info > 0 && info - 1 < n)
-            fl_err(s->diag, fl_noloc,
-                   "the initialisation problem is singular: %s is not determined by the model and the "
-                   "initial conditions (are two conditions saying the same thing, or is a force balance "
-                   "impossible?)",
-                   sys->unk_name[info - 1]);
+            fl_err(s->diag, fl_noloc, "the initialisation problem is singular: %s is not determined by the model and the "
+                   "initial conditions (%s)", sys->unk_name[info - 1],
+                   sys->unk_hint[info - 1] ? sys->unk_hint[info - 1]
+                                           : "are two conditions saying the same thing, or is a force balance impossible?");
         else
             fl_err(s->diag, fl_noloc, "the initialisation problem is singular (dependent initial conditions?)");
         return -1;
@@ -311,7 +310,11 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
     int rc = newton(s, &ns, w, &info);
     free(w);
     if (rc == NEWTON_OK) return 0;
-    if (rc == NEWTON_SINGULAR)
+    if (rc == NEWTON_SINGULAR && info > 0 && info - 1 < n)
+        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular: %s is not determined%s%s%s",
+               t, sys->unk_name[info - 1], sys->unk_hint[info - 1] ? " (" : "",
+               sys->unk_hint[info - 1] ? sys->unk_hint[info - 1] : "", sys->unk_hint[info - 1] ? ")" : "");
+    else if (rc == NEWTON_SINGULAR)
         fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
     else if (rc == NEWTON_NO_CONVERGENCE)
         fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g did not converge (largest residual in %s)",

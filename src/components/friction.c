@@ -82,20 +82,13 @@ static const fl_var_def sf_vars[] = {
 
 static int sf_check(const fl_pctx *p, fl_diag *d)
 {
-    const fl_value *tab = &p->arrays[(int)p->par[SF_FPOS]];
-    if (fl_fric_table_check(p, d, "f_pos", tab, (int)p->par[SF_SMOOTH])) return -1;
-    double k, f0 = fl_fric_table(tab, (int)p->par[SF_SMOOTH], 0, &k);
-    if (!(f0 >= 0)) {
-        fl_err(d, p->loc, "%s.f_pos: the friction force at v = 0 is %g; it must be >= 0", p->inst, f0);
-        return -1;
-    }
-    return 0;
+    double f0;
+    return fl_fric_table_param(p, d, "f_pos", SF_FPOS, SF_SMOOTH, "friction force", &f0);
 }
 
 static void sf_prepare(const fl_pctx *p, double *par)
 {
-    double k;
-    par[SF_F0] = fl_fric_table(&p->arrays[(int)p->par[SF_FPOS]], (int)p->par[SF_SMOOTH], 0, &k);
+    fl_fric_table_param(p, NULL, "f_pos", SF_FPOS, SF_SMOOTH, "", &par[SF_F0]);
 }
 
 static void sf_quantities(const fl_ectx *x, const fl_elem *e, fl_fric *q)
@@ -279,20 +272,13 @@ static const fl_var_def br_vars[] = {
 
 static int br_check(const fl_pctx *p, fl_diag *d)
 {
-    const fl_value *tab = &p->arrays[(int)p->par[BR_MUPOS]];
-    if (fl_fric_table_check(p, d, "mu_pos", tab, (int)p->par[BR_SMOOTH])) return -1;
-    double k, mu0 = fl_fric_table(tab, (int)p->par[BR_SMOOTH], 0, &k);
-    if (!(mu0 >= 0)) {
-        fl_err(d, p->loc, "%s.mu_pos: the friction coefficient at v = 0 is %g; it must be >= 0", p->inst, mu0);
-        return -1;
-    }
-    return 0;
+    double mu0;
+    return fl_fric_table_param(p, d, "mu_pos", BR_MUPOS, BR_SMOOTH, "friction coefficient", &mu0);
 }
 
 static void br_prepare(const fl_pctx *p, double *par)
 {
-    double k;
-    par[BR_MU0] = fl_fric_table(&p->arrays[(int)p->par[BR_MUPOS]], (int)p->par[BR_SMOOTH], 0, &k);
+    fl_fric_table_param(p, NULL, "mu_pos", BR_MUPOS, BR_SMOOTH, "", &par[BR_MU0]);
 }
 
 static void br_quantities(const fl_ectx *x, const fl_elem *e, fl_fric *q, double *fn)

@@ -72,7 +72,10 @@ void fl_fric_init(int *m, const fl_fric *q);
 enum { FL_TAB_LINEAR = 1, FL_TAB_CONSTANT = 3 }; /* Modelica.Blocks.Types.Smoothness literals */
 double fl_fric_table(const fl_value *tab, int smoothness, double x, double *slope);
 
-/* Check of a friction table parameter; returns -1 after an error. */
-int fl_fric_table_check(const fl_pctx *p, fl_diag *d, const char *name, const fl_value *tab, int smoothness);
+/* Check of a friction table parameter (par[ktab], smoothness par[ksmooth])
+ * and its value at v = 0, which must not be negative; returns -1 after an
+ * error. */
+int fl_fric_table_param(const fl_pctx *p, fl_diag *d, const char *name, int ktab, int ksmooth, const char *what,
+                        double *at0);
 
 #endif

@@ -204,8 +204,11 @@ double fl_fric_table(const fl_value *tab, int smoothness, double x, double *slop
 #undef TY
 }
 
-int fl_fric_table_check(const fl_pctx *p, fl_diag *d, const char *name, const fl_value *tab, int smoothness)
+int fl_fric_table_param(const fl_pctx *p, fl_diag *d, const char *name, int ktab, int ksmooth, const char *what,
+                        double *at0)
 {
+    const fl_value *tab = &p->arrays[(int)p->par[ktab]];
+    int smoothness = (int)p->par[ksmooth];
     if (smoothness != FL_TAB_LINEAR && smoothness != FL_TAB_CONSTANT) {
         const fl_enum_type *et = fl_enum_find("Modelica.Blocks.Types.Smoothness");
         fl_err(d, p->loc, "%s.smoothness = %s is not supported (only LinearSegments and ConstantSegments are)",
@@ -232,5 +235,11 @@ int fl_fric_table_check(const fl_pctx *p, fl_diag *d, const char *name, const fl
                    i + 1);
             return -1;
         }
+    double k;
+    *at0 = fl_fric_table(tab, smoothness, 0, &k);
+    if (!(*at0 >= 0)) {
+        fl_err(d, p->loc, "%s.%s: the %s at v = 0 is %g; it must be >= 0", p->inst, name, what, *at0);
+        return -1;
+    }
     return 0;
 }

@@ -16,24 +16,19 @@ typedef struct run {
     char err[1024]; /* the last error message of a failed run */
 } run;
 
-/* Simulate "model T <body> end T;" to stop with output interval interval
- * at tolerance tol; expect_ok: CHECK that the run succeeds. */
-static inline void simulate_tol(run *c, const char *body, double stop, double interval, double tol, int energy,
-                                int expect_ok)
+/* Compile a loaded model and simulate it, every variable recorded. stop,
+ * interval, tol <= 0 keep the model's experiment settings. */
+static inline void simulate_model(run *c, fl_diag *d, double stop, double interval, double tol, int energy,
+                                  int expect_ok)
 {
-    static char text[65536];
-    snprintf(text, sizeof text, "model T\n%s\nend T;\n", body);
-    memset(c, 0, sizeof *c);
-    fl_diag *d = fl_diag_new();
-    c->m = fl_model_load_string(text, "t.mo", NULL, d);
     c->sys = c->m ? fl_compile(c->m, d) : NULL;
     fl_sim *sim = c->sys ? fl_sim_new(c->sys, d) : NULL;
     c->rc = -1;
     if (sim) {
         fl_sim_opts o = fl_sim_default_opts(c->sys);
-        o.stop_time = stop;
-        o.interval = interval;
-        o.tolerance = tol;
+        if (stop > 0) o.stop_time = stop;
+        if (interval > 0) o.interval = interval;
+        if (tol > 0) o.tolerance = tol;
         o.energy = energy;
         c->r.nvars = fl_system_nvars(c->sys);
         c->rc = fl_sim_run(sim, &o, check_record, &c->r, d);
@@ -45,6 +40,30 @@ static inline void simulate_tol(run *c, const char *body, double stop, double in
         for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "  %s\n", fl_diag_text(d, i));
     if (expect_ok) CHECK(c->rc == 0);
     fl_sim_free(sim);
+}
+
+/* Simulate "model T <body> end T;" to stop with output interval interval
+ * at tolerance tol; expect_ok: CHECK that the run succeeds. */
+static inline void simulate_tol(run *c, const char *body, double stop, double interval, double tol, int energy,
+                                int expect_ok)
+{
+    static char text[65536];
+    snprintf(text, sizeof text, "model T\n%s\nend T;\n", body);
+    memset(c, 0, sizeof *c);
+    fl_diag *d = fl_diag_new();
+    c->m = fl_model_load_string(text, "t.mo", NULL, d);
+    simulate_model(c, d, stop, interval, tol, energy, expect_ok);
+    fl_diag_free(d);
+}
+
+/* Simulate a model file of the source tree with its experiment settings
+ * (tolerance tol if > 0). */
+static inline void simulate_file(run *c, const char *rel, double tol, int energy)
+{
+    memset(c, 0, sizeof *c);
+    fl_diag *d = fl_diag_new();
+    c->m = fl_model_load_file(check_src_path(rel), NULL, d);
+    simulate_model(c, d, 0, 0, tol, energy, 1);
     fl_diag_free(d);
 }
 

@@ -316,18 +316,10 @@ static void test_ms34(void)
  * leaves v = 0 exactly there */
 static void test_ms5(void)
 {
-    fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_file(check_src_path("examples/msl/Friction.mo"), NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(sim != NULL);
-    if (sim) {
-        run c;
-        memset(&c, 0, sizeof c);
-        c.sys = sys;
-        fl_sim_opts o = fl_sim_default_opts(sys);
-        CHECK(fl_sim_run(sim, &o, check_record, &c.r, d) == 0);
-        int hit = change(&c, "stop2.v", 0), found = 0;
+    run c;
+    simulate_file(&c, "examples/msl/Friction.mo", 0, 0);
+    if (!c.rc) {
+        int found = 0;
         for (int i = 1; i < c.r.n; i++)
             if (c.r.t[i] == c.r.t[i - 1] && val(&c, i - 1, "stop2.v") < -1 && fabs(val(&c, i, "stop2.s") + 0.4) < 1e-15) {
                 found = 1;
@@ -336,14 +328,9 @@ static void test_ms5(void)
                 printf("MS-5: stop2 at its left stop at t = %.7f: s = %g, v = %g, impact %.4f J\n", c.r.t[i],
                        val(&c, i, "stop2.s"), val(&c, i, "stop2.v"), val(&c, i, "stop2.impactEnergy"));
             }
-        CHECK(found && hit > 0);
-        c.sys = NULL;
-        done(&c);
+        CHECK(found);
     }
-    fl_sim_free(sim);
-    fl_system_free(sys);
-    fl_model_free(m);
-    fl_diag_free(d);
+    done(&c);
 }
 
 /* ---- coupled stick-slip -------------------------------------------------- */

@@ -72,6 +72,25 @@ static inline void simulate(run *c, const char *body, double stop, double interv
     simulate_tol(c, body, stop, interval, 1e-8, energy, 1);
 }
 
+/* The model text must not compile, with a message containing fragment. */
+static inline void expect_compile_error(const char *text, const char *fragment)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(text, "t.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    CHECK(sys == NULL);
+    int found = 0;
+    for (int i = 0; i < fl_diag_count(d); i++) found |= strstr(fl_diag_text(d, i), fragment) != NULL;
+    if (!found) {
+        fprintf(stderr, "expected '%s' for\n%s\ngot:\n", fragment, text);
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "  %s\n", fl_diag_text(d, i));
+    }
+    CHECK(found);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
 static inline void done(run *c)
 {
     free(c->r.t);

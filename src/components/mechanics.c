@@ -152,9 +152,20 @@ static void spring_outputs(const fl_octx *o, double *v)
     v[1] = o->par[0] * (v[0] - o->par[1]);
 }
 
+static void spring_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
+{
+    for (int i = 0; i < n; i++, e++) {
+        const double *p = x->par + e->pofs;
+        double ds = fl_srel(x, e) - p[1];
+        U[e->idx] = 0.5 * p[0] * ds * ds;
+        loss[e->idx] = 0;
+    }
+}
+
 static const fl_elem_ops spring_ops = {
     .dep = dep_s,
     .eval = spring_eval,
+    .energy = spring_energy,
 };
 static const fl_class cls_spring = {
     .path = MTC "Spring",
@@ -202,9 +213,19 @@ static void damper_outputs(const fl_octx *o, double *v)
     v[3] = v[2] * v[1];
 }
 
+static void damper_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
+{
+    for (int i = 0; i < n; i++, e++) {
+        double v = fl_vrel(x, e);
+        U[e->idx] = 0;
+        loss[e->idx] = x->par[e->pofs] * v * v;
+    }
+}
+
 static const fl_elem_ops damper_ops = {
     .dep = dep_v,
     .eval = damper_eval,
+    .energy = damper_energy,
 };
 static const fl_class cls_damper = {
     .path = MTC "Damper",
@@ -261,9 +282,20 @@ static void sd_outputs(const fl_octx *o, double *v)
     v[3] = v[5] * v[1];
 }
 
+static void sd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
+{
+    for (int i = 0; i < n; i++, e++) {
+        const double *p = x->par + e->pofs;
+        double ds = fl_srel(x, e) - p[SD_S0], v = fl_vrel(x, e);
+        U[e->idx] = 0.5 * p[SD_C] * ds * ds;
+        loss[e->idx] = p[SD_D] * v * v;
+    }
+}
+
 static const fl_elem_ops sd_ops = {
     .dep = dep_sv,
     .eval = sd_eval,
+    .energy = sd_energy,
 };
 static const fl_class cls_springdamper = {
     .path = MTC "SpringDamper",

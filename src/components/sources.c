@@ -54,6 +54,7 @@ static const fl_elem_ops force_ops = {
     .nin = 1,
     .dep = dep_u,
     .eval = force_eval,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_force = {
     .path = MTS "Force",
@@ -154,6 +155,7 @@ static void cf_eval(fl_ectx *x, const fl_elem *e, int n)
 static const fl_elem_ops cf_ops = {
     .dep = dep_none,
     .eval = cf_eval,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_constantforce = {
     .path = MTS "ConstantForce",
@@ -200,6 +202,7 @@ static const fl_elem_ops fstep_ops = {
     .dep = dep_none,
     .eval = fstep_eval,
     .next_time_event = fstep_next,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_forcestep = {
     .path = MTS "ForceStep",
@@ -327,6 +330,7 @@ static const fl_elem_ops sign_ops = {
     .roots = sign_roots,
     .event = sign_event,
     .init_modes = sign_init,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_signforce = {
     .path = MTS "SignForce",
@@ -371,6 +375,7 @@ static void lin_eval(fl_ectx *x, const fl_elem *e, int n)
 static const fl_elem_ops lin_ops = {
     .dep = dep_v,
     .eval = lin_eval,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_linforce = {
     .path = MTS "LinearSpeedDependentForce",
@@ -408,6 +413,7 @@ static void quad_eval(fl_ectx *x, const fl_elem *e, int n)
 static const fl_elem_ops quad_ops = {
     .dep = dep_v,
     .eval = quad_eval,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_quadforce = {
     .path = MTS "QuadraticSpeedDependentForce",
@@ -489,6 +495,7 @@ static const fl_elem_ops inv_ops = {
     .roots = inv_roots,
     .event = inv_event,
     .init_modes = inv_init,
+    .flags = FL_EK_SOURCE,
 };
 static const fl_class cls_invforce = {
     .path = MTS "InverseSpeedDependentForce",

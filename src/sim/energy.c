@@ -43,7 +43,7 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
             r->upot += s->eU[e];
             r->ploss += s->eloss[e];
         } else {
-            r->pwork += p; /* sources, and elements that keep no energy account */
+            r->pwork += p; /* force sources */
         }
     }
     /* prescribed motion: the reaction R = M a + sum of element forces on the

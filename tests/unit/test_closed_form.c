@@ -2,7 +2,7 @@
  * conservation laws: undamped and damped oscillators (relative error
  * <= 1e-5 at rtol 1e-8), energy of an undamped spring-mass chain, momentum
  * of a 10,000-mass chain solved with KLU. */
-#include "check.h"
+#include "simrun.h"
 #include "flange.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
@@ -42,7 +42,7 @@ static void print_diags(fl_diag *d)
 }
 
 /* Simulate text with the given settings, recording variables names[]. */
-static int run(const char *text, double stop, double interval, double rtol, const char *const *names, int nnames,
+static int run_series(const char *text, double stop, double interval, double rtol, const char *const *names, int nnames,
                series *out, fl_stats *stats)
 {
     fl_diag *d = fl_diag_new();
@@ -88,7 +88,7 @@ static void test_undamped(void)
                        "end Osc;\n";
     const char *names[] = {"mass.s", "mass.v", "mass.a", "spring.f"};
     series s;
-    CHECK(run(text, 3, 0.001, 1e-8, names, 4, &s, NULL) == 0);
+    CHECK(run_series(text, 3, 0.001, 1e-8, names, 4, &s, NULL) == 0);
     double es = 0, ev = 0, ea = 0, ef = 0;
     for (int i = 0; i < s.n; i++) {
         double t = s.t[i];
@@ -122,7 +122,7 @@ static void test_damped(void)
                        "end Damped;\n";
     const char *names[] = {"sd.s_rel", "sd.v_rel", "sd.lossPower"};
     series s;
-    CHECK(run(text, 3, 0.001, 1e-8, names, 3, &s, NULL) == 0);
+    CHECK(run_series(text, 3, 0.001, 1e-8, names, 3, &s, NULL) == 0);
     double w = sqrt(99.0), es = 0, ev = 0, smin = 1, tmin = 0, loss = 0;
     for (int i = 0; i < s.n; i++) {
         double t = s.t[i], e = exp(-t);
@@ -146,6 +146,26 @@ static void test_damped(void)
     printf("damped: max relative errors s %.2e v %.2e; minimum %.9f at t = %.4f; dissipated %.9f J\n", es / 0.01,
            ev / 0.1, smin, tmin, loss);
     series_free(&s);
+    /* the energy audit: the spring-damper's stored energy and dissipation */
+    run c;
+    simulate_tol(&c,
+                 "  " MTC "Fixed fixed;\n"
+                 "  " MTC "SpringDamper sd(c=100, d=2, s_rel(start=0.01, fixed=true), v_rel(fixed=true));\n"
+                 "  " MTC "Mass mass(m=1);\n"
+                 "equation\n"
+                 "  connect(fixed.flange, sd.flange_a);\n"
+                 "  connect(sd.flange_b, mass.flange_a);\n",
+                 3, 0.001, 1e-8, 1, 1);
+    if (!c.rc) {
+        CHECK_REL(c.st.e_dissipated, loss, 1e-5);
+        CHECK_REL(c.st.e_potential + c.st.e_kinetic, left, 1e-5);
+        CHECK(c.st.e_work == 0 && c.st.e_impacts == 0);
+        CHECK_REL(c.st.e_throughput, 0.005, 1e-12);
+        CHECK(c.st.e_drift_max / c.st.e_throughput <= 1e-6);
+        printf("damped, energy audit: stored + kinetic %.9f J, dissipated %.9f J, drift %.2e\n",
+               c.st.e_potential + c.st.e_kinetic, c.st.e_dissipated, c.st.e_drift_max / c.st.e_throughput);
+    }
+    done(&c);
 }
 
 /* Kinetic plus spring energy of an undamped chain fixed at one end: it must

@@ -1,13 +1,14 @@
 # Front door of the project. The two quick-start commands are
 #   make run    install missing dependencies, build, simulate the default example
+#               and draw its pictures (out/)
 #   make test   build and run every test through ctest
+# make examples runs every example and draws the gallery (docs/gallery/).
 BUILD ?= build
 EXAMPLE ?= examples/hardstop_hysteresis.mo
-EXAMPLE_NAME = $(basename $(notdir $(EXAMPLE)))
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps build run test install asan clean
+.PHONY: all deps build run examples test install asan clean
 
 all: build
 
@@ -21,9 +22,12 @@ build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	@mkdir -p out
-	./$(BUILD)/flange simulate $(EXAMPLE) -o out/$(EXAMPLE_NAME).csv
-	@echo "wrote out/$(EXAMPLE_NAME).csv"
+	@FLANGE=$(BUILD)/flange ./scripts/example.sh $(EXAMPLE) out
+
+# every example of examples/, pictures into the README's gallery
+examples: build
+	@for f in examples/*.mo examples/msl/*.mo; do \
+	  FLANGE=$(BUILD)/flange ./scripts/example.sh $$f out/examples docs/gallery || exit 1; done
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

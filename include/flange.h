@@ -148,6 +148,10 @@ void fl_system_free(fl_system *sys);
 int fl_system_nvars(const fl_system *sys);
 const char *fl_system_var_name(const fl_system *sys, int i);
 const char *fl_system_var_unit(const fl_system *sys, int i); /* "" if none */
+/* The positions and then the velocities of the components that carry mass
+ * ("mass.s", ..., "mass.v", ...), at most max, for a default plot; returns
+ * their number. The names live as long as sys. */
+int fl_system_motion_vars(const fl_system *sys, const char **names, int max);
 int fl_system_var_index(const fl_system *sys, const char *name); /* -1 if absent */
 /* 1 for variables that are written only when asked for: the energy audit
  * energy.kinetic, .potential, .dissipated, .work, .drift (J), computed
@@ -170,6 +174,8 @@ typedef struct fl_sim fl_sim;
 /* Linear solver used inside IDA's Newton iteration. */
 enum { FL_SOLVER_AUTO = 0, FL_SOLVER_DENSE = 1, FL_SOLVER_KLU = 2 };
 
+struct fl_stats; /* counters of a run, below */
+
 typedef struct fl_sim_opts {
     double start_time, stop_time, interval, tolerance;
     int solver;   /* FL_SOLVER_*; AUTO picks dense for small, KLU for large systems */
@@ -182,6 +188,11 @@ typedef struct fl_sim_opts {
     /* 1: keep the energy audit (kinetic, potential, dissipated energy, work
      * of sources) and fill the energy.* output variables. */
     int energy;
+    /* Optional: called after every integration step with the model time
+     * reached and the counters so far (for a progress display). A non-zero
+     * return stops the run, which then fails with that code. */
+    int (*progress)(void *user, double t, const struct fl_stats *st);
+    void *progress_user;
 } fl_sim_opts;
 
 /* Options from the model's experiment annotation (StartTime 0, StopTime 1,
@@ -234,6 +245,32 @@ fl_stats fl_sim_stats(const fl_sim *sim);
  * 1 when some fail, -1 on error (unreadable file, missing signal). */
 int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
                    double tol, FILE *report, fl_diag *d);
+
+/* ------------------------------------------------------------------------
+ * Plots (PLplot; PNG, SVG or PDF)
+ * ------------------------------------------------------------------------ */
+
+typedef enum fl_plot_layout {
+    FL_PLOT_OVERLAY = 0, /* every signal in one panel */
+    FL_PLOT_STACKED = 1  /* one panel per unit (positions, velocities, forces, ...) */
+} fl_plot_layout;
+
+typedef struct fl_plot_opts {
+    const char *const *y; /* signals to plot: names or globs ('*' within a name
+                             component, '**' across), in legend order */
+    int ny;
+    const char *x;         /* the abscissa: NULL for time, or a signal (phase plot) */
+    const char *title;     /* NULL: none */
+    fl_plot_layout layout;
+    int width, height;     /* pixels (PNG) or points (SVG, PDF); 0: 900 x 600 */
+} fl_plot_opts;
+
+/* Plot signals of a result CSV (as written by fl_sim_run_csv) into the
+ * picture out, whose format follows its extension (.png, .svg, .pdf). Axis
+ * labels carry the units from RESULT.csv.units when that file exists. The
+ * picture is written to a temporary name and renamed when complete. Not
+ * thread-safe (PLplot keeps global state). Returns 0 on success. */
+int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
 
 #ifdef __cplusplus
 }

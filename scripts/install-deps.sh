@@ -2,7 +2,7 @@
 # Install the Debian packages flange needs to build, when they are missing.
 # Safe to run repeatedly: it does nothing when everything is present.
 set -eu
-pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev"
+pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

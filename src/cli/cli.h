@@ -5,11 +5,29 @@
 #include "flange.h"
 
 int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_components(int argc, char **argv);
 
 /* Print every diagnostic of d to stderr, one per line. */
 void cli_print_diags(const fl_diag *d);
+
+/* "flange CMD: message" and the usage on stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The value of option name at argv[*i] ("--name value" advances *i, or
+ * "--name=value"); NULL if argv[*i] is not that option, or if its value is
+ * missing (then *missing = 1). */
+const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing);
+/* A finite number; 0 on success. */
+int cli_number(const char *s, double *out);
+
+/* A growing list of strings (comma-separated arguments). */
+typedef struct cli_list {
+    char **v;
+    int n;
+} cli_list;
+void cli_list_add(cli_list *l, const char *comma_separated);
+void cli_list_free(cli_list *l);
 
 #endif

@@ -1,10 +1,12 @@
-/* cmd_simulate.c - "flange simulate", "flange check" and "flange components". */
-#include <errno.h>
+/* cmd_simulate.c - "flange simulate", "flange check" and "flange components".
+ * simulate runs a model to CSV (and a picture with --plot), shows one
+ * progress line on a terminal, and ends with a summary of the run. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -12,90 +14,31 @@ typedef struct sim_args {
     const char *model_file;
     const char *out;
     const char *model_name;
+    const char *plot;
     double start, stop, interval, tolerance;
     int has_start, has_stop, has_interval, has_tolerance;
     const char **params;
     int nparams;
-    char **globs;
-    int nglobs;
+    cli_list globs, plot_vars;
     int solver;
     int quiet;
-    int energy;
+    int energy;    /* print the energy balance (and write its totals) */
+    int no_energy; /* skip the audit altogether (faster) */
     int no_contact_events;
 } sim_args;
 
 static const char simulate_usage[] =
     "usage: flange simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
     "                       [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
-    "                       [--solver auto|dense|klu] [--energy] [--no-contact-events] [--quiet]";
+    "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
+    "                       [--energy | --no-energy] [--no-contact-events] [--quiet]";
 static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...]";
-
-static int usage_error(const char *usage, const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int usage_error(const char *usage, const char *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "flange %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    fprintf(stderr, "%s\n", usage);
-    return 2;
-}
-
-/* "--name value" or "--name=value"; returns the value or NULL (no match). */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, n) != 0) return NULL;
-    if (arg[n] == '=') return arg + n + 1;
-    if (arg[n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int parse_number(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(x)) return -1;
-    *out = x;
-    return 0;
-}
 
 static void free_args(sim_args *a)
 {
-    for (int i = 0; i < a->nglobs; i++) free(a->globs[i]);
-    free(a->globs);
+    cli_list_free(&a->globs);
+    cli_list_free(&a->plot_vars);
     free(a->params);
-}
-
-static void add_globs(sim_args *a, const char *list)
-{
-    const char *p = list;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        if (n) {
-            a->globs = realloc(a->globs, sizeof(char *) * (size_t)(a->nglobs + 1));
-            char *g = malloc(n + 1);
-            if (!a->globs || !g) {
-                fputs("flange: out of memory\n", stderr);
-                exit(1);
-            }
-            memcpy(g, p, n);
-            g[n] = '\0';
-            a->globs[a->nglobs++] = g;
-        }
-        p += n + (comma ? 1 : 0);
-    }
 }
 
 /* Parses arguments of simulate (full = 1) or check (full = 0). */
@@ -113,29 +56,35 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             return 1;
         }
         if (arg[0] != '-' || arg[1] == '\0') {
-            if (a->model_file) return usage_error(usage, cmd, "more than one model file ('%s' and '%s')", a->model_file, arg);
+            if (a->model_file) return cli_usage_error(cmd, usage, "more than one model file ('%s' and '%s')", a->model_file, arg);
             a->model_file = arg;
             continue;
         }
-        if ((v = option_value(argc, argv, &i, "--model", &missing))) {
+        if ((v = cli_option(argc, argv, &i, "--model", &missing))) {
             a->model_name = v;
-        } else if ((v = option_value(argc, argv, &i, "--param", &missing))) {
-            if (!strchr(v, '=')) return usage_error(usage, cmd, "--param needs NAME=VALUE, got '%s'", v);
+        } else if ((v = cli_option(argc, argv, &i, "--param", &missing))) {
+            if (!strchr(v, '=')) return cli_usage_error(cmd, usage, "--param needs NAME=VALUE, got '%s'", v);
             a->params[a->nparams++] = v;
-        } else if (full && ((v = option_value(argc, argv, &i, "-o", &missing)) ||
-                            (v = option_value(argc, argv, &i, "--output", &missing)))) {
+        } else if (full && ((v = cli_option(argc, argv, &i, "-o", &missing)) ||
+                            (v = cli_option(argc, argv, &i, "--output", &missing)))) {
             a->out = v;
-        } else if (full && (v = option_value(argc, argv, &i, "--vars", &missing))) {
-            add_globs(a, v);
-        } else if (full && (v = option_value(argc, argv, &i, "--solver", &missing))) {
+        } else if (full && (v = cli_option(argc, argv, &i, "--vars", &missing))) {
+            cli_list_add(&a->globs, v);
+        } else if (full && (v = cli_option(argc, argv, &i, "--plot", &missing))) {
+            a->plot = v;
+        } else if (full && (v = cli_option(argc, argv, &i, "--plot-vars", &missing))) {
+            cli_list_add(&a->plot_vars, v);
+        } else if (full && (v = cli_option(argc, argv, &i, "--solver", &missing))) {
             if (strcmp(v, "auto") == 0) a->solver = FL_SOLVER_AUTO;
             else if (strcmp(v, "dense") == 0) a->solver = FL_SOLVER_DENSE;
             else if (strcmp(v, "klu") == 0) a->solver = FL_SOLVER_KLU;
-            else return usage_error(usage, cmd, "--solver must be auto, dense or klu, not '%s'", v);
+            else return cli_usage_error(cmd, usage, "--solver must be auto, dense or klu, not '%s'", v);
         } else if (full && strcmp(arg, "--quiet") == 0) {
             a->quiet = 1;
         } else if (full && strcmp(arg, "--energy") == 0) {
             a->energy = 1;
+        } else if (full && strcmp(arg, "--no-energy") == 0) {
+            a->no_energy = 1;
         } else if (full && strcmp(arg, "--no-contact-events") == 0) {
             a->no_contact_events = 1;
         } else if (full) {
@@ -144,20 +93,22 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             int *has[] = {&a->has_start, &a->has_stop, &a->has_interval, &a->has_tolerance};
             int k;
             for (k = 0; k < 4; k++) {
-                if ((v = option_value(argc, argv, &i, names[k], &missing))) {
-                    if (parse_number(v, dst[k])) return usage_error(usage, cmd, "%s needs a number, got '%s'", names[k], v);
+                if ((v = cli_option(argc, argv, &i, names[k], &missing))) {
+                    if (cli_number(v, dst[k])) return cli_usage_error(cmd, usage, "%s needs a number, got '%s'", names[k], v);
                     *has[k] = 1;
                     break;
                 }
                 if (missing) break;
             }
-            if (k == 4 && !missing) return usage_error(usage, cmd, "unknown option '%s'", arg);
+            if (k == 4 && !missing) return cli_usage_error(cmd, usage, "unknown option '%s'", arg);
         } else if (!missing) {
-            return usage_error(usage, cmd, "unknown option '%s'", arg);
+            return cli_usage_error(cmd, usage, "unknown option '%s'", arg);
         }
-        if (missing) return usage_error(usage, cmd, "option %s needs a value", arg);
+        if (missing) return cli_usage_error(cmd, usage, "option %s needs a value", arg);
     }
-    if (!a->model_file) return usage_error(usage, cmd, "no model file given");
+    if (!a->model_file) return cli_usage_error(cmd, usage, "no model file given");
+    if (a->energy && a->no_energy) return cli_usage_error(cmd, usage, "--energy and --no-energy contradict each other");
+    if (a->plot_vars.n && !a->plot) return cli_usage_error(cmd, usage, "--plot-vars needs --plot FILE");
     return 0;
 }
 
@@ -208,6 +159,90 @@ int cmd_components(int argc, char **argv)
     return 0;
 }
 
+/* ---- progress line -------------------------------------------------------- */
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct progress {
+    double t0, t1;        /* model time span */
+    double start, last;   /* wall clock */
+    double after;         /* seconds before the first line */
+    int shown;
+} progress;
+
+static int show_progress(void *user, double t, const struct fl_stats *st)
+{
+    progress *p = user;
+    double now = wall_now();
+    if (now - p->start < p->after || now - p->last < 0.1) return 0;
+    p->last = now;
+    double frac = (t - p->t0) / (p->t1 - p->t0);
+    char left[48] = "";
+    if (frac > 0.01) {
+        double rest = (now - p->start) * (1 - frac) / frac;
+        snprintf(left, sizeof left, ", about %.0f s left", ceil(rest));
+    }
+    fprintf(stderr, "\rflange: t = %.6g of %g s (%.0f%%), %ld steps, %ld events%s\033[K", t, p->t1, 100 * frac,
+            st->steps, st->state_events + st->time_events, left);
+    fflush(stderr);
+    p->shown = 1;
+    return 0;
+}
+
+/* ---- summary ---------------------------------------------------------------- */
+
+static void summary(const char *out, const char *plot, const fl_stats *st, const fl_sim_opts *o, double wall)
+{
+    fprintf(stderr,
+            "flange: wrote %s (%ld output points)%s%s. %ld steps, %ld residual and %ld Jacobian evaluations; "
+            "%ld state events and %ld time events; %s linear solver; %.3g s",
+            out, st->outputs, plot ? " and " : "", plot ? plot : "", st->steps, st->res_evals, st->jac_evals,
+            st->state_events, st->time_events, st->linear_solver, wall);
+    if (o->energy) {
+        double thr = st->e_throughput > 0 ? st->e_throughput : 1;
+        fprintf(stderr, "; the energy balance closes to %.2g of the throughput.\n", st->e_drift_max / thr);
+    } else {
+        fputs("; energy audit off.\n", stderr);
+    }
+}
+
+static void print_energy(const fl_stats *st, double t)
+{
+    double thr = st->e_throughput > 0 ? st->e_throughput : 1;
+    printf("energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
+           "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
+           t, st->e_kinetic, st->e_potential, st->e_dissipated + st->e_impacts, st->e_impacts, st->e_work,
+           st->e_drift_max, st->e_drift_max / thr, st->e_throughput);
+}
+
+/* The picture of --plot: the chosen signals, or the motion of the bodies,
+ * stacked by unit. */
+static int plot_run(const sim_args *a, const fl_system *sys, const char *model, const char *csv, fl_diag *d)
+{
+    const char *motion[64];
+    fl_plot_opts po;
+    memset(&po, 0, sizeof po);
+    po.layout = FL_PLOT_STACKED;
+    po.title = model;
+    if (a->plot_vars.n) {
+        po.y = (const char *const *)a->plot_vars.v;
+        po.ny = a->plot_vars.n;
+    } else {
+        po.ny = fl_system_motion_vars(sys, motion, 64);
+        po.y = motion;
+        if (po.ny == 0) {
+            fprintf(stderr, "flange: %s: no component with mass to plot; choose signals with --plot-vars\n", model);
+            return -1;
+        }
+    }
+    return fl_plot_csv(csv, a->plot, &po, d);
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     sim_args a;
@@ -231,38 +266,41 @@ int cmd_simulate(int argc, char **argv)
         if (a.has_tolerance) o.tolerance = a.tolerance;
         o.solver = a.solver;
         o.quiet = a.quiet;
-        o.energy = a.energy;
+        o.energy = !a.no_energy; /* the summary reports its drift */
         o.no_contact_events = a.no_contact_events;
+        progress p;
+        memset(&p, 0, sizeof p);
+        p.t0 = o.start_time;
+        p.t1 = o.stop_time;
+        p.start = wall_now();
+        p.last = -INFINITY;
+        const char *after = getenv("FLANGE_PROGRESS_AFTER");
+        p.after = after ? atof(after) : 1.0;
+        if (!a.quiet && isatty(STDERR_FILENO)) {
+            o.progress = show_progress;
+            o.progress_user = &p;
+        }
         if (!out) {
             default_out = malloc(strlen(fl_model_name(m)) + 5);
             if (!default_out) return 1;
             sprintf(default_out, "%s.csv", fl_model_name(m));
             out = default_out;
         }
-        rc = fl_sim_run_csv(sim, &o, out, (const char *const *)a.globs, a.nglobs, d);
+        /* --energy without --vars: every variable and the energy totals */
+        static const char *const all[] = {"**"};
+        const char *const *globs = (const char *const *)a.globs.v;
+        int nglobs = a.globs.n;
+        if (a.energy && nglobs == 0) {
+            globs = all;
+            nglobs = 1;
+        }
+        rc = fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
+        if (p.shown) fputs("\r\033[K", stderr);
+        if (rc == 0 && a.plot) rc = plot_run(&a, sys, fl_model_name(m), out, d);
         cli_print_diags(d);
-        if (rc == 0 && !a.quiet) {
-            fl_stats st = fl_sim_stats(sim);
-            fprintf(stderr, "flange: wrote %s (%ld output points); %ld steps, %ld residual and %ld Jacobian "
-                            "evaluations, %ld time and %ld state events, %s linear solver\n",
-                    out, st.outputs, st.steps, st.res_evals, st.jac_evals, st.time_events, st.state_events,
-                    st.linear_solver);
-        }
-        if (rc == 0 && a.energy) {
-            fl_stats st = fl_sim_stats(sim);
-            double thr = st.e_throughput > 0 ? st.e_throughput : 1;
-            printf("energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
-                   "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
-                   o.stop_time, st.e_kinetic, st.e_potential, st.e_dissipated + st.e_impacts, st.e_impacts, st.e_work,
-                   st.e_drift_max, st.e_drift_max / thr, st.e_throughput);
-            /* a balance off by a percent means the solution itself is wrong */
-            if (st.e_drift_max > 1e-2 * thr)
-                fprintf(stderr,
-                        "flange: warning: the energy balance does not close (drift %.3g of the throughput): the "
-                        "steps do not resolve the motion at this tolerance%s\n",
-                        st.e_drift_max / thr,
-                        o.no_contact_events ? " (contacts are stepped through: try without --no-contact-events)" : "");
-        }
+        fl_stats st = fl_sim_stats(sim);
+        if (rc == 0 && !a.quiet) summary(out, a.plot, &st, &o, wall_now() - p.start);
+        if (rc == 0 && a.energy) print_energy(&st, o.stop_time);
         rc = rc ? 1 : 0;
     } else {
         cli_print_diags(d);

@@ -11,8 +11,12 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
-    "           [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...] [--solver auto|dense|klu] [--quiet]\n"
+    "           [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...] [--solver auto|dense|klu]\n"
+    "           [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy] [--no-contact-events] [--quiet]\n"
     "                     simulate a model and write every variable (or the selected ones) to CSV\n"
+    "  plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
+    "           [--layout stacked|overlay] [--size WxH]\n"
+    "                     plot signals of a result over time or over another signal\n"
     "  check MODEL.mo [--model NAME] [--param NAME=VALUE ...]\n"
     "                     show the flattened structure of a model, or its errors\n"
     "  components         list the component classes with their ports and parameters\n"
@@ -45,6 +49,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
     if (strcmp(cmd, "components") == 0) return cmd_components(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0) return cmd_plot(argc - 1, argv + 1);
     fprintf(stderr, "flange: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

@@ -164,3 +164,23 @@ int fl_system_var_index(const fl_system *s, const char *name)
         if (strcmp(s->vars[i].name, name) == 0) return i;
     return -1;
 }
+
+int fl_system_motion_vars(const fl_system *s, const char **names, int max)
+{
+    int n = 0;
+    if (!s) return 0;
+    /* position then velocity of every component that carries mass */
+    for (int level = 0; level < 2; level++)
+        for (int k = 0; k < s->nlinks; k++) {
+            if (!(s->links[k].m > 0)) continue;
+            const char *inst = s->insts[s->links[k].inst].name;
+            char *name = fl_xsprintf("%s.%s", inst, level ? "v" : "s");
+            int i = fl_system_var_index(s, name);
+            free(name);
+            if (i < 0) continue;
+            int dup = 0;
+            for (int j = 0; j < n && !dup; j++) dup = names[j] == s->vars[i].name;
+            if (!dup && n < max) names[n++] = s->vars[i].name;
+        }
+    return n;
+}

@@ -239,6 +239,10 @@ typedef struct fl_elem_ops {
     /* Energy bookkeeping: stored (potential) energy U[e->idx] and the
      * dissipated power loss[e->idx] >= 0 of n elements. */
     void (*energy)(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss);
+    /* Optional, contacts: how far the element is into its stop (m, 0 when
+     * not in contact) and the gap that depth is measured against; the run
+     * warns when a contact goes deeper than a tenth of its gap. */
+    double (*penetration)(const fl_ectx *x, const fl_elem *e, double *gap);
     /* Optional: names of the own unknowns (for messages), and what to say
      * when one of them is not determined (a singular system). */
     const char *const *own_names;

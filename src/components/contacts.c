@@ -298,6 +298,14 @@ static void shs_init(fl_ectx *x, const fl_elem *e)
     x->mode[e->mode] = shs_relation(x->par + e->pofs, fl_srel(x, e));
 }
 
+static double shs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
+{
+    const double *p = x->par + e->pofs;
+    *gap = p[SHS_B];
+    if (p[SHS_B] <= SHS_NO_GAP) return 0;
+    return fmax(0, fabs(fl_srel(x, e)) - p[SHS_B] / 2);
+}
+
 static void shs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -330,6 +338,7 @@ static const fl_elem_ops shs_ops = {
     .roots = shs_roots,
     .event = shs_event,
     .init_modes = shs_init,
+    .penetration = shs_penetration,
     .flags = FL_EK_CONTACT,
     .energy = shs_energy,
 };
@@ -540,6 +549,14 @@ static void hs_init(fl_ectx *x, const fl_elem *e)
     x->mode[e->mode + 1] = x->mode[e->mode] && (int)p[HS_MODEL] == HS_FULL_UNDAMPED;
 }
 
+static double hs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
+{
+    const double *p = x->par + e->pofs;
+    double xs = hs_x(x, e);
+    *gap = p[HS_GP] - p[HS_GN];
+    return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
+}
+
 static void hs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -678,6 +695,7 @@ static const fl_elem_ops hs_ops = {
     .roots = hs_roots,
     .event = hs_event,
     .init_modes = hs_init,
+    .penetration = hs_penetration,
     .start = hs_start,
     .flags = FL_EK_CONTACT,
     .energy = hs_energy,

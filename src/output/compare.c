@@ -1,7 +1,7 @@
 /* compare.c - fl_compare_csv: checks a result CSV against a reference CSV with the tube criterion of the MSL regression tests. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h> /* diag.h uses va_list without including it */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /* csvwrite.c - writes a run to CSV: header "time" then the selected
- * variables. The file is written under a temporary name in the target
- * directory and renamed only when the run succeeded, so a failed run never
- * leaves a half-written file behind. */
+ * variables, and beside it RESULT.csv.units (variable,unit lines) for the
+ * axis labels of plots. Files are written under a temporary name in the
+ * target directory and renamed only when the run succeeded, so a failed run
+ * never leaves a half-written file behind. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,27 @@ static int write_row(void *user, double t, const double *vals, int nvals)
     return 0;
 }
 
+/* RESULT.csv.units: the unit of every column, for plots. */
+static int write_units(const fl_system *sys, const int *sel, int nsel, const char *path, fl_diag *d)
+{
+    char *tmp = fl_xsprintf("%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL;
+    if (f) {
+        fputs("variable,unit\ntime,s\n", f);
+        for (int i = 0; i < nsel; i++) fprintf(f, "%s,%s\n", fl_system_var_name(sys, sel[i]), fl_system_var_unit(sys, sel[i]));
+        ok = fclose(f) == 0;
+    }
+    if (ok && rename(tmp, path) == 0) {
+        free(tmp);
+        return 0;
+    }
+    fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    return -1;
+}
+
 int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const char *const *globs, int nglobs,
                    fl_diag *d)
 {
@@ -49,8 +71,8 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     c.sel = fl_xmalloc(sizeof(int) * (size_t)(nvars ? nvars : 1));
     for (int i = 0; i < nvars; i++) {
         const char *name = fl_system_var_name(sys, i);
-        /* all variables by default; the energy audit only when it runs */
-        int keep = nglobs <= 0 && (!fl_system_var_on_request(sys, i) || o->energy);
+        /* all variables by default; the energy audit's totals only when asked for */
+        int keep = nglobs <= 0 && !fl_system_var_on_request(sys, i);
         for (int g = 0; g < nglobs && !keep; g++) keep = fl_glob_match(globs[g], name);
         if (keep) c.sel[c.nsel++] = i;
     }
@@ -98,11 +120,15 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
         fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(c.io_error));
         rc = -1;
     }
+    char *upath = fl_xsprintf("%s.units", path);
+    if (rc == 0 && write_units(sys, c.sel, c.nsel, upath, d)) rc = -1;
     if (rc == 0 && rename(tmpl, path) != 0) {
         fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(errno));
+        unlink(upath);
         rc = -1;
     }
     if (rc != 0) unlink(tmpl);
+    free(upath);
     free(tmpl);
     free(c.sel);
     return rc ? -1 : 0;

@@ -40,6 +40,9 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->bodyF = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->eU = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
     s->eloss = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
+    s->pen = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof *s->pen);
+    for (int e = 0; e < sys->nelem; e++)
+        if (sys->insts[sys->elems[e].inst].ops->penetration) s->track_pen = 1;
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         s->bminv[b] = bd->kind == B_FREE ? 1 / bd->mass : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN : 0;
@@ -107,6 +110,7 @@ void fl_sim_free(fl_sim *s)
     free(s->bodyF);
     free(s->eU);
     free(s->eloss);
+    free(s->pen);
     free(s->bq);
     free(s->bv);
     free(s->ba);
@@ -456,6 +460,51 @@ static void rebase_positions(fl_sim *s)
     }
 }
 
+/* The counters so far, for progress displays. */
+static void current_stats(fl_sim *s, fl_stats *st)
+{
+    *st = s->stats;
+    long v;
+    if (s->ida && IDAGetNumSteps(s->ida, &v) == 0) st->steps += v;
+    if (s->ida && IDAGetNumResEvals(s->ida, &v) == 0) st->res_evals += v;
+    if (s->ida && IDAGetNumJacEvals(s->ida, &v) == 0) st->jac_evals += v;
+}
+
+/* The deepest penetration of every contact into its stop (step ends). */
+static void track_penetration(fl_sim *s, double t)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, s->y, s->yp);
+    fl_ectx x;
+    fl_init_ectx(s, &x, t, 0, s->y, s->yp, s->res, 0);
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
+        if (!ops->penetration) continue;
+        double gap, p = ops->penetration(&x, &sys->elems[e], &gap);
+        if (gap > 0 && p / gap > s->pen[e].ratio) {
+            s->pen[e].ratio = p / gap;
+            s->pen[e].depth = p;
+            s->pen[e].gap = gap;
+            s->pen[e].t = t;
+        }
+    }
+}
+
+/* A contact deeper than a tenth of its gap is too soft for its load. */
+static void warn_penetration(fl_sim *s, fl_diag *d)
+{
+    const fl_system *sys = s->sys;
+    if (!s->track_pen) return;
+    for (int e = 0; e < sys->nelem; e++) {
+        if (!(s->pen[e].ratio > 0.1)) continue;
+        const fl_inst_rt *ir = &sys->insts[sys->elems[e].inst];
+        fl_warn(d, ir->loc,
+                "%s: the contact went %.3g m into its stop at t = %.6g, %.0f%% of its gap of %g m: the stop is too "
+                "soft for the load (raise its stiffness)",
+                ir->name, s->pen[e].depth, s->pen[e].t, 100 * s->pen[e].ratio, s->pen[e].gap);
+    }
+}
+
 static int restart(fl_sim *s, double t)
 {
     int n = s->sys->n;
@@ -541,19 +590,17 @@ static int interpolate(fl_sim *s, double t)
 }
 
 /* The dissipated energy, the work of the sources and its absolute value
- * over [a, b] inside the last step: 6-point Gauss quadrature on the step's
- * interpolant, exact for the powers of linear elements (products of two
- * polynomials of degree <= 5, IDA's highest order). */
+ * over [a, b] inside the last step: 3-point Gauss quadrature on the step's
+ * interpolant (exact to degree 5; the 6-point rule changed no measured
+ * drift by more than a few per cent and cost twice as much). */
 static void energy_quad(fl_sim *s, double a, double b, double inc[3])
 {
-    static const double xg[6] = {-0.93246951420315203, -0.66120938646626451, -0.23861918608319691,
-                                 0.23861918608319691,  0.66120938646626451,  0.93246951420315203};
-    static const double wg[6] = {0.17132449237917035, 0.36076157304813861, 0.46791393457269104,
-                                 0.46791393457269104, 0.36076157304813861, 0.17132449237917035};
+    static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
+    static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
     double m = 0.5 * (a + b), hh = 0.5 * (b - a);
     inc[0] = inc[1] = inc[2] = 0;
     if (!(hh > 0)) return;
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 3; k++) {
         double tk = m + hh * xg[k];
         if (IDAGetDky(s->ida, tk, 0, s->qy) || IDAGetDky(s->ida, tk, 1, s->qyp)) return;
         fl_erates r;
@@ -569,6 +616,17 @@ static void energy_advance(fl_sim *s, const double base[3], double a, double b)
 {
     double inc[3];
     energy_quad(s, a, b, inc);
+    /* a motion that runs away overflows the audit before the integrator
+     * gives up: the audit stops (with a warning), the run goes on to the
+     * integrator's own verdict */
+    if (!isfinite(inc[0]) || !isfinite(inc[1]) || !isfinite(inc[2])) {
+        fl_warn(s->diag, fl_noloc,
+                "the energy audit overflowed at t = %.9g (the motion is running away); it stops there, and the "
+                "energy.* values after that time are its last ones",
+                a);
+        s->energy = 0;
+        return;
+    }
     s->e_diss = base[0] + inc[0];
     s->e_work = base[1] + inc[1];
     s->e_work_abs = base[2] + inc[2];
@@ -583,6 +641,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
+    memset(s->pen, 0, sizeof *s->pen * (size_t)(sys->nelem ? sys->nelem : 1));
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);
     s->stats.linear_solver = s->use_klu ? "klu" : "dense";
     s->rtol = o->tolerance;
@@ -679,6 +738,17 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
             memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
             memcpy(s->yp, N_VGetArrayPointer(s->ypv), sizeof(double) * (size_t)sys->n);
         }
+        if (s->track_pen) track_penetration(s, t);
+        if (o->progress) {
+            fl_stats st;
+            current_stats(s, &st);
+            int r = o->progress(o->progress_user, t, &st);
+            if (r) {
+                rc.stopped = r;
+                fl_err(d, fl_noloc, "the run was stopped at t = %.9g", t);
+                goto out;
+            }
+        }
         if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
             s->stats.state_events++;
@@ -706,7 +776,16 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         s->stats.e_work = s->e_work;
         s->stats.e_drift_max = s->e_drift_max;
         s->stats.e_throughput = s->e_initial + s->e_work_abs;
+        /* a balance off by a percent means the solution itself is wrong */
+        double thr = s->stats.e_throughput > 0 ? s->stats.e_throughput : 1;
+        if (s->e_drift_max > 1e-2 * thr)
+            fl_warn(d, fl_noloc,
+                    "the energy balance does not close (drift %.3g of the throughput): the steps do not resolve the "
+                    "motion at this tolerance%s",
+                    s->e_drift_max / thr,
+                    s->contact_events ? "" : " (contacts are stepped through: try with contact events)");
     }
+    warn_penetration(s, d);
     ret = 0;
 out:
     collect_stats(s);

@@ -47,6 +47,11 @@ struct fl_sim {
     int energy;
     double e_diss, e_work, e_work_abs, e_balance0, e_initial, e_drift_max;
     double *eU, *eloss, *bodyF;
+    /* deepest penetration of each contact element (warnings) */
+    struct {
+        double ratio, depth, gap, t;
+    } *pen;
+    int track_pen;
     N_Vector qy, qyp;     /* interpolated solution at quadrature points */
     double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
     /* Body positions are integrated as displacements from their initial

@@ -1,0 +1,116 @@
+/* cmd_plot.c - "flange plot": pictures of result files (PNG, SVG, PDF). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char plot_usage[] =
+    "usage: flange plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
+    "                   [--layout stacked|overlay] [--size WxH] [--quiet]";
+
+static const char plot_help[] =
+    "\n"
+    "Plots signals of a result file: over time, or over another signal with --x\n"
+    "(a phase plot). VAR may be a glob ('*' within a name component, '**' across\n"
+    "them). overlay (default) draws every signal in one panel; stacked draws one\n"
+    "panel per unit (positions, velocities, forces, ...). Axis labels carry the\n"
+    "units from RESULT.csv.units, which flange simulate writes beside the CSV.\n"
+    "The format follows the extension of FILE (default RESULT.png); --size is in\n"
+    "pixels for PNG and points for SVG and PDF (default 900x600).";
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X')) return -1;
+    const char *p = end + 1;
+    long b = strtol(p, &end, 10);
+    if (end == p || *end) return -1;
+    if (a <= 0 || b <= 0 || a > 100000 || b > 100000) return -1;
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    const char *cmd = "plot", *csv = NULL, *out = NULL, *x = NULL, *title = NULL;
+    cli_list y = {0};
+    fl_plot_opts o;
+    memset(&o, 0, sizeof o);
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        int missing = 0;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            printf("%s\n%s\n", plot_usage, plot_help);
+            cli_list_free(&y);
+            return 0;
+        }
+        if (arg[0] != '-' || arg[1] == '\0') {
+            if (csv) {
+                cli_list_free(&y);
+                return cli_usage_error(cmd, plot_usage, "more than one result file ('%s' and '%s')", csv, arg);
+            }
+            csv = arg;
+        } else if ((v = cli_option(argc, argv, &i, "--y", &missing))) {
+            cli_list_add(&y, v);
+        } else if ((v = cli_option(argc, argv, &i, "--x", &missing))) {
+            x = v;
+        } else if ((v = cli_option(argc, argv, &i, "-o", &missing)) ||
+                   (v = cli_option(argc, argv, &i, "--output", &missing))) {
+            out = v;
+        } else if ((v = cli_option(argc, argv, &i, "--title", &missing))) {
+            title = v;
+        } else if ((v = cli_option(argc, argv, &i, "--layout", &missing))) {
+            if (strcmp(v, "stacked") == 0) o.layout = FL_PLOT_STACKED;
+            else if (strcmp(v, "overlay") == 0) o.layout = FL_PLOT_OVERLAY;
+            else {
+                cli_list_free(&y);
+                return cli_usage_error(cmd, plot_usage, "--layout must be stacked or overlay, not '%s'", v);
+            }
+        } else if ((v = cli_option(argc, argv, &i, "--size", &missing))) {
+            if (parse_size(v, &o.width, &o.height)) {
+                cli_list_free(&y);
+                return cli_usage_error(cmd, plot_usage, "--size needs WIDTHxHEIGHT in pixels, e.g. 900x600, not '%s'", v);
+            }
+        } else if (strcmp(arg, "--quiet") == 0) {
+            quiet = 1;
+        } else if (!missing) {
+            cli_list_free(&y);
+            return cli_usage_error(cmd, plot_usage, "unknown option '%s'", arg);
+        }
+        if (missing) {
+            cli_list_free(&y);
+            return cli_usage_error(cmd, plot_usage, "option %s needs a value", arg);
+        }
+    }
+    if (!csv) {
+        cli_list_free(&y);
+        return cli_usage_error(cmd, plot_usage, "no result file given");
+    }
+    if (y.n == 0) return cli_usage_error(cmd, plot_usage, "which signals? give them with --y (e.g. --y 'mass*.s')");
+    char *default_out = NULL;
+    if (!out) {
+        size_t n = strlen(csv);
+        if (n > 4 && strcmp(csv + n - 4, ".csv") == 0) n -= 4;
+        default_out = malloc(n + 5);
+        if (!default_out) return 1;
+        memcpy(default_out, csv, n);
+        strcpy(default_out + n, ".png");
+        out = default_out;
+    }
+    o.y = (const char *const *)y.v;
+    o.ny = y.n;
+    o.x = x;
+    o.title = title;
+    fl_diag *d = fl_diag_new();
+    int rc = fl_plot_csv(csv, out, &o, d);
+    cli_print_diags(d);
+    if (rc == 0 && !quiet) fprintf(stderr, "flange: wrote %s\n", out);
+    fl_diag_free(d);
+    free(default_out);
+    cli_list_free(&y);
+    return rc ? 1 : 0;
+}

@@ -176,15 +176,22 @@ enum { FL_SOLVER_AUTO = 0, FL_SOLVER_DENSE = 1, FL_SOLVER_KLU = 2 };
 
 struct fl_stats; /* counters of a run, below */
 
+enum { FL_CONTACTS_AUTO = 0, FL_CONTACTS_EVENTS = 1, FL_CONTACTS_STEP = 2 };
+#define FL_CONTACTS_AUTO_MAX 20
+
 typedef struct fl_sim_opts {
     double start_time, stop_time, interval, tolerance;
     int solver;   /* FL_SOLVER_*; AUTO picks dense for small, KLU for large systems */
     int quiet;    /* reserved for progress reporting */
-    /* 1: compliant contacts (ElastoGap, SymmetricHardStop, HardStop with
-     * stiffness) switch their force law where the relation says, without
-     * locating the switch as an event; the step-size control alone resolves
-     * it. 0 (default): every contact onset and release is an event. */
-    int no_contact_events;
+    /* How compliant contacts (ElastoGap, SymmetricHardStop, HardStop with
+     * stiffness) switch their force law: FL_CONTACTS_EVENTS locates every
+     * onset and release as an event (exact, restarts the integrator);
+     * FL_CONTACTS_STEP switches where the relation says and leaves it to
+     * step-size control (faster with many contacts); FL_CONTACTS_AUTO
+     * (default) locates them unless the model has more than
+     * FL_CONTACTS_AUTO_MAX such contacts, all of moderate stiffness
+     * (<= 1e8 N/m). Restitution contacts and friction always use events. */
+    int contacts;
     /* 1: keep the energy audit (kinetic, potential, dissipated energy, work
      * of sources) and fill the energy.* output variables. */
     int energy;
@@ -193,6 +200,12 @@ typedef struct fl_sim_opts {
      * return stops the run, which then fails with that code. */
     int (*progress)(void *user, double t, const struct fl_stats *st);
     void *progress_user;
+    /* Optional: the output variables the run must compute (indices, see
+     * fl_system_var_index); NULL: all. Outputs of a large model cost as
+     * much as its residual: select what you use. The values of the others
+     * in the output callback are NaN. */
+    const int *outputs;
+    int noutputs;
 } fl_sim_opts;
 
 /* Options from the model's experiment annotation (StartTime 0, StopTime 1,

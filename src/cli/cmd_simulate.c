@@ -24,14 +24,15 @@ typedef struct sim_args {
     int quiet;
     int energy;    /* print the energy balance (and write its totals) */
     int no_energy; /* skip the audit altogether (faster) */
-    int no_contact_events;
+    int contacts;  /* FL_CONTACTS_* */
+    int stats;     /* a key=value line of counters and times on stdout */
 } sim_args;
 
 static const char simulate_usage[] =
     "usage: flange simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
     "                       [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
-    "                       [--energy | --no-energy] [--no-contact-events] [--quiet]";
+    "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--stats] [--quiet]";
 static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...]";
 
 static void free_args(sim_args *a)
@@ -86,7 +87,11 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
         } else if (full && strcmp(arg, "--no-energy") == 0) {
             a->no_energy = 1;
         } else if (full && strcmp(arg, "--no-contact-events") == 0) {
-            a->no_contact_events = 1;
+            a->contacts = FL_CONTACTS_STEP;
+        } else if (full && strcmp(arg, "--contact-events") == 0) {
+            a->contacts = FL_CONTACTS_EVENTS;
+        } else if (full && strcmp(arg, "--stats") == 0) {
+            a->stats = 1;
         } else if (full) {
             static const char *const names[] = {"--start", "--stop", "--interval", "--tolerance"};
             double *dst[] = {&a->start, &a->stop, &a->interval, &a->tolerance};
@@ -196,13 +201,14 @@ static int show_progress(void *user, double t, const struct fl_stats *st)
 
 /* ---- summary ---------------------------------------------------------------- */
 
-static void summary(const char *out, const char *plot, const fl_stats *st, const fl_sim_opts *o, double wall)
+static void summary(const char *out, const char *plot, const fl_stats *st, const fl_sim_opts *o, double load,
+                    double run)
 {
     fprintf(stderr,
             "flange: wrote %s (%ld output points)%s%s. %ld steps, %ld residual and %ld Jacobian evaluations; "
-            "%ld state events and %ld time events; %s linear solver; %.3g s",
+            "%ld state events and %ld time events; %s linear solver; %.3g s (model %.3g s, run %.3g s)",
             out, st->outputs, plot ? " and " : "", plot ? plot : "", st->steps, st->res_evals, st->jac_evals,
-            st->state_events, st->time_events, st->linear_solver, wall);
+            st->state_events, st->time_events, st->linear_solver, load + run, load, run);
     if (o->energy) {
         double thr = st->e_throughput > 0 ? st->e_throughput : 1;
         fprintf(stderr, "; the energy balance closes to %.2g of the throughput.\n", st->e_drift_max / thr);
@@ -253,8 +259,10 @@ int cmd_simulate(int argc, char **argv)
     }
     fl_diag *d = fl_diag_new();
     fl_model *m;
+    double w0 = wall_now();
     fl_system *sys = load(&a, &m, d);
     fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
+    double w1 = wall_now();
     char *default_out = NULL;
     const char *out = a.out;
     if (sim) {
@@ -267,7 +275,7 @@ int cmd_simulate(int argc, char **argv)
         o.solver = a.solver;
         o.quiet = a.quiet;
         o.energy = !a.no_energy; /* the summary reports its drift */
-        o.no_contact_events = a.no_contact_events;
+        o.contacts = a.contacts;
         progress p;
         memset(&p, 0, sizeof p);
         p.t0 = o.start_time;
@@ -299,8 +307,14 @@ int cmd_simulate(int argc, char **argv)
         if (rc == 0 && a.plot) rc = plot_run(&a, sys, fl_model_name(m), out, d);
         cli_print_diags(d);
         fl_stats st = fl_sim_stats(sim);
-        if (rc == 0 && !a.quiet) summary(out, a.plot, &st, &o, wall_now() - p.start);
+        double w2 = wall_now();
+        if (rc == 0 && !a.quiet) summary(out, a.plot, &st, &o, w1 - w0, w2 - w1);
         if (rc == 0 && a.energy) print_energy(&st, o.stop_time);
+        if (rc == 0 && a.stats)
+            printf("steps=%ld res=%ld jac=%ld lsetups=%ld state_events=%ld time_events=%ld outputs=%ld "
+                   "model_s=%.6f run_s=%.6f solver=%s\n",
+                   st.steps, st.res_evals, st.jac_evals, st.lin_setups, st.state_events, st.time_events, st.outputs,
+                   w1 - w0, w2 - w1, st.linear_solver);
         rc = rc ? 1 : 0;
     } else {
         cli_print_diags(d);

@@ -1,5 +1,9 @@
 /* compile.c - fl_compile: runs the compile stages, owns the fl_system, and
  * builds the table of output variables. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,29 +14,41 @@
 
 typedef FL_VEC(fl_var) var_vec;
 
-static void add_var(var_vec *v, char *name, const char *unit, int inst, int kind, int index)
+/* Variable names live in one arena (s->var_names); while the table is
+ * built, fl_var.name holds the offset of the name in it. */
+static void add_var(var_vec *v, fl_buf *names, const char *unit, int inst, int kind, int index, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void add_var(var_vec *v, fl_buf *names, const char *unit, int inst, int kind, int index, const char *fmt, ...)
 {
-    fl_var x = {name, unit ? unit : "", inst, kind, index, kind == OV_ENERGY};
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    fl_var x = {(char *)(uintptr_t)names->n, unit ? unit : "", inst, kind, index, kind == OV_ENERGY};
+    fl_buf_addn(names, tmp, strlen(tmp) + 1);
     FL_VEC_PUSH(*v, x);
 }
 
 void fl_compile_vars(fl_system *s)
 {
     var_vec v = {0};
+    fl_buf names = {0};
     for (int i = 0; i < s->ninst; i++) {
         fl_inst_rt *ir = &s->insts[i];
         const fl_class *c = ir->cls;
         ir->var0 = (int)v.n;
         for (int k = 0; k < c->nvars; k++)
-            add_var(&v, fl_xsprintf("%s.%s", ir->name, c->vars[k].name), c->vars[k].unit, i, OV_CLASS, k);
+            add_var(&v, &names, c->vars[k].unit, i, OV_CLASS, k, "%s.%s", ir->name, c->vars[k].name);
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind == FL_PORT_OUTPUT && c->block) {
                 if (pd->width == 0)
-                    add_var(&v, fl_xsprintf("%s.%s", ir->name, pd->name), pd->unit, i, OV_BLOCK_OUT, 0);
+                    add_var(&v, &names, pd->unit, i, OV_BLOCK_OUT, 0, "%s.%s", ir->name, pd->name);
                 else
                     for (int q = 0; q < ir->nout; q++)
-                        add_var(&v, fl_xsprintf("%s.%s[%d]", ir->name, pd->name, q + 1), pd->unit, i, OV_BLOCK_OUT, q);
+                        add_var(&v, &names, pd->unit, i, OV_BLOCK_OUT, q, "%s.%s[%d]", ir->name, pd->name, q + 1);
             }
         }
         for (int k = 0; k < c->nports; k++) {
@@ -42,25 +58,29 @@ void fl_compile_vars(fl_system *s)
             if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
             int w = pd->width > 0 ? pd->width : 1;
             for (int q = 0; q < w; q++) {
-                char *name = pd->width > 0 ? fl_xsprintf("%s.%s[%d]", ir->name, pd->name, q + 1)
-                                           : fl_xsprintf("%s.%s", ir->name, pd->name);
-                add_var(&v, name, pd->unit, i, OV_INPUT, pr->sig - ir->in0 + q);
+                if (pd->width > 0)
+                    add_var(&v, &names, pd->unit, i, OV_INPUT, pr->sig - ir->in0 + q, "%s.%s[%d]", ir->name, pd->name,
+                            q + 1);
+                else
+                    add_var(&v, &names, pd->unit, i, OV_INPUT, pr->sig - ir->in0 + q, "%s.%s", ir->name, pd->name);
             }
         }
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind != FL_PORT_FLANGE || s->ports[ir->port0 + k].node < 0) continue;
-            add_var(&v, fl_xsprintf("%s.%s.s", ir->name, pd->name), "m", i, OV_PORT_S, k);
-            add_var(&v, fl_xsprintf("%s.%s.f", ir->name, pd->name), "N", i, OV_PORT_F, k);
+            add_var(&v, &names, "m", i, OV_PORT_S, k, "%s.%s.s", ir->name, pd->name);
+            add_var(&v, &names, "N", i, OV_PORT_F, k, "%s.%s.f", ir->name, pd->name);
         }
     }
     /* the energy audit, written on request */
     static const char *const enames[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
                                          "energy.drift"};
     s->energy_var0 = (int)v.n;
-    for (int k = 0; k < 5; k++) add_var(&v, fl_xstrdup(enames[k]), "J", 0, OV_ENERGY, k);
-    s->vars = v.v;
+    for (int k = 0; k < 5; k++) add_var(&v, &names, "J", 0, OV_ENERGY, k, "%s", enames[k]);
+    s->var_names = fl_buf_take(&names);
     s->nvars = (int)v.n;
+    s->vars = fl_xrealloc(v.v, sizeof(fl_var) * (v.n ? v.n : 1)); /* no growth slack */
+    for (int i = 0; i < s->nvars; i++) s->vars[i].name = s->var_names + (uintptr_t)s->vars[i].name;
 }
 
 int fl_system_var_on_request(const fl_system *s, int i)
@@ -71,6 +91,8 @@ int fl_system_var_on_request(const fl_system *s, int i)
 void fl_system_free(fl_system *s)
 {
     if (!s) return;
+    for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
+    free(s->files);
     for (int i = 0; i < s->ninst; i++) free(s->insts[i].name);
     free(s->insts);
     free(s->ports);
@@ -107,7 +129,9 @@ void fl_system_free(fl_system *s)
     free(s->conds);
     free(s->cond_used);
     free(s->centry);
-    for (int i = 0; i < s->nvars; i++) free(s->vars[i].name);
+    free(s->var_names);
+    fl_map_free(&s->inst_index);
+    pthread_mutex_destroy(&s->index_lock);
     free(s->vars);
     free(s->name);
     free(s);
@@ -118,6 +142,7 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
     if (!m) return NULL;
     int errors_before = fl_diag_errors(d);
     fl_system *s = fl_xcalloc(1, sizeof *s);
+    pthread_mutex_init(&s->index_lock, NULL);
     s->name = fl_xstrdup(m->name);
     s->exp = fl_model_experiment(m);
     s->ninst = (int)m->insts.n;
@@ -125,12 +150,17 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].cls = m->insts.v[i].cls;
         s->insts[i].name = fl_xstrdup(m->insts.v[i].name);
-        s->insts[i].loc = m->insts.v[i].loc;
+        s->insts[i].loc = fl_system_loc(s, m->insts.v[i].loc);
         s->insts[i].elem = s->insts[i].drv = -1;
     }
     int rc = fl_compile_params(s, m, d);
     if (!rc) rc = fl_compile_structure(s, m, d);
     if (!rc) rc = fl_compile_layout(s, d);
+    for (int g = 0; !rc && g < s->negroups; g++) {
+        const fl_elem_ops *ops = s->egroups[g].ops;
+        for (int r = 0; r < 2 + ops->nown; r++)
+            if (ops->dep[r] & ((1ULL << FL_J_A0) | (1ULL << FL_J_A1))) s->uses_accel = 1;
+    }
     if (!rc) rc = fl_compile_init(s, d);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);
@@ -160,8 +190,33 @@ const char *fl_system_var_unit(const fl_system *s, int i)
 int fl_system_var_index(const fl_system *s, const char *name)
 {
     if (!s || !name) return -1;
-    for (int i = 0; i < s->nvars; i++)
-        if (strcmp(s->vars[i].name, name) == 0) return i;
+    /* the instance is a prefix of the name that ends at a dot: look among
+     * its variables only */
+    fl_system *w = (fl_system *)s; /* the instance index is built on first use */
+    pthread_mutex_lock(&w->index_lock);
+    if (!s->inst_index.n && s->ninst)
+        for (int i = 0; i < s->ninst; i++) fl_map_put(&w->inst_index, s->insts[i].name, i);
+    pthread_mutex_unlock(&w->index_lock);
+    for (const char *dot = strrchr(name, '.'); dot; ) {
+        int i = fl_map_getn(&s->inst_index, name, (size_t)(dot - name));
+        if (i >= 0) {
+            int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
+            for (int v = s->insts[i].var0; v < end; v++)
+                if (strcmp(s->vars[v].name, name) == 0) return v;
+        }
+        /* the previous dot */
+        const char *p = dot;
+        dot = NULL;
+        while (p > name) {
+            p--;
+            if (*p == '.') {
+                dot = p;
+                break;
+            }
+        }
+    }
+    for (int v = s->energy_var0; v >= 0 && v < s->nvars; v++)
+        if (strcmp(s->vars[v].name, name) == 0) return v;
     return -1;
 }
 
@@ -183,4 +238,18 @@ int fl_system_motion_vars(const fl_system *s, const char **names, int max)
             if (!dup && n < max) names[n++] = s->vars[i].name;
         }
     return n;
+}
+
+fl_loc fl_system_loc(fl_system *s, fl_loc loc)
+{
+    if (!loc.file) return loc;
+    for (int i = s->nfiles - 1; i >= 0; i--)
+        if (strcmp(s->files[i], loc.file) == 0) {
+            loc.file = s->files[i];
+            return loc;
+        }
+    s->files = fl_xrealloc(s->files, sizeof(char *) * (size_t)(s->nfiles + 1));
+    s->files[s->nfiles] = fl_xstrdup(loc.file);
+    loc.file = s->files[s->nfiles++];
+    return loc;
 }

@@ -93,6 +93,14 @@ void fl_system_describe(const fl_system *s, FILE *out)
     }
 
     fprintf(out, "\nbodies (%d):\n", s->nbodies);
+    /* the nodes of each body, in node order */
+    int *next = fl_xmalloc(sizeof(int) * (size_t)(s->nnodes ? s->nnodes : 1));
+    int *head = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
+    for (int bi = 0; bi < s->nbodies; bi++) head[bi] = -1;
+    for (int n = s->nnodes - 1; n >= 0; n--) {
+        next[n] = head[s->nodes[n].body];
+        head[s->nodes[n].body] = n;
+    }
     for (int bi = 0; bi < s->nbodies; bi++) {
         const fl_body *bd = &s->bodies[bi];
         fprintf(out, "  %d: %s", bi + 1, fl_body_kind_name(bd->kind));
@@ -106,10 +114,11 @@ void fl_system_describe(const fl_system *s, FILE *out)
         }
         if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
         fputs(":", out);
-        for (int n = 0; n < s->nnodes; n++)
-            if (s->nodes[n].body == bi) fprintf(out, " %s", s->node_names[n]);
+        for (int n = head[bi]; n >= 0; n = next[n]) fprintf(out, " %s", s->node_names[n]);
         fputc('\n', out);
     }
+    free(next);
+    free(head);
 
     fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
     for (int i = 0; i < s->n; i++)

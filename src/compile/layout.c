@@ -156,14 +156,11 @@ int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row)
 
 /* ---- unknowns ---------------------------------------------------------- */
 
-/* A short label for a body: its first rigid member, else its reference node. */
-static char *body_label(const fl_system *s, int b)
+/* A short label for a body: its first member with mass (first_mass[b],
+ * -1 if none), else its reference node. */
+static char *body_label(const fl_system *s, int b, const int *first_mass)
 {
-    for (int l = 0; l < s->nlinks; l++) {
-        const fl_link *lk = &s->links[l];
-        if (lk->node_a >= 0 && s->nodes[lk->node_a].body == b && lk->m > 0)
-            return fl_xstrdup(s->insts[lk->inst].name);
-    }
+    if (first_mass[b] >= 0) return fl_xstrdup(s->insts[s->links[first_mass[b]].inst].name);
     return fl_xsprintf("node %s", s->node_names[s->bodies[b].ref_node]);
 }
 
@@ -231,10 +228,16 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     s->nominal = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     s->unk_name = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
+    int *first_mass = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
+    for (int b = 0; b < s->nbodies; b++) first_mass[b] = -1;
+    for (int l = s->nlinks - 1; l >= 0; l--) {
+        const fl_link *lk = &s->links[l];
+        if (lk->node_a >= 0 && lk->m > 0) first_mass[s->nodes[lk->node_a].body] = l;
+    }
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->qi < 0) continue;
-        char *label = body_label(s, b);
+        char *label = body_label(s, b, first_mass);
         s->id[bd->qi] = bd->kind != B_MLQ;
         s->unk_name[bd->qi] = fl_xsprintf("%s.s", label);
         if (bd->vi >= 0) {
@@ -243,6 +246,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         }
         free(label);
     }
+    free(first_mass);
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;

@@ -515,10 +515,11 @@ static void make_elements(fl_system *s, fl_builder *b)
 static void make_contribs(fl_system *s, fl_builder *b)
 {
     FL_VEC(pc_tmp) tmp = {0};
+    int *elem_of = fl_xmalloc(sizeof(int) * (size_t)(s->ninst ? s->ninst : 1)); /* instance -> builder element */
+    for (int i = 0; i < s->ninst; i++) elem_of[i] = -1;
+    for (size_t k = 0; k < b->elems.n; k++) elem_of[b->elems.v[k].inst] = (int)k;
     for (int e = 0; e < s->nelem; e++) {
-        const b_elem *be = NULL;
-        for (size_t k = 0; k < b->elems.n; k++)
-            if (b->elems.v[k].inst == s->elems[e].inst) be = &b->elems.v[k];
+        const b_elem *be = &b->elems.v[elem_of[s->elems[e].inst]];
         int att[2] = {be->att0, be->att1};
         for (int j = 0; j < 2; j++) {
             if (att[j] < 0) continue;
@@ -542,6 +543,7 @@ static void make_contribs(fl_system *s, fl_builder *b)
         pc_tmp t = {s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, {PC_DRVSUP, k, 0}};
         FL_VEC_PUSH(tmp, t);
     }
+    free(elem_of);
     qsort(tmp.v, tmp.n, sizeof(pc_tmp), cmp_pc);
     s->ncontrib = (int)tmp.n;
     s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (tmp.n ? tmp.n : 1));
@@ -742,14 +744,16 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
 static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_diag *d)
 {
     int rc = 0;
+    /* the declared states of each instance, as a bit per class variable */
+    uint64_t *declared_vars = fl_xcalloc((size_t)(s->ninst ? s->ninst : 1), sizeof(uint64_t));
+    for (size_t j = 0; j < b->states.n; j++)
+        if (b->states.v[j].var < 64) declared_vars[b->states.v[j].inst] |= 1ULL << b->states.v[j].var;
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
         for (int k = 0; k < in->cls->nvars; k++) {
             const fl_attr *a = &in->attr[k];
             if (!a->has_fixed || !a->fixed) continue;
-            int declared = 0;
-            for (size_t j = 0; j < b->states.n && !declared; j++)
-                declared = b->states.v[j].inst == i && b->states.v[j].var == k;
+            int declared = k < 64 && (declared_vars[i] >> k & 1);
             if (!declared) {
                 fl_err(d, a->loc.file ? a->loc : in->loc,
                        "%s.%s cannot be fixed: it is not a state of this component in this configuration",
@@ -758,7 +762,7 @@ static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_
             }
         }
     }
-    FL_UNUSED(s);
+    free(declared_vars);
     return rc;
 }
 
@@ -786,7 +790,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.guess = fixed || a->has_start;
         c.nominal = a->has_nominal ? a->nominal : 0;
         c.label = fl_xsprintf("%s.%s", in->name, vd->name);
-        c.loc = a->loc.file ? a->loc : in->loc;
+        c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
         FL_VEC_PUSH(conds, c);
     }
     for (size_t k = 0; k < b->initins.n; k++) {

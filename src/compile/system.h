@@ -18,6 +18,7 @@
 #ifndef FL_SYSTEM_H
 #define FL_SYSTEM_H
 
+#include <pthread.h>
 #include "components/component.h"
 #include "model/model.h"
 
@@ -208,6 +209,14 @@ struct fl_system {
     int *id;      /* 1 differential, 0 algebraic */
     int *dpos;    /* position among differential unknowns, -1 */
     double *nominal; /* scaling of the absolute tolerance */
+    int uses_accel;  /* some element force depends on accelerations */
+    char *var_names;   /* arena of the output variable names */
+    fl_map inst_index; /* instance name -> index, built on first use */
+    pthread_mutex_t index_lock;
+    /* source file names of the locations kept here (the system outlives
+     * the model it was compiled from) */
+    char **files;
+    int nfiles;
     char **unk_name; /* "mass.s" for messages */
     const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic) */
     int nroot_fns;
@@ -258,5 +267,8 @@ void fl_csc_free(fl_csc *c);
 int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row);
 
 const char *fl_body_kind_name(fl_body_kind k);
+
+/* A location whose file name the system owns. */
+fl_loc fl_system_loc(fl_system *s, fl_loc loc);
 
 #endif

@@ -243,6 +243,10 @@ typedef struct fl_elem_ops {
      * not in contact) and the gap that depth is measured against; the run
      * warns when a contact goes deeper than a tenth of its gap. */
     double (*penetration)(const fl_ectx *x, const fl_elem *e, double *gap);
+    /* Optional, compliant contacts: the stiffest spring constant (N/m) of
+     * the element with these parameters; only contacts of moderate
+     * stiffness are ever stepped through without events by default. */
+    double (*stiffness)(const double *par);
     /* Optional: names of the own unknowns (for messages), and what to say
      * when one of them is not determined (a singular system). */
     const char *const *own_names;

@@ -177,6 +177,12 @@ static int compliant_rs_build(fl_builder *b)
 
 static const uint64_t dep_sv[] = {DEP_S | DEP_V, DEP_S | DEP_V};
 
+static double eg_stiffness(const double *p)
+{
+    /* the tangent stiffness at the reference compression */
+    return p[EG_N] * p[EG_FREF] / p[EG_SREF];
+}
+
 static const fl_elem_ops eg_ops = {
     .dep = dep_sv,
     .nroots = 1,
@@ -185,6 +191,7 @@ static const fl_elem_ops eg_ops = {
     .roots = eg_roots,
     .event = eg_event,
     .init_modes = eg_init,
+    .stiffness = eg_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = eg_energy,
 };
@@ -306,6 +313,11 @@ static double shs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
     return fmax(0, fabs(fl_srel(x, e)) - p[SHS_B] / 2);
 }
 
+static double shs_stiffness(const double *p)
+{
+    return p[SHS_C];
+}
+
 static void shs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -339,6 +351,7 @@ static const fl_elem_ops shs_ops = {
     .event = shs_event,
     .init_modes = shs_init,
     .penetration = shs_penetration,
+    .stiffness = shs_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = shs_energy,
 };
@@ -557,6 +570,11 @@ static double hs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
     return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
 }
 
+static double hs_stiffness(const double *p)
+{
+    return fmax(p[HS_KP], p[HS_KN]);
+}
+
 static void hs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -696,6 +714,7 @@ static const fl_elem_ops hs_ops = {
     .event = hs_event,
     .init_modes = hs_init,
     .penetration = hs_penetration,
+    .stiffness = hs_stiffness,
     .start = hs_start,
     .flags = FL_EK_CONTACT,
     .energy = hs_energy,

@@ -112,7 +112,12 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
         fputs(fl_system_var_name(sys, c.sel[i]), c.f);
     }
     fputc('\n', c.f);
-    int rc = fl_sim_run(sim, o, write_row, &c, d);
+    fl_sim_opts oo = *o;
+    if (!oo.outputs) { /* compute only what is written */
+        oo.outputs = c.sel;
+        oo.noutputs = c.nsel;
+    }
+    int rc = fl_sim_run(sim, &oo, write_row, &c, d);
     if (fflush(c.f) != 0 && !c.io_error) c.io_error = errno ? errno : EIO;
     if (fclose(c.f) != 0 && !c.io_error) c.io_error = errno ? errno : EIO;
     free(c.buf);

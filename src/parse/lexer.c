@@ -198,12 +198,15 @@ fl_token fl_lex_next(fl_lexer *lx)
     if (isalpha((unsigned char)c) || c == '_') {
         while (isalnum((unsigned char)*lx->p) || *lx->p == '_') lx->p++;
         fl_token t = make(lx, T_IDENT, s, loc);
-        for (int k = 0; k < T_KW_LAST - T_KW_FIRST; k++) {
-            if ((int)strlen(kw_names[k]) == t.len && memcmp(kw_names[k], s, (size_t)t.len) == 0) {
-                t.kind = (fl_tok_kind)(T_KW_FIRST + k);
-                break;
+        /* keywords: lower case, at most 13 letters (most identifiers are not) */
+        if (c >= 'a' && c <= 'z' && t.len <= 13)
+            for (int k = 0; k < T_KW_LAST - T_KW_FIRST; k++) {
+                const char *kw = kw_names[k];
+                if (kw[0] == c && strncmp(kw, s, (size_t)t.len) == 0 && kw[t.len] == '\0') {
+                    t.kind = (fl_tok_kind)(T_KW_FIRST + k);
+                    break;
+                }
             }
-        }
         return t;
     }
     if (c == '\'') { /* quoted identifier, e.g. 'df/dv' */

@@ -32,6 +32,9 @@ int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
         for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
         for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
         ls->LS = SUNLinSol_KLU(ls->x, ls->A, s->ctx);
+        /* AMD ordering (the patterns are structurally symmetric): KLU then
+         * knows the size of the factors instead of reserving 10 x nnz */
+        if (ls->LS) SUNLinSol_KLUSetOrdering(ls->LS, 0);
     } else {
         ls->A = SUNDenseMatrix(n, n, s->ctx);
         ls->LS = SUNLinSol_Dense(ls->x, ls->A, s->ctx);

@@ -379,10 +379,15 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         }
         yp = s->ypol;
     }
-    fl_ectx x;
-    prepare(s, &x, t, 0, y, yp, s->res, 0);
-    if (n) memset(s->res, 0, sizeof(double) * (size_t)n);
-    eval_elements(s, &x);
+    if (sys->uses_accel || !n) {
+        /* forces that depend on accelerations, with the polished ones */
+        fl_ectx x;
+        prepare(s, &x, t, 0, y, yp, s->res, 0);
+        if (n) memset(s->res, 0, sizeof(double) * (size_t)n);
+        eval_elements(s, &x);
+    } else {
+        fl_eval_kinematics(s, t, y, yp); /* the forces of the residual stand */
+    }
     internal_forces(s);
     /* per-instance variables */
     int maxp = 0;
@@ -392,6 +397,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     for (int i = 0; i < sys->ninst; i++) {
         const fl_inst_rt *ir = &sys->insts[i];
         const fl_class *c = ir->cls;
+        if (s->out_inst && !s->out_inst[i]) continue;
         for (int k = 0; k < c->nports && k < 16; k++) {
             int node = sys->ports[ir->port0 + k].node;
             ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
@@ -419,7 +425,9 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         }
         FL_UNUSED(maxp);
     }
-    for (int v = 0; v < sys->nvars; v++) {
+    int nv = s->out_vars ? s->nout_vars : sys->nvars;
+    for (int k = 0; k < nv; k++) {
+        int v = s->out_vars ? s->out_vars[k] : k;
         const fl_var *vr = &sys->vars[v];
         const fl_inst_rt *ir = &sys->insts[vr->inst];
         switch (vr->kind) {

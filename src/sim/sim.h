@@ -83,6 +83,11 @@ struct fl_sim {
     int use_klu;
     double rtol;
     double t_end, h_out;  /* stop time and output interval of the run */
+    /* output selection of the run: variables, and the instances whose
+     * class outputs they need (NULL: all) */
+    int *out_vars;
+    int nout_vars;
+    unsigned char *out_inst;
     fl_stats stats;
     fl_diag *diag;
     char ida_msg[512];

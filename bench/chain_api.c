@@ -1,0 +1,163 @@
+/* chain_api.c - the benchmark chain of chain.h built through flange's C API
+ * (no Modelica text), compiled and simulated:
+ *
+ *   chain_api N [--no-contact-events | --contact-events] [--energy]
+ *
+ * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
+ * lsetups=... events=... x1=... v1=... rss_kb=..." with the first wagon at
+ * the stop time. Only m1.s and m1.v are computed as outputs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <malloc.h>
+#include <time.h>
+
+#include "flange.h"
+#include "chain.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0) kb = atol(line + 6);
+    if (f) fclose(f);
+    return kb;
+}
+
+static void heap(const char *what)
+{
+    if (!getenv("CHAIN_HEAP")) return;
+    struct mallinfo2 mi = mallinfo2();
+    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss peak %ld KB\n", what, mi.uordblks / 1024,
+            mi.arena / 1024, mi.hblkhd / 1024, peak_rss_kb());
+}
+
+static void must(int rc, fl_diag *d)
+{
+    if (rc == 0) return;
+    for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    exit(1);
+}
+
+typedef struct last {
+    int is, iv;
+    double s, v;
+} last;
+
+static int keep_last(void *user, double t, const double *vals, int n)
+{
+    last *l = user;
+    (void)t, (void)n;
+    l->s = vals[l->is];
+    l->v = vals[l->iv];
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy]\n");
+        return 2;
+    }
+    long n = atol(argv[1]);
+    int events = -1, energy = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--no-contact-events") == 0) events = 0;
+        else if (strcmp(argv[i], "--contact-events") == 0) events = 1;
+        else if (strcmp(argv[i], "--energy") == 0) energy = 1;
+    }
+    fl_diag *d = fl_diag_new();
+    double t0 = now();
+    fl_model *m = fl_model_new("Chain");
+    char a[64], b[64];
+    must(fl_model_add(m, "ForceStep", "push", d), d);
+    must(fl_model_set(m, "push.stepForce", CHAIN_F, d), d);
+    must(fl_model_set(m, "push.offsetForce", 0, d), d);
+    must(fl_model_set(m, "push.startTime", CHAIN_T_STEP, d), d);
+    for (long i = 1; i <= n; i++) {
+        snprintf(a, sizeof a, "m%ld", i);
+        must(fl_model_add(m, "Mass", a, d), d);
+        snprintf(a, sizeof a, "m%ld.m", i);
+        must(fl_model_set(m, a, CHAIN_M, d), d);
+        snprintf(a, sizeof a, "m%ld.s.fixed", i);
+        must(fl_model_set(m, a, 1, d), d);
+        snprintf(a, sizeof a, "m%ld.v.fixed", i);
+        must(fl_model_set(m, a, 1, d), d);
+        if (i == n) break;
+        snprintf(a, sizeof a, "c%ld", i);
+        must(fl_model_add(m, "SpringDamper", a, d), d);
+        snprintf(a, sizeof a, "c%ld.c", i);
+        must(fl_model_set(m, a, CHAIN_C, d), d);
+        snprintf(a, sizeof a, "c%ld.d", i);
+        must(fl_model_set(m, a, CHAIN_D, d), d);
+        snprintf(a, sizeof a, "b%ld", i);
+        must(fl_model_add(m, "HardStop", a, d), d);
+        static const char *const names[] = {"upper_bnd", "lower_bnd", "stiff_up", "stiff_low", "D_up", "D_low"};
+        const double vals[] = {CHAIN_GAP, -CHAIN_GAP, CHAIN_K, CHAIN_K, CHAIN_DB, CHAIN_DB};
+        for (int k = 0; k < 6; k++) {
+            snprintf(a, sizeof a, "b%ld.%s", i, names[k]);
+            must(fl_model_set(m, a, vals[k], d), d);
+        }
+    }
+    must(fl_model_connect(m, "push.flange", "m1.flange_a", d), d);
+    for (long i = 1; i < n; i++) {
+        snprintf(a, sizeof a, "m%ld.flange_b", i);
+        snprintf(b, sizeof b, "c%ld.flange_a", i);
+        must(fl_model_connect(m, a, b, d), d);
+        snprintf(a, sizeof a, "c%ld.flange_b", i);
+        snprintf(b, sizeof b, "m%ld.flange_a", i + 1);
+        must(fl_model_connect(m, a, b, d), d);
+        snprintf(a, sizeof a, "m%ld.flange_b", i);
+        snprintf(b, sizeof b, "b%ld.C", i);
+        must(fl_model_connect(m, a, b, d), d);
+        snprintf(a, sizeof a, "b%ld.R", i);
+        snprintf(b, sizeof b, "m%ld.flange_a", i + 1);
+        must(fl_model_connect(m, a, b, d), d);
+    }
+    double t1 = now();
+    heap("after building the model");
+    fl_system *sys = fl_compile(m, d);
+    heap("after compiling");
+    if (!sys) must(-1, d);
+    long rss_compile = peak_rss_kb();
+    fl_model_free(m); /* the system stands alone */
+    m = NULL;
+    heap("after freeing the model");
+    double t2 = now();
+    fl_sim *sim = fl_sim_new(sys, d);
+    if (!sim) must(-1, d);
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    o.start_time = 0;
+    o.stop_time = CHAIN_STOP;
+    o.interval = CHAIN_STOP / 500;
+    o.tolerance = CHAIN_RTOL;
+    o.energy = energy;
+    if (events >= 0) o.contacts = events ? FL_CONTACTS_EVENTS : FL_CONTACTS_STEP;
+    last l;
+    l.is = fl_system_var_index(sys, "m1.s");
+    l.iv = fl_system_var_index(sys, "m1.v");
+    int outs[2] = {l.is, l.iv};
+    o.outputs = outs;
+    o.noutputs = 2;
+    must(fl_sim_run(sim, &o, keep_last, &l, d), d);
+    double t3 = now();
+    heap("after the run");
+    fl_stats st = fl_sim_stats(sim);
+    printf("build_s=%.4f compile_s=%.4f run_s=%.4f steps=%ld res=%ld jac=%ld lsetups=%ld events=%ld x1=%.12g "
+           "v1=%.12g rss_kb=%ld rss_compile_kb=%ld\n",
+           t1 - t0, t2 - t1, t3 - t2, st.steps, st.res_evals, st.jac_evals, st.lin_setups, st.state_events, l.s, l.v,
+           peak_rss_kb(), rss_compile);
+    fl_sim_free(sim);
+    fl_system_free(sys);
+    fl_diag_free(d);
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* gen.c - writes the scalable benchmark models as Modelica text:
+ *   gen chain N      the wagon chain of chain.h
+ *   gen hosc N       ScalableTestSuite's HarmonicOscillator from flange components:
+ *                    N masses (1 kg) joined by springs (10 N/m), mass 1 starting at s = N
+ *   gen hoscnet N    its HarmonicOscillatorNetwork: each mass on a spring to a
+ *                    massless node; the nodes joined by springs, both ends to ground
+ * Output on stdout. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+
+#define MTC "Modelica.Mechanics.Translational.Components."
+
+static void chain(long n)
+{
+    printf("model Chain \"%ld wagons with couplers and buffers, the first pushed by a force step\"\n", n);
+    printf("  Modelica.Mechanics.Translational.Sources.ForceStep push(stepForce=%g, offsetForce=0, startTime=%g);\n",
+           CHAIN_F, CHAIN_T_STEP);
+    for (long i = 1; i <= n; i++) {
+        printf("  " MTC "Mass m%ld(m=%g, s(fixed=true), v(fixed=true));\n", i, CHAIN_M);
+        if (i < n) {
+            printf("  " MTC "SpringDamper c%ld(c=%g, d=%g);\n", i, CHAIN_C, CHAIN_D);
+            printf("  Flange.Components.HardStop b%ld(upper_bnd=%g, lower_bnd=%g, stiff_up=%g, stiff_low=%g, "
+                   "D_up=%g, D_low=%g);\n",
+                   i, CHAIN_GAP, -CHAIN_GAP, CHAIN_K, CHAIN_K, CHAIN_DB, CHAIN_DB);
+        }
+    }
+    printf("equation\n  connect(push.flange, m1.flange_a);\n");
+    for (long i = 1; i < n; i++) {
+        printf("  connect(m%ld.flange_b, c%ld.flange_a);\n  connect(c%ld.flange_b, m%ld.flange_a);\n", i, i, i, i + 1);
+        printf("  connect(m%ld.flange_b, b%ld.C);\n  connect(b%ld.R, m%ld.flange_a);\n", i, i, i, i + 1);
+    }
+    printf("  annotation(experiment(StopTime=%g, Interval=%g, Tolerance=%g));\nend Chain;\n", CHAIN_STOP,
+           CHAIN_STOP / 500, CHAIN_RTOL);
+}
+
+static void hosc(long n)
+{
+    printf("model HarmonicOscillator \"%ld masses joined by springs\"\n", n);
+    for (long i = 1; i <= n; i++) {
+        printf("  " MTC "Mass m%ld(m=1, s(start=%ld, fixed=true), v(fixed=true));\n", i, i == 1 ? n : 0);
+        if (i < n) printf("  " MTC "Spring k%ld(c=10);\n", i);
+    }
+    printf("equation\n");
+    for (long i = 1; i < n; i++)
+        printf("  connect(m%ld.flange_b, k%ld.flange_a);\n  connect(k%ld.flange_b, m%ld.flange_a);\n", i, i, i, i + 1);
+    printf("  annotation(experiment(StopTime=10));\nend HarmonicOscillator;\n");
+}
+
+static void hoscnet(long n)
+{
+    printf("model HarmonicOscillatorNetwork \"%ld masses on a network of massless springs\"\n", n);
+    printf("  " MTC "Fixed ground;\n");
+    for (long i = 1; i <= n; i++) {
+        printf("  " MTC "Mass m%ld(m=1, s(start=%ld, fixed=true), v(fixed=true));\n", i, i == 1 ? n : 0);
+        printf("  " MTC "Spring km%ld(c=10);\n", i);
+        printf("  " MTC "Spring ks%ld(c=10);\n", i); /* node i-1 (or ground) to node i */
+    }
+    printf("  " MTC "Spring kend(c=10);\n");
+    printf("equation\n");
+    for (long i = 1; i <= n; i++) {
+        printf("  connect(m%ld.flange_b, km%ld.flange_a);\n", i, i);
+        if (i == 1) printf("  connect(ground.flange, ks1.flange_a);\n");
+        else printf("  connect(km%ld.flange_b, ks%ld.flange_a);\n", i - 1, i);
+        printf("  connect(ks%ld.flange_b, km%ld.flange_b);\n", i, i);
+    }
+    printf("  connect(km%ld.flange_b, kend.flange_a);\n  connect(kend.flange_b, ground.flange);\n", n);
+    printf("  annotation(experiment(StopTime=10));\nend HarmonicOscillatorNetwork;\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: gen chain|hosc|hoscnet N\n");
+        return 2;
+    }
+    long n = atol(argv[2]);
+    if (n < 2) {
+        fprintf(stderr, "gen: N must be at least 2\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "chain") == 0) chain(n);
+    else if (strcmp(argv[1], "hosc") == 0) hosc(n);
+    else if (strcmp(argv[1], "hoscnet") == 0) hoscnet(n);
+    else {
+        fprintf(stderr, "gen: unknown model '%s'\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}

@@ -117,16 +117,27 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
     return 0;
 }
 
-/* Load and compile the model named by the arguments (NULL on errors). */
-static fl_system *load(const sim_args *a, fl_model **m, fl_diag *d)
+/* Load and compile the model named by the arguments (NULL on errors). The
+ * model description is freed as soon as it is compiled (the system does not
+ * refer to it), so a big model's text-level data never coexists with the
+ * solver's; *name receives a copy of the model's name. */
+static fl_system *load(const sim_args *a, char **name, fl_diag *d)
 {
     fl_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.model_name = a->model_name;
     lo.params = a->params;
     lo.nparams = a->nparams;
-    *m = fl_model_load_file(a->model_file, &lo, d);
-    return *m ? fl_compile(*m, d) : NULL;
+    fl_model *m = fl_model_load_file(a->model_file, &lo, d);
+    *name = NULL;
+    if (m) {
+        const char *mn = fl_model_name(m);
+        *name = malloc(strlen(mn) + 1);
+        if (*name) memcpy(*name, mn, strlen(mn) + 1);
+    }
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_model_free(m);
+    return sys;
 }
 
 int cmd_check(int argc, char **argv)
@@ -138,13 +149,13 @@ int cmd_check(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     }
     fl_diag *d = fl_diag_new();
-    fl_model *m;
-    fl_system *sys = load(&a, &m, d);
+    char *name;
+    fl_system *sys = load(&a, &name, d);
     cli_print_diags(d);
     if (sys) fl_system_describe(sys, stdout);
     rc = sys ? 0 : 1;
     fl_system_free(sys);
-    fl_model_free(m);
+    free(name);
     fl_diag_free(d);
     free_args(&a);
     return rc;
@@ -258,9 +269,9 @@ int cmd_simulate(int argc, char **argv)
         return rc == 1 ? 0 : rc;
     }
     fl_diag *d = fl_diag_new();
-    fl_model *m;
+    char *name;
     double w0 = wall_now();
-    fl_system *sys = load(&a, &m, d);
+    fl_system *sys = load(&a, &name, d);
     fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
     double w1 = wall_now();
     char *default_out = NULL;
@@ -289,9 +300,9 @@ int cmd_simulate(int argc, char **argv)
             o.progress_user = &p;
         }
         if (!out) {
-            default_out = malloc(strlen(fl_model_name(m)) + 5);
+            default_out = malloc(strlen(name) + 5);
             if (!default_out) return 1;
-            sprintf(default_out, "%s.csv", fl_model_name(m));
+            sprintf(default_out, "%s.csv", name);
             out = default_out;
         }
         /* --energy without --vars: every variable and the energy totals */
@@ -304,7 +315,7 @@ int cmd_simulate(int argc, char **argv)
         }
         rc = fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
         if (p.shown) fputs("\r\033[K", stderr);
-        if (rc == 0 && a.plot) rc = plot_run(&a, sys, fl_model_name(m), out, d);
+        if (rc == 0 && a.plot) rc = plot_run(&a, sys, name, out, d);
         cli_print_diags(d);
         fl_stats st = fl_sim_stats(sim);
         double w2 = wall_now();
@@ -323,7 +334,7 @@ int cmd_simulate(int argc, char **argv)
     free(default_out);
     fl_sim_free(sim);
     fl_system_free(sys);
-    fl_model_free(m);
+    free(name);
     fl_diag_free(d);
     free_args(&a);
     return rc;

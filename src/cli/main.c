@@ -1,6 +1,7 @@
 /* main.c - entry point of the flange command-line tool: dispatches to the
  * subcommands. Exit status: 0 success, 1 failure of the model or the run
  * (or comparison outside the tube), 2 usage error. */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,8 @@ static const char usage[] =
     "commands:\n"
     "  simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
     "           [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...] [--solver auto|dense|klu]\n"
-    "           [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy] [--no-contact-events] [--quiet]\n"
+    "           [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy] [--contact-events | --no-contact-events]\n"
+    "           [--stats] [--quiet]\n"
     "                     simulate a model and write every variable (or the selected ones) to CSV\n"
     "  plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
     "           [--layout stacked|overlay] [--size WxH]\n"
@@ -32,6 +34,13 @@ void cli_print_diags(const fl_diag *d)
 
 int main(int argc, char **argv)
 {
+    /* A big model is read and compiled through millions of small allocations
+     * and a few large arrays that grow. glibc's defaults hand large blocks back
+     * to the kernel on every free and map fresh (zeroed) pages on the next
+     * growth; for a one-shot tool it is cheaper to keep what was freed. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;

@@ -91,6 +91,9 @@ static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
         fl_err(d, loc, "%s.%s is not a finite number", in->name, pd->name);
         return -1;
     }
+    int bad = ((pd->flags & FL_PF_MIN) && x < pd->min) || ((pd->flags & FL_PF_MIN_EXCL) && x <= pd->min) ||
+              ((pd->flags & FL_PF_MAX) && x > pd->max) || ((pd->flags & FL_PF_INTEGER) && x != floor(x));
+    if (!bad) return 0; /* the common case, without formatting numbers */
     char val[40], lim[40];
     fl_fmt_double(val, sizeof val, x);
     if ((pd->flags & FL_PF_MIN) && x < pd->min) {

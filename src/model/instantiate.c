@@ -1003,6 +1003,22 @@ static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_di
     return rc;
 }
 
+static void relocate_one(fl_loc *l, const char *from, const char *to)
+{
+    if (l->file == from) l->file = to;
+}
+
+static void relocate(fl_model *m, const char *from)
+{
+    for (size_t i = 0; i < m->insts.n; i++) {
+        fl_minst *in = &m->insts.v[i];
+        relocate_one(&in->loc, from, m->path);
+        for (int k = 0; k < in->cls->nparams; k++) relocate_one(&in->par_loc[k], from, m->path);
+        for (int k = 0; k < in->cls->nvars; k++) relocate_one(&in->attr[k].loc, from, m->path);
+    }
+    for (size_t i = 0; i < m->conns.n; i++) relocate_one(&m->conns.v[i].loc, from, m->path);
+}
+
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 {
     const fl_class_ast *top = pick_model(ast, opts ? opts->model_name : NULL, d);
@@ -1024,7 +1040,7 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     char *fullname = class_full_path(&ic, top);
     ic.m = fl_model_alloc(top->name);
     free(fullname);
-    ic.m->ast = ast;
+    ic.m->path = fl_xstrdup(ast->path);
     /* overrides are outer modifications of the top-level model */
     pmod_vec mods = {0};
     for (int i = 0; i < nover; i++) {
@@ -1092,6 +1108,9 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     fl_map_free(&ic.node_index);
     free(ic.resolved);
     fl_mod_free_array(over, nover);
+    /* the model outlives the syntax tree: its locations name the model's own copy of the path */
+    relocate(m, ast->path);
+    fl_file_free(ast);
     if (rc || fl_diag_errors(d)) {
         fl_model_free(m);
         return NULL;

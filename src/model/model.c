@@ -44,7 +44,7 @@ void fl_model_free(fl_model *m)
     FL_VEC_FREE(m->insts);
     FL_VEC_FREE(m->conns);
     fl_map_free(&m->index);
-    fl_file_free(m->ast);
+    free(m->path);
     free(m->name);
     free(m);
 }

@@ -41,7 +41,7 @@ struct fl_model {
     FL_VEC(fl_mconn) conns;
     fl_experiment exp;
     int has_exp[4]; /* start, stop, interval, tolerance given */
-    fl_file_ast *ast; /* owns the source text and path referenced by locations */
+    char *path; /* source file named by the locations (owned); the AST is freed after instantiation */
 };
 
 fl_model *fl_model_alloc(const char *name);

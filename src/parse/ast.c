@@ -143,7 +143,6 @@ void fl_file_free(fl_file_ast *f)
     for (size_t i = 0; i < f->classes.n; i++) fl_class_free(f->classes.v[i]);
     FL_VEC_FREE(f->classes);
     free(f->within);
-    free(f->text);
     free(f->path);
     free(f);
 }

@@ -159,12 +159,11 @@ struct fl_class_ast {
 
 typedef struct fl_file_ast {
     char *path;
-    char *text;   /* the whole source, owned */
     char *within; /* NULL when absent; "" for "within;" */
     FL_VEC(fl_class_ast *) classes;
 } fl_file_ast;
 
-/* Parse text (copied) into a file AST. Returns NULL on syntax errors, which
+/* Parse text into a file AST (text need not outlive the call). Returns NULL on syntax errors, which
  * are reported to d with file:line:column. */
 fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d);
 /* Parse a lone expression (parameter defaults, --param values). */

@@ -1189,12 +1189,11 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
 {
     fl_file_ast *f = fl_xcalloc(1, sizeof *f);
     f->path = fl_xstrdup(path ? path : "<string>");
-    f->text = fl_xstrdup(text);
     parser p;
     memset(&p, 0, sizeof p);
     p.diag = d;
     p.path = f->path;
-    fl_lex_init(&p.lx, f->text, f->path, d);
+    fl_lex_init(&p.lx, text, f->path, d); /* the AST keeps no pointer into text */
     advance(&p);
     if (p.tok.kind == K_WITHIN) {
         advance(&p);

@@ -247,6 +247,43 @@ typedef struct fl_stats {
 fl_stats fl_sim_stats(const fl_sim *sim);
 
 /* ------------------------------------------------------------------------
+ * Parameter studies
+ * ------------------------------------------------------------------------ */
+
+/* Change a Real parameter ("stop.stiff_up") for the following runs of this
+ * simulation only: the compiled system is untouched, so simulations of one
+ * system can differ in parameters. The value is range-checked as at compile
+ * time and the component's derived quantities are recomputed. Refused, with
+ * a message, are parameters the structure was built from (masses and
+ * lengths of bodies, fixed positions, initial conditions, connector
+ * conditions), Integer/Boolean/enumeration parameters, and values that
+ * would switch a component's contact model: change those in the model and
+ * compile again. Modifiers written in the model as expressions of the
+ * changed parameter keep their compiled values. Returns 0 on success. */
+int fl_sim_set_param(fl_sim *sim, const char *name, double value, fl_diag *d);
+/* Current value of a parameter of this simulation (NaN if unknown). */
+double fl_sim_param(const fl_sim *sim, const char *name);
+
+/* Called on a worker thread before run k: set the run's parameters with
+ * fl_sim_set_param (messages to run_diag); non-zero marks the run failed
+ * and skips it. */
+typedef int (*fl_ensemble_setup_fn)(fl_sim *sim, int run, fl_diag *run_diag, void *user);
+/* Called on the same thread after run k: status 0 on success; read results
+ * with fl_sim_value and fl_sim_stats; run_diag holds the run's messages. */
+typedef void (*fl_ensemble_done_fn)(fl_sim *sim, int run, int status, const fl_diag *run_diag, void *user);
+
+/* Run nruns simulations of one compiled system with options o on nthreads
+ * threads (0: one per online core). Each thread owns one fl_sim and reuses
+ * it; the system is shared read-only. Runs are handed out one at a time, and
+ * each starts from the compiled parameters before setup is called. The
+ * callbacks run concurrently on different threads: they must touch only
+ * their sim and per-run data. A failed run does not stop the others.
+ * Returns the number of failed runs, or -1 (reported to d) if nothing could
+ * start. */
+int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
+                    fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d);
+
+/* ------------------------------------------------------------------------
  * Result comparison
  * ------------------------------------------------------------------------ */
 

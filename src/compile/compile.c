@@ -98,6 +98,7 @@ void fl_system_free(fl_system *s)
     free(s->ports);
     free(s->contrib);
     free(s->par);
+    free(s->par_fixed);
     for (int i = 0; i < s->narrays; i++) fl_value_free(&s->arrays[i]);
     free(s->arrays);
     free(s->nodes);
@@ -187,18 +188,23 @@ const char *fl_system_var_unit(const fl_system *s, int i)
     return s && i >= 0 && i < s->nvars ? s->vars[i].unit : NULL;
 }
 
-int fl_system_var_index(const fl_system *s, const char *name)
+int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
 {
-    if (!s || !name) return -1;
-    /* the instance is a prefix of the name that ends at a dot: look among
-     * its variables only */
     fl_system *w = (fl_system *)s; /* the instance index is built on first use */
     pthread_mutex_lock(&w->index_lock);
     if (!s->inst_index.n && s->ninst)
         for (int i = 0; i < s->ninst; i++) fl_map_put(&w->inst_index, s->insts[i].name, i);
     pthread_mutex_unlock(&w->index_lock);
+    return fl_map_getn(&s->inst_index, name, len);
+}
+
+int fl_system_var_index(const fl_system *s, const char *name)
+{
+    if (!s || !name) return -1;
+    /* the instance is a prefix of the name that ends at a dot: look among
+     * its variables only */
     for (const char *dot = strrchr(name, '.'); dot; ) {
-        int i = fl_map_getn(&s->inst_index, name, (size_t)(dot - name));
+        int i = fl_system_inst_index(s, name, (size_t)(dot - name));
         if (i >= 0) {
             int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
             for (int v = s->insts[i].var0; v < end; v++)

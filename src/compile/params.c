@@ -81,14 +81,10 @@ static int eval_param(pctx *c, int k)
     return rc;
 }
 
-static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
+int fl_param_check_number(const char *inst, const fl_param_def *pd, double x, fl_loc loc, fl_diag *d)
 {
-    const fl_param_def *pd = &in->cls->params[k];
-    fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
-    if (!fl_value_is_number(v) || v->kind == V_BOOL) return 0;
-    double x = v->num;
     if (!isfinite(x)) {
-        fl_err(d, loc, "%s.%s is not a finite number", in->name, pd->name);
+        fl_err(d, loc, "%s.%s is not a finite number", inst, pd->name);
         return -1;
     }
     int bad = ((pd->flags & FL_PF_MIN) && x < pd->min) || ((pd->flags & FL_PF_MIN_EXCL) && x <= pd->min) ||
@@ -98,24 +94,24 @@ static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
     fl_fmt_double(val, sizeof val, x);
     if ((pd->flags & FL_PF_MIN) && x < pd->min) {
         fl_fmt_double(lim, sizeof lim, pd->min);
-        fl_err(d, loc, "%s.%s = %s is invalid: it must be >= %s", in->name, pd->name, val, lim);
-        return -1;
-    }
-    if ((pd->flags & FL_PF_MIN_EXCL) && x <= pd->min) {
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be >= %s", inst, pd->name, val, lim);
+    } else if ((pd->flags & FL_PF_MIN_EXCL) && x <= pd->min) {
         fl_fmt_double(lim, sizeof lim, pd->min);
-        fl_err(d, loc, "%s.%s = %s is invalid: it must be > %s", in->name, pd->name, val, lim);
-        return -1;
-    }
-    if ((pd->flags & FL_PF_MAX) && x > pd->max) {
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be > %s", inst, pd->name, val, lim);
+    } else if ((pd->flags & FL_PF_MAX) && x > pd->max) {
         fl_fmt_double(lim, sizeof lim, pd->max);
-        fl_err(d, loc, "%s.%s = %s is invalid: it must be <= %s", in->name, pd->name, val, lim);
-        return -1;
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be <= %s", inst, pd->name, val, lim);
+    } else {
+        fl_err(d, loc, "%s.%s = %s is invalid: it must be an integer", inst, pd->name, val);
     }
-    if ((pd->flags & FL_PF_INTEGER) && x != floor(x)) {
-        fl_err(d, loc, "%s.%s = %s is invalid: it must be an integer", in->name, pd->name, val);
-        return -1;
-    }
-    return 0;
+    return -1;
+}
+
+static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
+{
+    fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
+    if (!fl_value_is_number(v) || v->kind == V_BOOL) return 0;
+    return fl_param_check_number(in->name, &in->cls->params[k], v->num, loc, d);
 }
 
 int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
@@ -128,6 +124,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     }
     s->npar = npar;
     s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
+    s->par_fixed = fl_xcalloc((size_t)(npar ? npar : 1), 1);
     FL_VEC(fl_value) arrays = {0};
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];

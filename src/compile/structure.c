@@ -56,6 +56,7 @@ double fl_b_par(fl_builder *b, const char *name)
         fprintf(stderr, "flange: internal error: class %s has no parameter %s\n", ir->cls->path, name);
         abort();
     }
+    b->s->par_fixed[ir->pofs + k] = 1;
     return b->s->par[ir->pofs + k];
 }
 
@@ -138,11 +139,13 @@ static int cond_lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, 
 {
     const fl_inst_rt *ir = ((void **)ctx)[0];
     const double *par = ((void **)ctx)[1];
+    unsigned char *fixed = ((void **)ctx)[2];
     FL_UNUSED(loc);
     FL_UNUSED(d);
     if (ref->n != 1) return 0;
     int k = fl_class_param(ir->cls, ref->parts[0].name);
     if (k < 0) return 0;
+    fixed[ir->pofs + k] = 1; /* baked into an initial condition */
     if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(par[ir->pofs + k] != 0);
     else *out = fl_value_real(par[ir->pofs + k]);
     return 1;
@@ -167,7 +170,7 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
             int present = 1;
             const fl_expr *ce = fl_port_cond_expr(ir->cls, k);
             if (ce) {
-                void *ctx[2] = {ir, s->par};
+                void *ctx[3] = {(void *)ir, s->par, s->par_fixed};
                 fl_eval_env env = {cond_lookup, ctx, NULL};
                 fl_value v;
                 if (fl_eval(ce, &env, &v, d) || v.kind != V_BOOL) {

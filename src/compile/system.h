@@ -176,6 +176,9 @@ struct fl_system {
 
     double *par;
     int npar;
+    /* 1 for parameters the structure was built from (body masses, lengths,
+     * fixed positions, initial conditions): fl_sim_set_param refuses them */
+    unsigned char *par_fixed;
     fl_value *arrays;
     int narrays;
 
@@ -270,5 +273,8 @@ const char *fl_body_kind_name(fl_body_kind k);
 
 /* A location whose file name the system owns. */
 fl_loc fl_system_loc(fl_system *s, fl_loc loc);
+
+/* Index of the instance whose name is name[0..len), -1 if none (thread-safe). */
+int fl_system_inst_index(const fl_system *s, const char *name, size_t len);
 
 #endif

@@ -1,0 +1,151 @@
+/* ensemble.c - parameter studies on one compiled system: per-simulation
+ * parameter changes (fl_sim_set_param) and a thread pool that runs many
+ * simulations of a shared, read-only fl_system (fl_ensemble_run). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile/compile.h"
+#include "sim.h"
+
+/* Instance and parameter slot of "inst.param", or -1 (reported). */
+static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl_diag *d)
+{
+    const fl_system *sys = sim->sys;
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    int i = dot ? fl_system_inst_index(sys, name, (size_t)(dot - name)) : -1;
+    if (i < 0) {
+        fl_err(d, fl_noloc, "no component for parameter '%s' (write component.parameter)", name ? name : "");
+        return -1;
+    }
+    const fl_class *c = sys->insts[i].cls;
+    int j = fl_class_param(c, dot + 1);
+    if (j < 0) {
+        fl_err(d, fl_noloc, "%s (%s) has no parameter '%s'", sys->insts[i].name, c->path, dot + 1);
+        return -1;
+    }
+    *inst = i;
+    *k = j;
+    return 0;
+}
+
+double fl_sim_param(const fl_sim *sim, const char *name)
+{
+    int i, k;
+    if (!sim || find_param(sim, name, &i, &k, NULL)) return NAN;
+    return sim->par[sim->sys->insts[i].pofs + k];
+}
+
+int fl_sim_set_param(fl_sim *sim, const char *name, double value, fl_diag *d)
+{
+    if (!sim) return -1;
+    int i, k;
+    if (find_param(sim, name, &i, &k, d)) return -1;
+    const fl_system *sys = sim->sys;
+    const fl_inst_rt *ir = &sys->insts[i];
+    const fl_param_def *pd = &ir->cls->params[k];
+    if (pd->type != FL_P_REAL) {
+        fl_err(d, fl_noloc, "%s is not a Real parameter: it selects the model's structure; change it in the model "
+               "and compile again", name);
+        return -1;
+    }
+    if (sys->par_fixed[ir->pofs + k]) {
+        fl_err(d, fl_noloc, "%s was used to build the model's structure (bodies, fixed positions, initial "
+               "conditions): change it in the model and compile again", name);
+        return -1;
+    }
+    if (fl_param_check_number(ir->name, pd, value, fl_noloc, d)) return -1;
+    double *par = sim->par + ir->pofs;
+    int nslots = ir->cls->nparams + ir->cls->nderived;
+    double saved[64];
+    if (nslots > 64) { /* no class has that many; keep the restore below simple */
+        fl_err(d, fl_noloc, "%s: too many parameters to change at run time", ir->name);
+        return -1;
+    }
+    memcpy(saved, par, sizeof(double) * (size_t)nslots);
+    par[k] = value;
+    fl_pctx pc = {ir->name, ir->loc, par, sys->arrays, ir->cls};
+    int rc = ir->cls->check ? ir->cls->check(&pc, d) : 0;
+    if (!rc && ir->cls->elem_for && ir->cls->elem_for(par) != ir->ops) {
+        fl_err(d, fl_noloc, "%s = %g would change the contact model of %s: change it in the model and compile "
+               "again", name, value, ir->name);
+        rc = -1;
+    }
+    if (rc) {
+        memcpy(par, saved, sizeof(double) * (size_t)nslots);
+        return -1;
+    }
+    if (ir->cls->prepare) ir->cls->prepare(&pc, par);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The thread pool: runs are handed out one at a time from a shared counter,
+ * so long and short runs balance across the threads. */
+
+typedef struct ens {
+    const fl_system *sys;
+    const fl_sim_opts *o;
+    int nruns;
+    fl_ensemble_setup_fn setup;
+    fl_ensemble_done_fn done;
+    void *user;
+    atomic_int next;
+    atomic_int failed;
+} ens;
+
+static void *worker(void *arg)
+{
+    ens *e = arg;
+    fl_diag *rd = fl_diag_new();
+    fl_sim *sim = fl_sim_new(e->sys, rd);
+    for (;;) {
+        int k = atomic_fetch_add(&e->next, 1);
+        if (k >= e->nruns) break;
+        fl_diag_clear(rd);
+        int rc = -1;
+        if (sim) {
+            /* every run starts from the compiled parameters */
+            memcpy(sim->par, e->sys->par, sizeof(double) * (size_t)e->sys->npar);
+            rc = e->setup ? e->setup(sim, k, rd, e->user) : 0;
+            if (!rc) rc = fl_sim_run(sim, e->o, NULL, NULL, rd);
+        }
+        if (rc) atomic_fetch_add(&e->failed, 1);
+        if (e->done) e->done(sim, k, rc, rd, e->user);
+    }
+    fl_sim_free(sim);
+    fl_diag_free(rd);
+    return NULL;
+}
+
+int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
+                    fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d)
+{
+    if (!sys || !o || nruns < 0) {
+        fl_err(d, fl_noloc, "fl_ensemble_run: no system, no options or a negative number of runs");
+        return -1;
+    }
+    if (nthreads <= 0) {
+        long nc = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = nc > 0 ? (int)nc : 1;
+    }
+    if (nthreads > nruns) nthreads = nruns > 0 ? nruns : 1;
+    (void)fl_system_inst_index(sys, "", 0); /* build the shared name index before the threads start */
+    ens e = {sys, o, nruns, setup, done, user, 0, 0};
+    pthread_t *th = fl_xcalloc((size_t)nthreads, sizeof *th);
+    int started = 0;
+    for (int t = 0; t < nthreads; t++) {
+        if (pthread_create(&th[t], NULL, worker, &e)) break;
+        started++;
+    }
+    if (!started) {
+        free(th);
+        fl_err(d, fl_noloc, "fl_ensemble_run: cannot start a thread");
+        return -1;
+    }
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    free(th);
+    return atomic_load(&e.failed);
+}

@@ -1,0 +1,122 @@
+/* test_ensemble.c - parameter changes per simulation (fl_sim_set_param) and
+ * parameter studies on threads (fl_ensemble_run): closed-form results of a
+ * mass on a spring for many stiffnesses, the refusals with their messages,
+ * and failed runs that do not stop the others. */
+#include "simrun.h"
+
+static const char *osc =
+    "model Osc\n"
+    "  Modelica.Mechanics.Translational.Components.Fixed ground;\n"
+    "  Modelica.Mechanics.Translational.Components.Spring spring(c=4);\n"
+    "  Modelica.Mechanics.Translational.Components.Mass mass(m=1, s(start=1, fixed=true), v(fixed=true));\n"
+    "  Flange.Components.HardStop stop(upper_bnd=5, lower_bnd=-5);\n"
+    "equation\n"
+    "  connect(ground.flange, spring.flange_a);\n"
+    "  connect(spring.flange_b, mass.flange_a);\n"
+    "  connect(ground.flange, stop.C);\n"
+    "  connect(stop.R, mass.flange_b);\n"
+    "  annotation(experiment(StopTime=1, Tolerance=1e-9));\n"
+    "end Osc;\n";
+
+#define NRUNS 40
+
+typedef struct res {
+    int is;
+    double s[NRUNS];
+    int status[NRUNS];
+    int calls[NRUNS];
+    char msg[256];
+} res;
+
+static double c_of(int k) { return 1 + 0.5 * k; }
+
+static int setup(fl_sim *sim, int k, fl_diag *d, void *user)
+{
+    (void)user;
+    if (k == 7) return fl_sim_set_param(sim, "spring.c", -1, d); /* refused: the run fails */
+    return fl_sim_set_param(sim, "spring.c", c_of(k), d);
+}
+
+static void on_done(fl_sim *sim, int k, int status, const fl_diag *d, void *user)
+{
+    res *r = user;
+    r->calls[k]++;
+    r->status[k] = status;
+    r->s[k] = status ? NAN : fl_sim_value(sim, r->is);
+    if (status && fl_diag_count(d)) snprintf(r->msg, sizeof r->msg, "%s", fl_diag_text(d, 0));
+}
+
+static const char *last_error(const fl_diag *d)
+{
+    return fl_diag_count(d) ? fl_diag_text(d, fl_diag_count(d) - 1) : "";
+}
+
+int main(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(osc, "osc.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_model_free(m);
+    CHECK(sys != NULL);
+    if (!sys) return check_done();
+
+    /* one simulation, parameters changed between runs: s(1) = cos(sqrt(c)) */
+    fl_sim *sim = fl_sim_new(sys, d);
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    int is = fl_system_var_index(sys, "mass.s");
+    CHECK(fl_sim_param(sim, "spring.c") == 4);
+    CHECK(fl_sim_run(sim, &o, NULL, NULL, d) == 0);
+    CHECK_NEAR(fl_sim_value(sim, is), cos(2.0), 1e-6);
+    CHECK(fl_sim_set_param(sim, "spring.c", 9, d) == 0);
+    CHECK(fl_sim_param(sim, "spring.c") == 9);
+    CHECK(fl_sim_run(sim, &o, NULL, NULL, d) == 0);
+    CHECK_NEAR(fl_sim_value(sim, is), cos(3.0), 1e-6);
+
+    /* refusals: the value stays as it was */
+    CHECK(fl_sim_set_param(sim, "mass.m", 2, d) == -1);
+    CHECK_STR_CONTAINS(last_error(d), "error: mass.m was used to build the model's structure (bodies, fixed "
+                                      "positions, initial conditions): change it in the model and compile again");
+    CHECK(fl_sim_set_param(sim, "spring.c", -1, d) == -1);
+    CHECK_STR_CONTAINS(last_error(d), "error: spring.c = -1 is invalid: it must be >= 0");
+    CHECK(fl_sim_param(sim, "spring.c") == 9);
+    CHECK(fl_sim_set_param(sim, "spring.k", 1, d) == -1);
+    CHECK_STR_CONTAINS(last_error(d),
+                       "error: spring (Modelica.Mechanics.Translational.Components.Spring) has no parameter 'k'");
+    CHECK(fl_sim_set_param(sim, "nobody.c", 1, d) == -1);
+    CHECK_STR_CONTAINS(last_error(d), "error: no component for parameter 'nobody.c' (write component.parameter)");
+    CHECK(fl_sim_set_param(sim, "stop.hs_model", 2, d) == -1);
+    CHECK_STR_CONTAINS(last_error(d), "error: stop.hs_model is not a Real parameter");
+    CHECK(fl_sim_set_param(sim, "stop.upper_bnd", -6, d) == -1); /* the class check: upper <= lower */
+    CHECK(fl_sim_param(sim, "stop.upper_bnd") == 5);
+    CHECK(isnan(fl_sim_param(sim, "spring.k")));
+    fl_sim_free(sim);
+
+    /* the ensemble on two threads: every run once, run 7 failed alone */
+    res r;
+    memset(&r, 0, sizeof r);
+    r.is = is;
+    fl_diag_clear(d);
+    int failed = fl_ensemble_run(sys, &o, NRUNS, 2, setup, on_done, &r, d);
+    CHECK(failed == 1);
+    for (int k = 0; k < NRUNS; k++) {
+        CHECK(r.calls[k] == 1);
+        if (k == 7) {
+            CHECK(r.status[k] != 0);
+            continue;
+        }
+        CHECK(r.status[k] == 0);
+        CHECK_NEAR(r.s[k], cos(sqrt(c_of(k))), 1e-6);
+    }
+    CHECK_STR_CONTAINS(r.msg, "error: spring.c = -1 is invalid: it must be >= 0");
+
+    /* runs start from the compiled parameters: without setup, c = 4 */
+    memset(&r, 0, sizeof r);
+    r.is = is;
+    CHECK(fl_ensemble_run(sys, &o, 3, 0, NULL, on_done, &r, d) == 0);
+    for (int k = 0; k < 3; k++) CHECK_NEAR(r.s[k], cos(2.0), 1e-6);
+    CHECK(fl_ensemble_run(sys, &o, 0, 2, setup, on_done, &r, d) == 0);
+
+    fl_system_free(sys);
+    fl_diag_free(d);
+    return check_done();
+}

@@ -3,12 +3,14 @@
 #               and draw its pictures (out/)
 #   make test   build and run every test through ctest
 # make examples runs every example and draws the gallery (docs/gallery/).
+# make bench builds Release (build-release/) and runs the benchmarks
+# (bench/run.sh; BENCH_QUICK=1 for sizes up to 1e4), table in bench/results.md.
 BUILD ?= build
 EXAMPLE ?= examples/hardstop_hysteresis.mo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
 
-.PHONY: all deps build run examples test install asan clean
+.PHONY: all deps build run examples test install asan bench clean
 
 all: build
 
@@ -35,6 +37,12 @@ test: build
 install: build
 	cmake --install $(BUILD)
 
+bench:
+	@./scripts/install-deps.sh --bench
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build-release -j $(JOBS)
+	BUILD=build-release ./bench/run.sh
+
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFLANGE_SANITIZE=ON >/dev/null
@@ -42,4 +50,4 @@ asan: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD) build-asan out
+	rm -rf $(BUILD) build-asan build-release out

@@ -1,11 +1,13 @@
 /* chain_api.c - the benchmark chain of chain.h built through flange's C API
  * (no Modelica text), compiled and simulated:
  *
- *   chain_api N [--no-contact-events | --contact-events] [--energy]
+ *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE]
  *
  * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
  * lsetups=... events=... x1=... v1=... rss_kb=..." with the first wagon at
- * the stop time. Only m1.s and m1.v are computed as outputs. */
+ * the stop time. Only m1.s and m1.v are computed as outputs; --dump writes
+ * the final position and velocity of every wagon ("x v" per line), for the
+ * accuracy comparison with the other implementations. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +67,18 @@ static int keep_last(void *user, double t, const double *vals, int n)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy]\n");
+        fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] "
+                        "[--dump FILE]\n");
         return 2;
     }
     long n = atol(argv[1]);
     int events = -1, energy = 0;
+    double rtol = CHAIN_RTOL;
+    const char *dump = NULL;
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--no-contact-events") == 0) events = 0;
+        if (strcmp(argv[i], "--rtol") == 0 && i + 1 < argc) rtol = atof(argv[++i]);
+        else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) dump = argv[++i];
+        else if (strcmp(argv[i], "--no-contact-events") == 0) events = 0;
         else if (strcmp(argv[i], "--contact-events") == 0) events = 1;
         else if (strcmp(argv[i], "--energy") == 0) energy = 1;
     }
@@ -139,17 +146,39 @@ int main(int argc, char **argv)
     o.start_time = 0;
     o.stop_time = CHAIN_STOP;
     o.interval = CHAIN_STOP / 500;
-    o.tolerance = CHAIN_RTOL;
+    o.tolerance = rtol;
     o.energy = energy;
     if (events >= 0) o.contacts = events ? FL_CONTACTS_EVENTS : FL_CONTACTS_STEP;
     last l;
     l.is = fl_system_var_index(sys, "m1.s");
     l.iv = fl_system_var_index(sys, "m1.v");
-    int outs[2] = {l.is, l.iv};
+    int *outs = malloc(sizeof(int) * (size_t)(2 * n + 2));
+    outs[0] = l.is;
+    outs[1] = l.iv;
     o.outputs = outs;
     o.noutputs = 2;
+    if (dump) { /* every wagon */
+        for (long i = 1; i <= n; i++) {
+            snprintf(a, sizeof a, "m%ld.s", i);
+            outs[2 * i] = fl_system_var_index(sys, a);
+            snprintf(a, sizeof a, "m%ld.v", i);
+            outs[2 * i + 1] = fl_system_var_index(sys, a);
+        }
+        o.noutputs = (int)(2 * n + 2);
+    }
     must(fl_sim_run(sim, &o, keep_last, &l, d), d);
     double t3 = now();
+    if (dump) {
+        FILE *f = fopen(dump, "w");
+        if (!f) {
+            perror(dump);
+            return 1;
+        }
+        for (long i = 1; i <= n; i++)
+            fprintf(f, "%.17g %.17g\n", fl_sim_value(sim, outs[2 * i]), fl_sim_value(sim, outs[2 * i + 1]));
+        fclose(f);
+    }
+    free(outs);
     heap("after the run");
     fl_stats st = fl_sim_stats(sim);
     printf("build_s=%.4f compile_s=%.4f run_s=%.4f steps=%ld res=%ld jac=%ld lsetups=%ld events=%ld x1=%.12g "

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages flange needs to build, when they are missing.
 # Safe to run repeatedly: it does nothing when everything is present.
+#   scripts/install-deps.sh           what the build and the tests need
+#   scripts/install-deps.sh --bench   also the benchmark's Python peer (make bench)
 set -eu
 pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo"
+[ "${1:-}" = --bench ] && pkgs="$pkgs python3 python3-numpy python3-scipy"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -193,7 +193,6 @@ def integrate(n, rtol, events, style):
     atol[0::2] = rtol * 1e-4
     atol[1::2] = rtol
     y = np.zeros(neq)
-    t = 0.0
     nfev = njev = nlu = nev = 0
     CountingBDF.accepted = 0
 

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# bench/run.sh - the benchmark suite behind `make bench`. Runs every case of
+# bench/README.md (the examples through the CLI, the wagon chain as text and
+# through the C API next to a hand-written IDA model and scipy, the
+# ScalableTestSuite oscillators, the hard-stop parameter study) and prints a
+# Markdown table, also written to bench/results.md: median wall time of 5
+# runs (1 run for cases that take over a minute), min-max, solver counters,
+# peak memory and the exact command.
+#
+#   bench/run.sh               everything (about half an hour on 2 cores)
+#   BENCH_QUICK=1 bench/run.sh sizes up to 1e4 only (a few minutes)
+#
+# Environment: BUILD (Release build directory, default build-release),
+# BENCH_OUT (default bench/results.md), BENCH_REPS (default 5),
+# BENCH_RUNS (parameter sets of the ensemble, default 10000).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-release}
+OUT=${BENCH_OUT:-bench/results.md}
+REPS=${BENCH_REPS:-5}
+RUNS=${BENCH_RUNS:-10000}
+QUICK=${BENCH_QUICK:-0}
+FLANGE=$BUILD/flange
+B=$BUILD/bench
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+for p in "$FLANGE" "$B/measure" "$B/bench_gen" "$B/chain_api" "$B/chain_ida" "$B/ensemble"; do
+  [ -x "$p" ] || { echo "bench: $p is missing: run make bench" >&2; exit 1; }
+done
+if [ "$QUICK" = 1 ]; then CHAIN_N="10 100 1000 10000"; HOSC_N="100 1000 10000"; TEXT_N="10 100 1000 10000"
+else CHAIN_N="10 100 1000 10000 100000 1000000"; HOSC_N="100 1000 10000 100000"; TEXT_N="10 100 1000 10000 100000"; fi
+SCIPY_N="10 100 1000"
+have_scipy=0
+python3 -c 'import scipy' 2>/dev/null && have_scipy=1
+
+: >"$OUT.tmp"
+say() { printf '%s\n' "$*" | tee -a "$OUT.tmp"; }
+
+# key=value from the last line of a program's output that has it
+kv() { grep -o "\b$1=[^ ]*" "$2" | tail -n 1 | cut -d= -f2; }
+
+# case NAME -- COMMAND...: runs COMMAND REPS times (once if the first run
+# takes over 60 s), prints a table row; leaves the last run's output in
+# $W/out and sets MEDIAN for the caller.
+MEDIAN=
+bench_case() {
+  local name=$1; shift; shift
+  local times=() rss=0 n=0 ok=1
+  : >"$W/meas"
+  while [ $n -lt "$REPS" ]; do
+    if ! "$B/measure" "$W/meas" "$@" >"$W/out" 2>"$W/err"; then ok=0; break; fi
+    n=$((n + 1))
+    local t; t=$(kv wall_s "$W/meas")
+    times+=("$t")
+    local r; r=$(kv rss_kb "$W/meas"); [ "$r" -gt "$rss" ] && rss=$r
+    awk -v t="$t" 'BEGIN { exit !(t > 60) }' && break
+  done
+  local cmd="$*"; cmd=${cmd//$W/\$TMP}
+  if [ $ok = 0 ]; then
+    say "| $name | failed: $(tail -n 1 "$W/err" | cut -c1-80) | | | | | | | | | \`$cmd\` |"
+    MEDIAN=; return 1
+  fi
+  local sorted; sorted=$(printf '%s\n' "${times[@]}" | sort -g)
+  MEDIAN=$(printf '%s\n' "$sorted" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+  local lo hi; lo=$(printf '%s\n' "$sorted" | head -n 1); hi=$(printf '%s\n' "$sorted" | tail -n 1)
+  local steps res jac ls ev
+  steps=$(kv steps "$W/out"); res=$(kv res "$W/out"); [ -z "$res" ] && res=$(kv rhs "$W/out")
+  jac=$(kv jac "$W/out"); ls=$(kv lsetups "$W/out"); [ -z "$ls" ] && ls=$(kv lu "$W/out")
+  ev=$(kv events "$W/out")
+  if [ -z "$ev" ]; then
+    local se te; se=$(kv state_events "$W/out"); te=$(kv time_events "$W/out")
+    [ -n "$se" ] && ev=$((se + te))
+  fi
+  say "| $name | $MEDIAN | $lo–$hi | $n | ${steps:-} | ${res:-} | ${jac:-} | ${ls:-} | ${ev:-} | $((rss / 1024)) | \`$cmd\` |"
+}
+
+header() {
+  say ""
+  say "### $1"
+  say ""
+  say "| case | median s | min–max s | runs | steps | res | jac | lsetups | events | peak RSS MB | command |"
+  say "|---|---|---|---|---|---|---|---|---|---|---|"
+}
+
+say "# flange benchmark results"
+say ""
+say "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), \
+$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo). \
+Build: $BUILD (CMake Release). Date: $(date -u +%Y-%m-%d). Produced by \`make bench\` (bench/run.sh)."
+say ""
+say "Counters: steps, residual evaluations (res), Jacobian evaluations (jac), linear-solver setups (lsetups)"
+say "and events (state + time) of the last run; peak RSS is the largest of the runs. \$TMP is a scratch directory."
+
+# ---- the examples, end to end through the CLI -----------------------------
+header "Examples (flange simulate, all variables to CSV, energy audit on)"
+for f in examples/*.mo examples/msl/*.mo; do
+  bench_case "$(basename "$f" .mo)" -- "$FLANGE" simulate "$f" -o "$W/x.csv" --quiet --stats
+done
+
+# ---- the chain --------------------------------------------------------------
+declare -A T_API T_IDA S_API S_IDA RSS_API
+header "Chain: N wagons with couplers and buffers (C API, contacts as flange chooses) and the hand-written IDA model"
+for n in $CHAIN_N; do
+  bench_case "chain API N=$n" -- "$B/chain_api" "$n"
+  T_API[$n]=$MEDIAN; S_API[$n]=$(kv steps "$W/out"); RSS_API[$n]=$(kv rss_kb "$W/out")
+  bench_case "chain hand-written IDA N=$n" -- "$B/chain_ida" "$n"
+  T_IDA[$n]=$MEDIAN; S_IDA[$n]=$(kv steps "$W/out")
+done
+
+declare -A T_LOAD
+header "Chain as Modelica text through the CLI (m1.s, m1.v written; energy audit off)"
+for n in $TEXT_N; do
+  "$B/bench_gen" chain "$n" >"$W/chain_$n.mo"
+  bench_case "chain text N=$n" -- "$FLANGE" simulate "$W/chain_$n.mo" --vars m1.s,m1.v -o "$W/x.csv" --no-energy --quiet --stats
+  T_LOAD[$n]=$(kv model_s "$W/out")
+  rm -f "$W/chain_$n.mo"
+done
+
+# ---- ScalableTestSuite oscillators -----------------------------------------
+header "ScalableTestSuite HarmonicOscillator / HarmonicOscillatorNetwork (text, m1.s written)"
+for kind in hosc hoscnet; do
+  for n in $HOSC_N; do
+    "$B/bench_gen" $kind "$n" >"$W/${kind}_$n.mo"
+    bench_case "$kind N=$n" -- "$FLANGE" simulate "$W/${kind}_$n.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet --stats
+    rm -f "$W/${kind}_$n.mo"
+  done
+done
+
+# ---- peers: scipy, and the accuracy of everyone against a tight run --------
+declare -A T_SCIPY
+if [ $have_scipy = 1 ]; then
+  header "The chain in Python: scipy.integrate.solve_ivp, BDF, contact events (bench/ref/chain_scipy.py)"
+  for n in $SCIPY_N; do
+    bench_case "chain scipy N=$n" -- python3 bench/ref/chain_scipy.py "$n"
+    T_SCIPY[$n]=$MEDIAN
+  done
+  header "flange with every contact located as an event (as scipy does)"
+  for n in $SCIPY_N; do
+    bench_case "chain API events N=$n" -- "$B/chain_api" "$n" --contact-events
+  done
+  say ""
+  say "### Accuracy at rtol 1e-6: largest error of the final wagon positions (m) and velocities (m/s)"
+  say ""
+  say "Against \`chain_ida N --events --rtol 1e-10\` (every contact located, tight tolerance)."
+  say ""
+  say "| N | flange (default) | flange (events) | hand-written IDA | scipy BDF (events) |"
+  say "|---|---|---|---|---|"
+  for n in $SCIPY_N; do
+    "$B/chain_ida" "$n" --events --rtol 1e-10 --dump "$W/ref" >/dev/null
+    "$B/chain_api" "$n" --dump "$W/f" >/dev/null
+    "$B/chain_api" "$n" --contact-events --dump "$W/fe" >/dev/null
+    "$B/chain_ida" "$n" --dump "$W/i" >/dev/null
+    python3 bench/ref/chain_scipy.py "$n" --dump "$W/s" >/dev/null
+    err() { paste -d' ' "$1" "$W/ref" | awk '{ dx = $1 - $3; dv = $2 - $4; if (dx < 0) dx = -dx; if (dv < 0) dv = -dv;
+      if (dx > mx) mx = dx; if (dv > mv) mv = dv } END { printf "%.2e / %.2e", mx, mv }'; }
+    say "| $n | $(err "$W/f") | $(err "$W/fe") | $(err "$W/i") | $(err "$W/s") |"
+  done
+else
+  say ""
+  say "scipy is not installed (python3-scipy): the Python peer was skipped."
+fi
+
+# ---- the parameter study ----------------------------------------------------
+header "Ensemble: hardstop_hysteresis over $RUNS parameter sets (stiffness, damping, gap), fl_ensemble_run"
+for th in 1 2; do
+  bench_case "ensemble threads=$th" -- "$B/ensemble" examples/hardstop_hysteresis.mo --runs "$RUNS" --threads $th
+  say "|  | $(kv runs_per_s_core "$W/out") runs/s per core, $(kv runs_per_s "$W/out") runs/s | | | | | | | | | |"
+done
+
+# ---- the targets of the speed issue ----------------------------------------
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
+say ""
+say "### Targets"
+say ""
+say "| target | measured |"
+say "|---|---|"
+say "| overhead vs hand-written IDA at N=1e4 ≤ 1.3, steps within 5% | $(ratio "${T_API[10000]:-}" "${T_IDA[10000]:-}") (steps ${S_API[10000]:-} vs ${S_IDA[10000]:-}) |"
+if [ $have_scipy = 1 ]; then
+  say "| ≥ 50× faster than scipy at N=100 | $(ratio "${T_SCIPY[100]:-}" "${T_API[100]:-}")× |"
+  say "| ≥ 50× faster than scipy at N=1000 | $(ratio "${T_SCIPY[1000]:-}" "${T_API[1000]:-}")× |"
+fi
+if [ "$QUICK" != 1 ]; then
+  say "| time(1e5)/time(1e4) ≤ 12 | $(ratio "${T_API[100000]:-}" "${T_API[10000]:-}") |"
+  say "| time(1e6)/time(1e5) ≤ 12 | $(ratio "${T_API[1000000]:-}" "${T_API[100000]:-}") |"
+  say "| peak memory ≤ 2 KB per component at N=1e6 (3N components) | $(awk -v r="${RSS_API[1000000]:-0}" 'BEGIN { printf "%.2f KB", r / 3e6 }') |"
+  say "| 1e6 wagons, 10 s, under 10 minutes | ${T_API[1000000]:-n/a} s |"
+  say "| parse + compile of the 1e5 model file ≤ 2 s | ${T_LOAD[100000]:-n/a} s |"
+fi
+say "| parse + compile of the 1e4 model file | ${T_LOAD[10000]:-n/a} s |"
+mv "$OUT.tmp" "$OUT"
+echo "bench: wrote $OUT" >&2

@@ -30,8 +30,11 @@ done
 if [ "$QUICK" = 1 ]; then CHAIN_N="10 100 1000 10000"; HOSC_N="100 1000 10000"; TEXT_N="10 100 1000 10000"
 else CHAIN_N="10 100 1000 10000 100000 1000000"; HOSC_N="100 1000 10000 100000"; TEXT_N="10 100 1000 10000 100000"; fi
 SCIPY_N="10 100 1000"
-have_scipy=0
-python3 -c 'import scipy' 2>/dev/null && have_scipy=1
+# the Python with scipy (Debian's python3-scipy serves /usr/bin/python3)
+have_scipy=0 PY=${PYTHON:-}
+for p in ${PY:-python3 /usr/bin/python3}; do
+  "$p" -c 'import scipy' 2>/dev/null && { PY=$p; have_scipy=1; break; }
+done
 
 : >"$OUT.tmp"
 say() { printf '%s\n' "$*" | tee -a "$OUT.tmp"; }
@@ -131,7 +134,7 @@ declare -A T_SCIPY
 if [ $have_scipy = 1 ]; then
   header "The chain in Python: scipy.integrate.solve_ivp, BDF, contact events (bench/ref/chain_scipy.py)"
   for n in $SCIPY_N; do
-    bench_case "chain scipy N=$n" -- python3 bench/ref/chain_scipy.py "$n"
+    bench_case "chain scipy N=$n" -- "$PY" bench/ref/chain_scipy.py "$n"
     T_SCIPY[$n]=$MEDIAN
   done
   header "flange with every contact located as an event (as scipy does)"
@@ -150,7 +153,7 @@ if [ $have_scipy = 1 ]; then
     "$B/chain_api" "$n" --dump "$W/f" >/dev/null
     "$B/chain_api" "$n" --contact-events --dump "$W/fe" >/dev/null
     "$B/chain_ida" "$n" --dump "$W/i" >/dev/null
-    python3 bench/ref/chain_scipy.py "$n" --dump "$W/s" >/dev/null
+    "$PY" bench/ref/chain_scipy.py "$n" --dump "$W/s" >/dev/null
     err() { paste -d' ' "$1" "$W/ref" | awk '{ dx = $1 - $3; dv = $2 - $4; if (dx < 0) dx = -dx; if (dv < 0) dv = -dv;
       if (dx > mx) mx = dx; if (dv > mv) mv = dv } END { printf "%.2e / %.2e", mx, mv }'; }
     say "| $n | $(err "$W/f") | $(err "$W/fe") | $(err "$W/i") | $(err "$W/s") |"

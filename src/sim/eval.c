@@ -226,11 +226,9 @@ double fl_next_time_event(const fl_sim *s, double t)
         double x = ir->cls->block->next_event(s->par + ir->pofs, sys->arrays, t);
         if (x > t && x < te) te = x;
     }
-    for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem *el = &sys->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
-        if (!ops->next_time_event) continue;
-        double x = ops->next_time_event(s->par, el, t);
+    for (int k = 0; k < s->ntev; k++) { /* the elements that have time events */
+        const fl_elem *el = &sys->elems[s->tev[k]];
+        double x = sys->insts[el->inst].ops->next_time_event(s->par, el, t);
         if (x > t && x < te) te = x;
     }
     return te;
@@ -362,7 +360,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     int n = sys->n;
     /* accelerations of bodies with mass from their force balance, which is
      * more accurate than the integrator's interpolated derivative */
-    if (n) {
+    if (n && !s->out_kinematic) {
         memcpy(s->ypol, yp, sizeof(double) * (size_t)n);
         fl_eval_residual(s, t, y, yp, s->res);
         for (int b = 0; b < sys->nbodies; b++) {
@@ -379,7 +377,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         }
         yp = s->ypol;
     }
-    if (sys->uses_accel || !n) {
+    if ((sys->uses_accel && !s->out_kinematic) || !n) {
         /* forces that depend on accelerations, with the polished ones */
         fl_ectx x;
         prepare(s, &x, t, 0, y, yp, s->res, 0);
@@ -388,7 +386,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     } else {
         fl_eval_kinematics(s, t, y, yp); /* the forces of the residual stand */
     }
-    internal_forces(s);
+    if (!s->out_kinematic) internal_forces(s);
     /* per-instance variables */
     int maxp = 0;
     for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);

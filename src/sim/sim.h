@@ -51,7 +51,7 @@ struct fl_sim {
     struct {
         double ratio, depth, gap, t;
     } *pen;
-    int track_pen;
+    int *pen_el, npen_el; /* the contact elements whose penetration is tracked */
     N_Vector qy, qyp;     /* interpolated solution at quadrature points */
     double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
     /* Body positions are integrated as displacements from their initial
@@ -88,6 +88,8 @@ struct fl_sim {
     int *out_vars;
     int nout_vars;
     unsigned char *out_inst;
+    int out_kinematic; /* the selected outputs are positions and velocities only */
+    int *tev, ntev;    /* elements with time events (asked at every step) */
     fl_stats stats;
     fl_diag *diag;
     char ida_msg[512];

@@ -1,8 +1,6 @@
 /* compile.c - fl_compile: runs the compile stages, owns the fl_system, and
  * builds the table of output variables. */
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,41 +12,29 @@
 
 typedef FL_VEC(fl_var) var_vec;
 
-/* Variable names live in one arena (s->var_names); while the table is
- * built, fl_var.name holds the offset of the name in it. */
-static void add_var(var_vec *v, fl_buf *names, const char *unit, int inst, int kind, int index, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
+static const char *const energy_names[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
+                                           "energy.drift"};
 
-static void add_var(var_vec *v, fl_buf *names, const char *unit, int inst, int kind, int index, const char *fmt, ...)
+static void add_var(var_vec *v, int inst, int kind, int def, int index)
 {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    fl_var x = {(char *)(uintptr_t)names->n, unit ? unit : "", inst, kind, index, kind == OV_ENERGY};
-    fl_buf_addn(names, tmp, strlen(tmp) + 1);
+    fl_var x = {inst, (unsigned char)kind, kind == OV_ENERGY, (unsigned short)def, index};
     FL_VEC_PUSH(*v, x);
 }
 
 void fl_compile_vars(fl_system *s)
 {
     var_vec v = {0};
-    fl_buf names = {0};
     for (int i = 0; i < s->ninst; i++) {
         fl_inst_rt *ir = &s->insts[i];
         const fl_class *c = ir->cls;
         ir->var0 = (int)v.n;
-        for (int k = 0; k < c->nvars; k++)
-            add_var(&v, &names, c->vars[k].unit, i, OV_CLASS, k, "%s.%s", ir->name, c->vars[k].name);
+        for (int k = 0; k < c->nvars; k++) add_var(&v, i, OV_CLASS, k, k);
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind == FL_PORT_OUTPUT && c->block) {
-                if (pd->width == 0)
-                    add_var(&v, &names, pd->unit, i, OV_BLOCK_OUT, 0, "%s.%s", ir->name, pd->name);
+                if (pd->width == 0) add_var(&v, i, OV_BLOCK_OUT, k, 0);
                 else
-                    for (int q = 0; q < ir->nout; q++)
-                        add_var(&v, &names, pd->unit, i, OV_BLOCK_OUT, q, "%s.%s[%d]", ir->name, pd->name, q + 1);
+                    for (int q = 0; q < ir->nout; q++) add_var(&v, i, OV_BLOCK_OUT, k, q);
             }
         }
         for (int k = 0; k < c->nports; k++) {
@@ -57,30 +43,57 @@ void fl_compile_vars(fl_system *s)
             if (pd->kind != FL_PORT_INPUT || pr->sig < 0) continue;
             if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
             int w = pd->width > 0 ? pd->width : 1;
-            for (int q = 0; q < w; q++) {
-                if (pd->width > 0)
-                    add_var(&v, &names, pd->unit, i, OV_INPUT, pr->sig - ir->in0 + q, "%s.%s[%d]", ir->name, pd->name,
-                            q + 1);
-                else
-                    add_var(&v, &names, pd->unit, i, OV_INPUT, pr->sig - ir->in0 + q, "%s.%s", ir->name, pd->name);
-            }
+            for (int q = 0; q < w; q++) add_var(&v, i, OV_INPUT, k, pr->sig - ir->in0 + q);
         }
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind != FL_PORT_FLANGE || s->ports[ir->port0 + k].node < 0) continue;
-            add_var(&v, &names, "m", i, OV_PORT_S, k, "%s.%s.s", ir->name, pd->name);
-            add_var(&v, &names, "N", i, OV_PORT_F, k, "%s.%s.f", ir->name, pd->name);
+            add_var(&v, i, OV_PORT_S, k, k);
+            add_var(&v, i, OV_PORT_F, k, k);
         }
     }
     /* the energy audit, written on request */
-    static const char *const enames[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
-                                         "energy.drift"};
     s->energy_var0 = (int)v.n;
-    for (int k = 0; k < 5; k++) add_var(&v, &names, "J", 0, OV_ENERGY, k, "%s", enames[k]);
-    s->var_names = fl_buf_take(&names);
+    for (int k = 0; k < 5; k++) add_var(&v, 0, OV_ENERGY, 0, k);
     s->nvars = (int)v.n;
     s->vars = fl_xrealloc(v.v, sizeof(fl_var) * (v.n ? v.n : 1)); /* no growth slack */
-    for (int i = 0; i < s->nvars; i++) s->vars[i].name = s->var_names + (uintptr_t)s->vars[i].name;
+}
+
+void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
+{
+    const fl_var *x = &s->vars[v];
+    const fl_inst_rt *ir = &s->insts[x->inst];
+    const fl_class *c = ir->cls;
+    switch (x->kind) {
+    case OV_CLASS: snprintf(buf, cap, "%s.%s", ir->name, c->vars[x->def].name); break;
+    case OV_PORT_S: snprintf(buf, cap, "%s.%s.s", ir->name, c->ports[x->def].name); break;
+    case OV_PORT_F: snprintf(buf, cap, "%s.%s.f", ir->name, c->ports[x->def].name); break;
+    case OV_BLOCK_OUT:
+    case OV_INPUT: {
+        const fl_port_def *pd = &c->ports[x->def];
+        int q = x->kind == OV_INPUT ? x->index - (s->ports[ir->port0 + x->def].sig - ir->in0) : x->index;
+        if (pd->width == 0) snprintf(buf, cap, "%s.%s", ir->name, pd->name);
+        else snprintf(buf, cap, "%s.%s[%d]", ir->name, pd->name, q + 1);
+        break;
+    }
+    default: snprintf(buf, cap, "%s", energy_names[x->index]); break;
+    }
+}
+
+static const char *var_unit(const fl_system *s, int v)
+{
+    const fl_var *x = &s->vars[v];
+    const fl_class *c = s->insts[x->inst].cls;
+    const char *u;
+    switch (x->kind) {
+    case OV_CLASS: u = c->vars[x->def].unit; break;
+    case OV_PORT_S: u = "m"; break;
+    case OV_PORT_F: u = "N"; break;
+    case OV_BLOCK_OUT:
+    case OV_INPUT: u = c->ports[x->def].unit; break;
+    default: u = "J"; break;
+    }
+    return u ? u : "";
 }
 
 int fl_system_var_on_request(const fl_system *s, int i)
@@ -131,6 +144,7 @@ void fl_system_free(fl_system *s)
     free(s->cond_used);
     free(s->centry);
     free(s->var_names);
+    free(s->var_name);
     fl_map_free(&s->inst_index);
     pthread_mutex_destroy(&s->index_lock);
     free(s->vars);
@@ -180,12 +194,31 @@ int fl_system_nvars(const fl_system *s)
 
 const char *fl_system_var_name(const fl_system *s, int i)
 {
-    return s && i >= 0 && i < s->nvars ? s->vars[i].name : NULL;
+    if (!s || i < 0 || i >= s->nvars) return NULL;
+    fl_system *w = (fl_system *)s; /* the names are built on first use */
+    pthread_mutex_lock(&w->index_lock);
+    if (!s->var_name) {
+        fl_buf names = {0};
+        char tmp[512];
+        size_t *ofs = fl_xmalloc(sizeof(size_t) * (size_t)s->nvars);
+        for (int v = 0; v < s->nvars; v++) {
+            fl_var_name_into(s, v, tmp, sizeof tmp);
+            ofs[v] = names.n;
+            fl_buf_addn(&names, tmp, strlen(tmp) + 1);
+        }
+        w->var_names = fl_buf_take(&names);
+        const char **p = fl_xmalloc(sizeof(char *) * (size_t)s->nvars);
+        for (int v = 0; v < s->nvars; v++) p[v] = s->var_names + ofs[v];
+        free(ofs);
+        w->var_name = p;
+    }
+    pthread_mutex_unlock(&w->index_lock);
+    return s->var_name[i];
 }
 
 const char *fl_system_var_unit(const fl_system *s, int i)
 {
-    return s && i >= 0 && i < s->nvars ? s->vars[i].unit : NULL;
+    return s && i >= 0 && i < s->nvars ? var_unit(s, i) : NULL;
 }
 
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
@@ -207,8 +240,11 @@ int fl_system_var_index(const fl_system *s, const char *name)
         int i = fl_system_inst_index(s, name, (size_t)(dot - name));
         if (i >= 0) {
             int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
-            for (int v = s->insts[i].var0; v < end; v++)
-                if (strcmp(s->vars[v].name, name) == 0) return v;
+            char tmp[512];
+            for (int v = s->insts[i].var0; v < end; v++) {
+                fl_var_name_into(s, v, tmp, sizeof tmp);
+                if (strcmp(tmp, name) == 0) return v;
+            }
         }
         /* the previous dot */
         const char *p = dot;
@@ -222,7 +258,7 @@ int fl_system_var_index(const fl_system *s, const char *name)
         }
     }
     for (int v = s->energy_var0; v >= 0 && v < s->nvars; v++)
-        if (strcmp(s->vars[v].name, name) == 0) return v;
+        if (strcmp(energy_names[s->vars[v].index], name) == 0) return v;
     return -1;
 }
 
@@ -240,8 +276,9 @@ int fl_system_motion_vars(const fl_system *s, const char **names, int max)
             free(name);
             if (i < 0) continue;
             int dup = 0;
-            for (int j = 0; j < n && !dup; j++) dup = names[j] == s->vars[i].name;
-            if (!dup && n < max) names[n++] = s->vars[i].name;
+            const char *nm = fl_system_var_name(s, i);
+            for (int j = 0; j < n && !dup; j++) dup = names[j] == nm;
+            if (!dup && n < max) names[n++] = nm;
         }
     return n;
 }

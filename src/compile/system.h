@@ -133,13 +133,15 @@ typedef struct fl_cond {
 
 enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT, OV_ENERGY };
 
+/* An output variable, 12 bytes: big models have tens of them per
+ * component, so names and units are derived (fl_system_var_name builds the
+ * names on first use). */
 typedef struct fl_var {
-    char *name;
-    const char *unit;
     int inst;
-    int kind;  /* OV_* */
-    int index; /* class var, port, or input/output element */
-    int on_request; /* written only when asked for (energy audit) */
+    unsigned char kind;       /* OV_* */
+    unsigned char on_request; /* written only when asked for (energy audit) */
+    unsigned short def;       /* class variable or port of the class */
+    int index;                /* class var, port, or input/output element */
 } fl_var;
 
 /* Jacobian entry: value = (src >= 0 ? jloc[src] : 1) * mult, times cj when
@@ -213,7 +215,8 @@ struct fl_system {
     int *dpos;    /* position among differential unknowns, -1 */
     double *nominal; /* scaling of the absolute tolerance */
     int uses_accel;  /* some element force depends on accelerations */
-    char *var_names;   /* arena of the output variable names */
+    char *var_names;        /* arena of the output variable names, built on first use */
+    const char **var_name;  /* per variable, into var_names */
     fl_map inst_index; /* instance name -> index, built on first use */
     pthread_mutex_t index_lock;
     /* source file names of the locations kept here (the system outlives
@@ -273,6 +276,9 @@ const char *fl_body_kind_name(fl_body_kind k);
 
 /* A location whose file name the system owns. */
 fl_loc fl_system_loc(fl_system *s, fl_loc loc);
+
+/* Name of output variable v written into buf (the names are not stored). */
+void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap);
 
 /* Index of the instance whose name is name[0..len), -1 if none (thread-safe). */
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len);

@@ -369,7 +369,7 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
     for (int k = 0; k < nv; k++) {
         int i = s->out_vars ? s->out_vars[k] : k;
         if (!isfinite(s->vals[i])) {
-            fl_err(s->diag, fl_noloc, "the solution is not finite at t = %.9g: %s = %g", t, sys->vars[i].name,
+            fl_err(s->diag, fl_noloc, "the solution is not finite at t = %.9g: %s = %g", t, fl_system_var_name(sys, i),
                    s->vals[i]);
             return -1;
         }
@@ -581,7 +581,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
      * models whose users watch a few bodies). */
     s->out_kinematic = !o->energy;
     for (int k = 0; k < s->nout_vars; k++) {
-        const char *u = sys->vars[s->out_vars[k]].unit;
+        const char *u = fl_system_var_unit(sys, s->out_vars[k]);
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0)) s->out_kinematic = 0;
     }
     for (int v = 0; v < sys->nvars; v++) s->vals[v] = NAN;

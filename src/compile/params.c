@@ -42,8 +42,9 @@ static int eval_param(pctx *c, int k)
         c->state[k] = 3;
         return -1;
     }
-    if (in->par[k].kind != V_NONE) {
-        c->vals[k] = fl_value_copy(&in->par[k]);
+    const fl_value *given = fl_minst_par(in, k, NULL);
+    if (given && given->kind != V_NONE) {
+        c->vals[k] = fl_value_copy(given);
         c->state[k] = 2;
         return 0;
     }
@@ -109,7 +110,9 @@ int fl_param_check_number(const char *inst, const fl_param_def *pd, double x, fl
 
 static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
 {
-    fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
+    fl_loc loc = in->loc;
+    fl_minst_par(in, k, &loc);
+    if (!loc.file) loc = in->loc;
     if (!fl_value_is_number(v) || v->kind == V_BOOL) return 0;
     return fl_param_check_number(in->name, &in->cls->params[k], v->num, loc, d);
 }
@@ -139,7 +142,9 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
         for (int k = 0; k < np && !irc; k++) {
             fl_value *v = &c.vals[k];
             const fl_param_def *pd = &cls->params[k];
-            fl_loc loc = in->par_loc[k].file ? in->par_loc[k] : in->loc;
+            fl_loc loc = in->loc;
+            fl_minst_par(in, k, &loc);
+            if (!loc.file) loc = in->loc;
             if (check_range(in, k, v, d)) {
                 irc = -1;
                 continue;

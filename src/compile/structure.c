@@ -753,8 +753,9 @@ static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_
         if (b->states.v[j].var < 64) declared_vars[b->states.v[j].inst] |= 1ULL << b->states.v[j].var;
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
-        for (int k = 0; k < in->cls->nvars; k++) {
-            const fl_attr *a = &in->attr[k];
+        for (int j = 0; j < in->nattrs; j++) {
+            int k = in->attrs[j].var;
+            const fl_attr *a = &in->attrs[j].a;
             if (!a->has_fixed || !a->fixed) continue;
             int declared = k < 64 && (declared_vars[i] >> k & 1);
             if (!declared) {
@@ -776,7 +777,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         const b_state *st = &b->states.v[k];
         const fl_minst *in = &m->insts.v[st->inst];
         const fl_var_def *vd = &in->cls->vars[st->var];
-        const fl_attr *a = &in->attr[st->var];
+        const fl_attr *a = fl_minst_attr(in, st->var);
         int fixed = a->has_fixed ? a->fixed : vd->fixed;
         double start = a->has_start ? a->start : vd->start;
         int weak = 0;

@@ -1013,8 +1013,8 @@ static void relocate(fl_model *m, const char *from)
     for (size_t i = 0; i < m->insts.n; i++) {
         fl_minst *in = &m->insts.v[i];
         relocate_one(&in->loc, from, m->path);
-        for (int k = 0; k < in->cls->nparams; k++) relocate_one(&in->par_loc[k], from, m->path);
-        for (int k = 0; k < in->cls->nvars; k++) relocate_one(&in->attr[k].loc, from, m->path);
+        for (int k = 0; k < in->npars; k++) relocate_one(&in->pars[k].loc, from, m->path);
+        for (int k = 0; k < in->nattrs; k++) relocate_one(&in->attrs[k].a.loc, from, m->path);
     }
     for (size_t i = 0; i < m->conns.n; i++) relocate_one(&m->conns.v[i].loc, from, m->path);
 }

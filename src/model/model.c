@@ -35,10 +35,9 @@ void fl_model_free(fl_model *m)
     if (!m) return;
     for (size_t i = 0; i < m->insts.n; i++) {
         fl_minst *in = &m->insts.v[i];
-        for (int k = 0; k < in->cls->nparams; k++) fl_value_free(&in->par[k]);
-        free(in->par);
-        free(in->par_loc);
-        free(in->attr);
+        for (int k = 0; k < in->npars; k++) fl_value_free(&in->pars[k].v);
+        free(in->pars);
+        free(in->attrs);
         free(in->name);
     }
     FL_VEC_FREE(m->insts);
@@ -65,9 +64,6 @@ int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc
     in.name = fl_xstrdup(name);
     in.cls = cls;
     in.loc = loc;
-    in.par = fl_xcalloc((size_t)(cls->nparams ? cls->nparams : 1), sizeof(fl_value));
-    in.par_loc = fl_xcalloc((size_t)(cls->nparams ? cls->nparams : 1), sizeof(fl_loc));
-    in.attr = fl_xcalloc((size_t)(cls->nvars ? cls->nvars : 1), sizeof(fl_attr));
     FL_VEC_PUSH(m->insts, in);
     fl_map_put(&m->index, name, (int)m->insts.n - 1);
     return (int)m->insts.n - 1;
@@ -271,6 +267,37 @@ static int coerce_param(const fl_minst *in, int k, fl_value *v, fl_loc loc, fl_d
     return 0;
 }
 
+const fl_value *fl_minst_par(const fl_minst *in, int k, fl_loc *loc)
+{
+    for (int j = 0; j < in->npars; j++)
+        if (in->pars[j].k == k) {
+            if (loc) *loc = in->pars[j].loc;
+            return &in->pars[j].v;
+        }
+    return NULL;
+}
+
+const fl_attr *fl_minst_attr(const fl_minst *in, int k)
+{
+    static const fl_attr none;
+    for (int j = 0; j < in->nattrs; j++)
+        if (in->attrs[j].var == k) return &in->attrs[j].a;
+    return &none;
+}
+
+/* The attributes of variable k, added (all unset) when absent. */
+static fl_attr *attr_slot(fl_minst *in, int k)
+{
+    for (int j = 0; j < in->nattrs; j++)
+        if (in->attrs[j].var == k) return &in->attrs[j].a;
+    if (!(in->nattrs & (in->nattrs - 1)))
+        in->attrs = fl_xrealloc(in->attrs, sizeof *in->attrs * (size_t)(in->nattrs ? 2 * in->nattrs : 1));
+    fl_mattr *ma = &in->attrs[in->nattrs++];
+    memset(ma, 0, sizeof *ma);
+    ma->var = k;
+    return &ma->a;
+}
+
 int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value *val, fl_loc loc, fl_diag *d)
 {
     fl_minst *in = &m->insts.v[inst];
@@ -290,9 +317,19 @@ int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value 
             fl_value_free(&v);
             return -1;
         }
-        fl_value_free(&in->par[k]);
-        in->par[k] = v;
-        in->par_loc[k] = loc;
+        fl_mpar *mp = NULL;
+        for (int j = 0; j < in->npars && !mp; j++)
+            if (in->pars[j].k == k) mp = &in->pars[j];
+        if (mp) {
+            fl_value_free(&mp->v);
+        } else {
+            if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
+                in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
+            mp = &in->pars[in->npars++];
+            mp->k = k;
+        }
+        mp->v = v;
+        mp->loc = loc;
         return 0;
     }
     char *var = fl_xstrndup(field, (size_t)(dot - field));
@@ -307,7 +344,7 @@ int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value 
     } else if (!(in->cls->vars[k].flags & FL_VF_ATTR)) {
         fl_err(d, loc, "%s.%s does not accept start/fixed attributes", in->name, var);
     } else {
-        fl_attr *a = &in->attr[k];
+        fl_attr *a = attr_slot(in, k);
         if (strcmp(attr, "start") == 0 || strcmp(attr, "nominal") == 0) {
             if (!fl_value_is_number(val) || val->kind == V_BOOL) {
                 fl_err(d, loc, "%s.%s.%s must be a number", in->name, var, attr);

@@ -15,14 +15,34 @@ typedef struct fl_attr {
     fl_loc loc;
 } fl_attr;
 
+/* A parameter value or variable attributes given to an instance. Only
+ * what the model sets is stored (a big model sets a few of each class's
+ * parameters): the rest are the class defaults. */
+typedef struct fl_mpar {
+    int k; /* class parameter */
+    fl_loc loc;
+    fl_value v;
+} fl_mpar;
+
+typedef struct fl_mattr {
+    int var; /* class variable */
+    fl_attr a;
+} fl_mattr;
+
 typedef struct fl_minst {
     char *name; /* full dotted instance path */
     const fl_class *cls;
     fl_loc loc;
-    fl_value *par;  /* per class parameter; V_NONE = use the class default */
-    fl_loc *par_loc;
-    fl_attr *attr;  /* per class variable */
+    fl_mpar *pars; /* parameters set, npars of them */
+    fl_mattr *attrs;
+    int npars, nattrs;
 } fl_minst;
+
+/* The value set for parameter k of an instance, NULL for the class default;
+ * *loc (if loc) receives where it was set. */
+const fl_value *fl_minst_par(const fl_minst *in, int k, fl_loc *loc);
+/* The attributes set for variable k of an instance (none set: all zero). */
+const fl_attr *fl_minst_attr(const fl_minst *in, int k);
 
 /* A port of an instance; sub is the element of a vector signal port (0-based). */
 typedef struct fl_pref {

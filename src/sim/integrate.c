@@ -779,6 +779,9 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     s->t_end = tend;
     s->h_out = h;
     if (sys->n) fl_algebraic_rates(s, t0, s->y, s->yp);
+    /* the initialisation's sparse LU is not needed again in this run: on a
+     * big model its factors weigh as much as the integrator's */
+    if (s->use_klu) fl_linsys_free(&s->init_ls);
     if (sys->n && setup_integrator(s, t0, o->tolerance)) {
         fl_err(d, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
         goto out;

@@ -15,8 +15,9 @@ static double par(const fl_model *m, const char *iname, const char *pname)
     const fl_minst *in = inst(m, iname);
     if (!in) return NAN;
     int k = fl_class_param(in->cls, pname);
-    if (k < 0 || in->par[k].kind == V_NONE) return NAN;
-    return in->par[k].num;
+    const fl_value *v = k >= 0 ? fl_minst_par(in, k, NULL) : NULL;
+    if (!v || v->kind == V_NONE) return NAN;
+    return v->num;
 }
 
 static const char *first_error(const fl_diag *d)
@@ -73,7 +74,8 @@ static void test_msl_style(void)
     CHECK_NEAR(par(m, "fixed", "s0"), -1, 0);
     const fl_minst *ms = inst(m, "mass");
     int ks = fl_class_var(ms->cls, "s");
-    CHECK(ms->attr[ks].has_fixed && ms->attr[ks].fixed && ms->attr[ks].start == 0.5);
+    const fl_attr *as = fl_minst_attr(ms, ks);
+    CHECK(as->has_fixed && as->fixed && as->start == 0.5);
     CHECK(m->conns.n == 2);
     fl_experiment e = fl_model_experiment(m);
     CHECK_NEAR(e.stop_time, 2.5, 0);

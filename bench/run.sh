@@ -4,7 +4,7 @@
 # through the C API next to a hand-written IDA model and scipy, the
 # ScalableTestSuite oscillators, the hard-stop parameter study) and prints a
 # Markdown table, also written to bench/results.md: median wall time of 5
-# runs (1 run for cases that take over a minute), min-max, solver counters,
+# runs (1 run for cases that take over 20 s), min-max, solver counters,
 # peak memory and the exact command.
 #
 #   bench/run.sh               everything (about half an hour on 2 cores)
@@ -12,13 +12,15 @@
 #
 # Environment: BUILD (Release build directory, default build-release),
 # BENCH_OUT (default bench/results.md), BENCH_REPS (default 5),
-# BENCH_RUNS (parameter sets of the ensemble, default 10000).
+# BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
+# (seconds above which a case runs once, default 20).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-release}
 OUT=${BENCH_OUT:-bench/results.md}
 REPS=${BENCH_REPS:-5}
 RUNS=${BENCH_RUNS:-10000}
+LONG=${BENCH_LONG:-20}
 QUICK=${BENCH_QUICK:-0}
 FLANGE=$BUILD/flange
 B=$BUILD/bench
@@ -43,7 +45,7 @@ say() { printf '%s\n' "$*" | tee -a "$OUT.tmp"; }
 kv() { grep -o "\b$1=[^ ]*" "$2" | tail -n 1 | cut -d= -f2; }
 
 # case NAME -- COMMAND...: runs COMMAND REPS times (once if the first run
-# takes over 60 s), prints a table row; leaves the last run's output in
+# takes over LONG s), prints a table row; leaves the last run's output in
 # $W/out and sets MEDIAN for the caller.
 MEDIAN=
 bench_case() {
@@ -56,7 +58,7 @@ bench_case() {
     local t; t=$(kv wall_s "$W/meas")
     times+=("$t")
     local r; r=$(kv rss_kb "$W/meas"); [ "$r" -gt "$rss" ] && rss=$r
-    awk -v t="$t" 'BEGIN { exit !(t > 60) }' && break
+    awk -v t="$t" -v l="$LONG" 'BEGIN { exit !(t > l) }' && break
   done
   local cmd="$*"; cmd=${cmd//$W/\$TMP}
   if [ $ok = 0 ]; then
@@ -92,7 +94,8 @@ $(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo). \
 Build: $BUILD (CMake Release). Date: $(date -u +%Y-%m-%d). Produced by \`make bench\` (bench/run.sh)."
 say ""
 say "Counters: steps, residual evaluations (res), Jacobian evaluations (jac), linear-solver setups (lsetups)"
-say "and events (state + time) of the last run; peak RSS is the largest of the runs. \$TMP is a scratch directory."
+say "and events (state + time) of the last run; peak RSS is the largest of the runs; cases over $LONG s run once."
+say "\$TMP is a scratch directory."
 
 # ---- the examples, end to end through the CLI -----------------------------
 header "Examples (flange simulate, all variables to CSV, energy audit on)"

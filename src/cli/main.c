@@ -38,7 +38,7 @@ int main(int argc, char **argv)
      * and a few large arrays that grow. glibc's defaults hand large blocks back
      * to the kernel on every free and map fresh (zeroed) pages on the next
      * growth; for a one-shot tool it is cheaper to keep what was freed. */
-    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest allowed value */
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_TOP_PAD, 64 << 20);
     if (argc < 2) {

@@ -25,12 +25,14 @@ const char *fl_body_kind_name(fl_body_kind k)
 
 typedef struct rcpair { int row, col, i; } rcpair;
 
-static int cmp_rc(const void *a, const void *b)
+/* Stable counting sort of m pairs by row (bycol = 0) or column, into out. */
+static void count_sort(const rcpair *in, rcpair *out, int m, int nkeys, int bycol)
 {
-    const rcpair *x = a, *y = b;
-    if (x->col != y->col) return x->col < y->col ? -1 : 1;
-    if (x->row != y->row) return x->row < y->row ? -1 : 1;
-    return 0;
+    int *start = fl_xcalloc((size_t)nkeys + 1, sizeof(int));
+    for (int k = 0; k < m; k++) start[(bycol ? in[k].col : in[k].row) + 1]++;
+    for (int j = 0; j < nkeys; j++) start[j + 1] += start[j];
+    for (int k = 0; k < m; k++) out[start[bycol ? in[k].col : in[k].row]++] = in[k];
+    free(start);
 }
 
 void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot)
@@ -50,7 +52,11 @@ void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *col
         t[m].i = i;
         m++;
     }
-    qsort(t, (size_t)m, sizeof(rcpair), cmp_rc);
+    /* by column, then row: two linear passes instead of a comparison sort */
+    rcpair *u = fl_xmalloc(sizeof(rcpair) * (size_t)(m ? m : 1));
+    count_sort(t, u, m, nrow, 0);
+    count_sort(u, t, m, ncol, 1);
+    free(u);
     c->colptr = fl_xcalloc((size_t)ncol + 1, sizeof(int));
     c->rowind = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
     int nnz = 0;
@@ -239,10 +245,10 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         if (bd->qi < 0) continue;
         char *label = body_label(s, b, first_mass);
         s->id[bd->qi] = bd->kind != B_MLQ;
-        s->unk_name[bd->qi] = fl_xsprintf("%s.s", label);
+        s->unk_name[bd->qi] = fl_xcat(label, ".s", (char *)NULL);
         if (bd->vi >= 0) {
             s->id[bd->vi] = bd->kind != B_MLV;
-            s->unk_name[bd->vi] = fl_xsprintf("%s.v", label);
+            s->unk_name[bd->vi] = fl_xcat(label, ".v", (char *)NULL);
         }
         free(label);
     }
@@ -252,7 +258,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
-            s->unk_name[el->own + k] = ops->own_names ? fl_xsprintf("%s.%s", s->insts[el->inst].name, ops->own_names[k])
+            s->unk_name[el->own + k] = ops->own_names ? fl_xcat(s->insts[el->inst].name, ".", ops->own_names[k], (char *)NULL)
                                                       : fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
             s->unk_hint[el->own + k] = ops->own_hint;
         }

@@ -216,12 +216,15 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
         for (int k = 0; k < ir->cls->nports; k++) {
             int n = s->ports[ir->port0 + k].node;
             if (n < 0) continue;
-            fl_buf_printf(&nb[n], "%s%s.%s", nb[n].n ? ", " : "", ir->name, ir->cls->ports[k].name);
+            fl_buf_add(&nb[n], nb[n].n ? ", " : "{");
+            fl_buf_add(&nb[n], ir->name);
+            fl_buf_addc(&nb[n], '.');
+            fl_buf_add(&nb[n], ir->cls->ports[k].name);
         }
     }
     for (int n = 0; n < nn; n++) {
-        s->node_names[n] = fl_xsprintf("{%s}", nb[n].s ? nb[n].s : "");
-        fl_buf_free(&nb[n]);
+        fl_buf_add(&nb[n], nb[n].n ? "}" : "{}");
+        s->node_names[n] = fl_buf_take(&nb[n]);
     }
     free(nb);
     return rc;
@@ -793,7 +796,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.weak = weak;
         c.guess = fixed || a->has_start;
         c.nominal = a->has_nominal ? a->nominal : 0;
-        c.label = fl_xsprintf("%s.%s", in->name, vd->name);
+        c.label = fl_xcat(in->name, ".", vd->name, (char *)NULL);
         c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
         FL_VEC_PUSH(conds, c);
     }

@@ -20,6 +20,7 @@ typedef struct class_exprs {
 static const fl_class **all;
 static class_exprs *exprs;
 static int nall;
+static fl_map by_path; /* full path -> index in all (a big model looks its types up once per component) */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static fl_expr *parse_or_die(const char *text, const fl_class *c, const char *what)
@@ -57,6 +58,7 @@ static void init_registry(void)
             }
             for (int k = 0; k < c->nports; k++)
                 if (c->ports[k].cond) x->cond[k] = parse_or_die(c->ports[k].cond, c, "port condition");
+            fl_map_put(&by_path, c->path, nall);
             all[nall++] = c;
         }
     }
@@ -108,9 +110,8 @@ const fl_expr *fl_port_cond_expr(const fl_class *c, int k)
 const fl_class *fl_class_find(const char *path)
 {
     ensure();
-    for (int i = 0; i < nall; i++)
-        if (strcmp(all[i]->path, path) == 0) return all[i];
-    return NULL;
+    int i = fl_map_get(&by_path, path);
+    return i >= 0 ? all[i] : NULL;
 }
 
 const fl_class *fl_class_find_short(const char *name, int *ambiguous)

@@ -55,10 +55,54 @@ typedef struct ictx {
     fl_diag *d;
     int failed;
     FL_VEC(vnode) nodes;
-    fl_map node_index; /* connector path -> node */
+    fl_map node_index; /* connector path of a composite model -> node */
+    struct {               /* library port (instance, port, element) -> node */
+        uint64_t *keys;    /* key + 1; 0 marks a free slot */
+        int *vals;
+        size_t n, cap;
+    } leaves;
     char *resolved;    /* buffer for resolve_name results */
     int depth;
+    /* Library classes of declaration types already resolved, by lexical
+     * class and type name (names are interned, so pointers identify them):
+     * a big model declares the same few types over and over. */
+    struct tcache {
+        const fl_class_ast *lex;
+        const char *type;
+        const fl_class *cls;
+    } *tc;
+    size_t ntc, captc;
 } ictx;
+
+static const fl_class *tcache_get(const ictx *ic, const fl_class_ast *lex, const char *type)
+{
+    if (!ic->captc) return NULL;
+    size_t j = (((uintptr_t)lex >> 4) * 31 + ((uintptr_t)type >> 4)) & (ic->captc - 1);
+    for (; ic->tc[j].type; j = (j + 1) & (ic->captc - 1))
+        if (ic->tc[j].type == type && ic->tc[j].lex == lex) return ic->tc[j].cls;
+    return NULL;
+}
+
+static void tcache_put(ictx *ic, const fl_class_ast *lex, const char *type, const fl_class *cls)
+{
+    if (2 * (ic->ntc + 1) > ic->captc) {
+        size_t ncap = ic->captc ? 2 * ic->captc : 64;
+        struct tcache *old = ic->tc;
+        size_t oldcap = ic->captc;
+        ic->tc = fl_xcalloc(ncap, sizeof *ic->tc);
+        ic->captc = ncap;
+        ic->ntc = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].type) tcache_put(ic, old[i].lex, old[i].type, old[i].cls);
+        free(old);
+    }
+    size_t j = (((uintptr_t)lex >> 4) * 31 + ((uintptr_t)type >> 4)) & (ic->captc - 1);
+    while (ic->tc[j].type) j = (j + 1) & (ic->captc - 1);
+    ic->tc[j].lex = lex;
+    ic->tc[j].type = type;
+    ic->tc[j].cls = cls;
+    ic->ntc++;
+}
 
 struct env {
     ictx *ic;
@@ -366,7 +410,7 @@ static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *
  * Connection graph
  * ------------------------------------------------------------------------ */
 
-static int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc, const fl_pref *leaf)
+static int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc)
 {
     int k = fl_map_get(&ic->node_index, path);
     if (k >= 0) return k;
@@ -375,13 +419,84 @@ static int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc, cons
     n.parent = (int)ic->nodes.n;
     n.is_flange = is_flange;
     n.loc = loc;
-    if (leaf) {
-        n.is_leaf = 1;
-        n.leaf = *leaf;
-    }
     FL_VEC_PUSH(ic->nodes, n);
     fl_map_put(&ic->node_index, path, (int)ic->nodes.n - 1);
     return (int)ic->nodes.n - 1;
+}
+
+static uint64_t leaf_key(fl_pref p)
+{
+    return ((uint64_t)(unsigned)p.inst << 32 | (uint64_t)(unsigned)p.port << 16 | (uint64_t)(unsigned)p.sub) + 1;
+}
+
+static size_t leaf_slot(const ictx *ic, uint64_t key)
+{
+    uint64_t h = key; /* murmur3's finaliser: every key bit moves the slot */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    size_t j = (size_t)h & (ic->leaves.cap - 1);
+    while (ic->leaves.keys[j] && ic->leaves.keys[j] != key) j = (j + 1) & (ic->leaves.cap - 1);
+    return j;
+}
+
+/* The graph node of a library port, created on first use. */
+static int leaf_get(ictx *ic, fl_pref p, fl_loc loc)
+{
+    if (2 * (ic->leaves.n + 1) > ic->leaves.cap) {
+        size_t oldcap = ic->leaves.cap;
+        uint64_t *ok = ic->leaves.keys;
+        int *ov = ic->leaves.vals;
+        ic->leaves.cap = oldcap ? 2 * oldcap : 1024;
+        ic->leaves.keys = fl_xcalloc(ic->leaves.cap, sizeof(uint64_t));
+        ic->leaves.vals = fl_xmalloc(sizeof(int) * ic->leaves.cap);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!ok[i]) continue;
+            size_t j = leaf_slot(ic, ok[i]);
+            ic->leaves.keys[j] = ok[i];
+            ic->leaves.vals[j] = ov[i];
+        }
+        free(ok);
+        free(ov);
+    }
+    uint64_t key = leaf_key(p);
+    size_t j = leaf_slot(ic, key);
+    if (ic->leaves.keys[j]) return ic->leaves.vals[j];
+    vnode n;
+    memset(&n, 0, sizeof n);
+    n.parent = (int)ic->nodes.n;
+    n.is_flange = ic->m->insts.v[p.inst].cls->ports[p.port].kind == FL_PORT_FLANGE;
+    n.loc = loc;
+    n.is_leaf = 1;
+    n.leaf = p;
+    FL_VEC_PUSH(ic->nodes, n);
+    ic->leaves.keys[j] = key;
+    ic->leaves.vals[j] = (int)ic->nodes.n - 1;
+    ic->leaves.n++;
+    return (int)ic->nodes.n - 1;
+}
+
+/* "inst.port" of a library component in scope e without building strings:
+ * 0 and *p set, or -1 when the slow path (subscripts, messages) must decide. */
+static int lib_port_fast(env *e, const fl_ref *r, fl_pref *p)
+{
+    if (r->parts[1].nsubs) return -1;
+    char buf[256];
+    size_t lp = strlen(e->prefix), lf = strlen(r->parts[0].name);
+    if (lp + lf + 1 > sizeof buf) return -1;
+    memcpy(buf, e->prefix, lp);
+    memcpy(buf + lp, r->parts[0].name, lf + 1);
+    int inst = fl_map_get(&e->ic->m->index, buf);
+    if (inst < 0) return -1;
+    const fl_class *c = e->ic->m->insts.v[inst].cls;
+    int port = fl_class_port(c, r->parts[1].name);
+    if (port < 0 || c->ports[port].width != 0) return -1;
+    p->inst = inst;
+    p->port = port;
+    p->sub = 0;
+    return 0;
 }
 
 static int vfind(ictx *ic, int x)
@@ -398,14 +513,15 @@ static int vfind(ictx *ic, int x)
 static int connect_side(env *e, const fl_ref *r, fl_loc loc)
 {
     ictx *ic = e->ic;
-    char *text = fl_ref_str(r);
+    char *text = NULL;
     int node = -1;
     const char *first = r->parts[0].name;
+    fl_pref p;
     int kind = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
     if (kind == EL_DISABLED) {
         node = -2;
     } else if (kind == EL_CONNECTOR && r->n == 1) {
-        char *path = fl_xsprintf("%s%s", e->prefix, first);
+        char *path = fl_xcat(e->prefix, first, (char *)NULL);
         node = fl_map_get(&ic->node_index, path);
         free(path);
     } else if (kind == EL_COMPOSITE && r->n == 2 && !r->parts[1].nsubs) {
@@ -414,22 +530,18 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
         if (node < 0) fl_err(ic->d, loc, "'%s' has no connector '%s'", first, r->parts[1].name);
         free(path);
         if (node < 0) node = -3;
+    } else if (kind == EL_LIB && r->n == 2 && lib_port_fast(e, r, &p) == 0) {
+        node = leaf_get(ic, p, loc);
     } else if (kind == EL_LIB && r->n == 2) {
+        text = fl_ref_str(r);
         char *path = fl_xsprintf("%s%s", e->prefix, text);
-        fl_pref p;
-        if (fl_model_port_ref(ic->m, path, &p, loc, ic->d) == 0) {
-            char *key = fl_pref_str(ic->m, p);
-            int is_flange = ic->m->insts.v[p.inst].cls->ports[p.port].kind == FL_PORT_FLANGE;
-            node = vnode_get(ic, key, is_flange, loc, &p);
-            free(key);
-        } else {
-            node = -3;
-        }
+        node = fl_model_port_ref(ic->m, path, &p, loc, ic->d) == 0 ? leaf_get(ic, p, loc) : -3;
         free(path);
     } else if (kind < 0) {
         fl_err(ic->d, loc, "unknown component '%s' in connect()", first);
         node = -3;
     } else {
+        text = fl_ref_str(r);
         fl_err(ic->d, loc, "cannot connect '%s': expected component.connector", text);
         node = -3;
     }
@@ -555,7 +667,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                         rc = -1;
                         continue;
                     }
-                    char *field = fl_xsprintf("%s.%s", head, sm->name);
+                    char *field = fl_xcat(head, ".", sm->name, (char *)NULL);
                     if (fl_model_set_value(ic->m, inst, field, &v, sm->loc, ic->d)) rc = -1;
                     free(field);
                     fl_value_free(&v);
@@ -791,8 +903,10 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         }
         resolved r;
         const char *ty = dc->type;
-        const fl_class *cls = NULL;
-        if (resolve_name(ic, el->lex, ty, &r)) {
+        const fl_class *cls = tcache_get(ic, el->lex, ty);
+        if (cls) {
+            /* a library class seen before under this name */
+        } else if (resolve_name(ic, el->lex, ty, &r)) {
             if (!r.user) {
                 cls = fl_class_find(r.path);
                 conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);
@@ -801,8 +915,8 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
                         fl_err(ic->d, dc->loc, "connector arrays are not supported");
                         rc = -1;
                     } else {
-                        char *path = fl_xsprintf("%s%s", prefix, dc->name);
-                        vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc, NULL);
+                        char *path = fl_xcat(prefix, dc->name, (char *)NULL);
+                        vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
                         free(path);
                         fl_map_put(&e.elems, dc->name, EL_CONNECTOR);
                     }
@@ -822,6 +936,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
                     break;
                 }
                 free(r.path);
+                tcache_put(ic, el->lex, ty, cls);
             }
         } else if (!strchr(ty, '.')) {
             int amb = 0;
@@ -865,7 +980,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
             sub.v[a] = sub.v[b];
             sub.v[b] = t;
         }
-        char *name = fl_xsprintf("%s%s", prefix, dc->name);
+        char *name = fl_xcat(prefix, dc->name, (char *)NULL);
         if (cls) {
             int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
             if (inst < 0 || apply_lib_mods(&e, inst, &sub)) rc = -1;
@@ -1106,7 +1221,10 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 
     FL_VEC_FREE(ic.nodes);
     fl_map_free(&ic.node_index);
+    free(ic.leaves.keys);
+    free(ic.leaves.vals);
     free(ic.resolved);
+    free(ic.tc);
     fl_mod_free_array(over, nover);
     /* the model outlives the syntax tree: its locations name the model's own copy of the path */
     relocate(m, ast->path);

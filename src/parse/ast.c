@@ -88,53 +88,16 @@ void fl_mod_free_array(fl_mod *mods, int n)
     free(mods);
 }
 
-static void decl_free(fl_decl *d)
-{
-    free(d->type);
-    free(d->name);
-    free(d->comment);
-    for (int i = 0; i < d->ntype_dims; i++) fl_expr_free(d->type_dims[i]);
-    free(d->type_dims);
-    for (int i = 0; i < d->ndims; i++) fl_expr_free(d->dims[i]);
-    free(d->dims);
-    fl_mod_free_array(d->mods, d->nmods);
-    fl_expr_free(d->binding);
-    fl_expr_free(d->cond);
-}
-
 void fl_class_free(fl_class_ast *c)
 {
     if (!c) return;
-    free(c->name);
-    free(c->comment);
-    free(c->short_base);
-    for (int i = 0; i < c->nenum; i++) free(c->enum_lits[i]);
-    free(c->enum_lits);
-    for (size_t i = 0; i < c->decls.n; i++) decl_free(&c->decls.v[i]);
     FL_VEC_FREE(c->decls);
-    for (size_t i = 0; i < c->extends.n; i++) {
-        free(c->extends.v[i].base);
-        fl_mod_free_array(c->extends.v[i].mods, c->extends.v[i].nmods);
-    }
     FL_VEC_FREE(c->extends);
-    for (size_t i = 0; i < c->imports.n; i++) {
-        fl_import *im = &c->imports.v[i];
-        free(im->alias);
-        free(im->path);
-        for (int j = 0; j < im->nnames; j++) free(im->names[j]);
-        free(im->names);
-    }
     FL_VEC_FREE(c->imports);
-    for (size_t i = 0; i < c->connects.n; i++) {
-        fl_ref_free(&c->connects.v[i].a);
-        fl_ref_free(&c->connects.v[i].b);
-    }
     FL_VEC_FREE(c->connects);
-    for (size_t i = 0; i < c->unsupported.n; i++) free(c->unsupported.v[i].what);
     FL_VEC_FREE(c->unsupported);
     for (size_t i = 0; i < c->classes.n; i++) fl_class_free(c->classes.v[i]);
     FL_VEC_FREE(c->classes);
-    free(c);
 }
 
 void fl_file_free(fl_file_ast *f)
@@ -142,7 +105,7 @@ void fl_file_free(fl_file_ast *f)
     if (!f) return;
     for (size_t i = 0; i < f->classes.n; i++) fl_class_free(f->classes.v[i]);
     FL_VEC_FREE(f->classes);
-    free(f->within);
+    fl_arena_free(f->arena);
     free(f->path);
     free(f);
 }

@@ -158,6 +158,7 @@ struct fl_class_ast {
 };
 
 typedef struct fl_file_ast {
+    fl_arena *arena; /* every node and string of the tree */
     char *path;
     char *within; /* NULL when absent; "" for "within;" */
     FL_VEC(fl_class_ast *) classes;
@@ -169,14 +170,19 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d);
 /* Parse a lone expression (parameter defaults, --param values). */
 fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d);
 
+/* A file's tree is freed as a whole (its arena); fl_class_free releases
+ * only the growable arrays of a class (and of its nested classes), for the
+ * parser's error paths. */
 void fl_file_free(fl_file_ast *f);
 void fl_class_free(fl_class_ast *c);
+/* Heap trees — from fl_parse_expr, fl_expr_clone or built by hand — are
+ * freed node by node with these; never use them on a file's tree. */
 void fl_expr_free(fl_expr *e);
 /* Free the contents of one modifier (not the modifier itself). */
 void fl_mod_clear(fl_mod *m);
 void fl_mod_free_array(fl_mod *mods, int n);
 void fl_ref_free(fl_ref *r);
-fl_expr *fl_expr_clone(const fl_expr *e);
+fl_expr *fl_expr_clone(const fl_expr *e); /* a heap copy */
 
 /* "a.b[1].c" */
 char *fl_ref_str(const fl_ref *r);

@@ -2,7 +2,11 @@
  * models, declarations with modifiers, extends/import, connect equations,
  * expressions; annotations are skipped except experiment(...). Constructs
  * outside the subset inside equation/algorithm sections are recorded as
- * "unsupported" and only become errors if the class is instantiated. */
+ * "unsupported" and only become errors if the class is instantiated.
+ *
+ * The tree of a file lives in one arena (fl_file_ast.arena), freed with the
+ * file: nodes are never freed one by one, so error paths just drop what
+ * they built, and equal names share one interned copy. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +22,34 @@ typedef struct parser {
     int failed;
     const char *path;
 } parser;
+
+/* The arena of the tree being built (one parse at a time per thread). */
+static _Thread_local fl_arena *ar;
+
+static void *anew(size_t n)
+{
+    return fl_arena_alloc(ar, n);
+}
+
+/* A growable array built on the heap, moved into the arena at its final size. */
+static void *avec(void *heap, size_t n, size_t size)
+{
+    void *a = NULL;
+    if (n) {
+        a = anew(n * size);
+        memcpy(a, heap, n * size);
+    }
+    free(heap);
+    return a;
+}
+
+/* A string builder's text, moved into the arena. */
+static char *abuf(fl_buf *b)
+{
+    char *s = fl_arena_strn(ar, b->s ? b->s : "", b->n);
+    fl_buf_free(b);
+    return s;
+}
 
 static void advance(parser *p)
 {
@@ -67,7 +99,7 @@ static int expect(parser *p, fl_tok_kind k, const char *what)
 
 static char *tok_text(const fl_token *t)
 {
-    return fl_xstrndup(t->start, (size_t)t->len);
+    return fl_arena_strn(ar, t->start, (size_t)t->len);
 }
 
 /* IDENT { '.' IDENT } as a string */
@@ -86,7 +118,7 @@ static char *parse_dotted_name(parser *p, const char *what)
         fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
         advance(p);
     }
-    return fl_buf_take(&b);
+    return abuf(&b);
 }
 
 /* ------------------------------------------------------------------------
@@ -97,7 +129,7 @@ static fl_expr *parse_expr(parser *p);
 
 static fl_expr *new_expr(fl_expr_kind k, fl_loc loc)
 {
-    fl_expr *e = fl_xcalloc(1, sizeof *e);
+    fl_expr *e = anew(sizeof *e);
     e->kind = k;
     e->loc = loc;
     return e;
@@ -109,10 +141,8 @@ typedef FL_VEC(char *) str_vec;
 static void take_args(fl_expr *e, expr_vec *args, str_vec *names)
 {
     e->nargs = (int)args->n;
-    e->args = args->v;
-    if (names) {
-        e->argnames = names->v;
-    }
+    e->args = avec(args->v, args->n, sizeof *args->v);
+    if (names) e->argnames = avec(names->v, names->n, sizeof *names->v);
 }
 
 static int parse_subscripts(parser *p, fl_ref_part *part)
@@ -130,8 +160,8 @@ static int parse_subscripts(parser *p, fl_ref_part *part)
         if (!s) break;
         FL_VEC_PUSH(subs, s);
     } while (accept(p, T_COMMA));
-    part->subs = subs.v;
     part->nsubs = (int)subs.n;
+    part->subs = avec(subs.v, subs.n, sizeof *subs.v);
     return expect(p, T_RBRACK, "']'");
 }
 
@@ -156,8 +186,8 @@ static int parse_ref(parser *p, fl_ref *r)
         }
         break;
     }
-    r->parts = parts.v;
     r->n = (int)parts.n;
+    r->parts = avec(parts.v, parts.n, sizeof *parts.v);
     return !p->failed;
 }
 
@@ -177,15 +207,10 @@ static fl_expr *parse_call_args(parser *p, fl_expr *call)
                 any_named = 1;
             }
             fl_expr *a = parse_expr(p);
-            if (!a) {
-                free(name);
-                break;
-            }
+            if (!a) break;
             if (p->tok.kind == K_FOR) {
                 fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside a call) are not supported");
                 p->failed = 1;
-                fl_expr_free(a);
-                free(name);
                 break;
             }
             FL_VEC_PUSH(args, a);
@@ -193,13 +218,8 @@ static fl_expr *parse_call_args(parser *p, fl_expr *call)
         } while (accept(p, T_COMMA));
     }
     expect(p, T_RPAREN, "')'");
-    take_args(call, &args, NULL);
-    if (any_named) {
-        call->argnames = names.v;
-    } else {
-        for (size_t i = 0; i < names.n; i++) free(names.v[i]);
-        FL_VEC_FREE(names);
-    }
+    take_args(call, &args, any_named ? &names : NULL);
+    if (!any_named) FL_VEC_FREE(names);
     return call;
 }
 
@@ -223,7 +243,7 @@ static fl_expr *parse_primary(parser *p)
             if (p->tok.kind == T_PLUS && peek(p)->kind == T_STRING) advance(p);
             else break;
         }
-        e->str = fl_buf_take(&b);
+        e->str = abuf(&b);
         return e;
     }
     case K_TRUE:
@@ -257,7 +277,6 @@ static fl_expr *parse_primary(parser *p)
                 if (p->tok.kind == K_FOR) {
                     fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside '{}') are not supported");
                     p->failed = 1;
-                    fl_expr_free(a);
                     break;
                 }
                 FL_VEC_PUSH(args, a);
@@ -291,8 +310,8 @@ static fl_expr *parse_primary(parser *p)
     case T_DOT: {
         if (p->tok.kind == K_INITIAL) { /* initial() */
             e = new_expr(EX_CALL, loc);
-            e->ref.parts = fl_xcalloc(1, sizeof(fl_ref_part));
-            e->ref.parts[0].name = fl_xstrdup("initial");
+            e->ref.parts = anew(sizeof(fl_ref_part));
+            e->ref.parts[0].name = fl_arena_strn(ar, "initial", 7);
             e->ref.n = 1;
             advance(p);
             if (p->tok.kind != T_LPAREN) {
@@ -335,7 +354,6 @@ static fl_expr *parse_factor(parser *p)
         advance(p);
         fl_expr *b = parse_primary(p);
         if (!b) {
-            fl_expr_free(a);
             return NULL;
         }
         a = binary(loc, T_CARET, a, b);
@@ -353,7 +371,6 @@ static fl_expr *parse_term(parser *p)
         advance(p);
         fl_expr *b = parse_factor(p);
         if (!b) {
-            fl_expr_free(a);
             return NULL;
         }
         a = binary(loc, op, a, b);
@@ -384,7 +401,6 @@ static fl_expr *parse_arith(parser *p)
         advance(p);
         fl_expr *b = parse_term(p);
         if (!b) {
-            fl_expr_free(a);
             return NULL;
         }
         a = binary(loc, op, a, b);
@@ -402,8 +418,6 @@ static fl_expr *parse_relation(parser *p)
         advance(p);
         fl_expr *b = parse_arith(p);
         if (!a || !b) {
-            fl_expr_free(a);
-            fl_expr_free(b);
             return NULL;
         }
         return binary(loc, op, a, b);
@@ -436,7 +450,6 @@ static fl_expr *parse_lterm(parser *p)
         advance(p);
         fl_expr *b = parse_lfactor(p);
         if (!b) {
-            fl_expr_free(a);
             return NULL;
         }
         a = binary(loc, K_AND, a, b);
@@ -452,7 +465,6 @@ static fl_expr *parse_lexpr(parser *p)
         advance(p);
         fl_expr *b = parse_lterm(p);
         if (!b) {
-            fl_expr_free(a);
             return NULL;
         }
         a = binary(loc, K_OR, a, b);
@@ -473,8 +485,6 @@ static fl_expr *parse_simple(parser *p)
             b = parse_lexpr(p);
         }
         if (!b) {
-            fl_expr_free(a);
-            fl_expr_free(c);
             return NULL;
         }
         fl_expr *r = new_expr(EX_RANGE, loc);
@@ -504,9 +514,6 @@ static fl_expr *parse_expr(parser *p)
             els = parse_expr(p);
         }
         if (!cond || !then || !els) {
-            fl_expr_free(cond);
-            fl_expr_free(then);
-            fl_expr_free(els);
             return NULL;
         }
         fl_expr *e = new_expr(EX_IF, loc);
@@ -535,7 +542,7 @@ static void skip_string_comment(parser *p, char **comment)
         if (p->tok.kind == T_PLUS && peek(p)->kind == T_STRING) advance(p);
         else break;
     }
-    if (comment) *comment = fl_buf_take(&b);
+    if (comment) *comment = abuf(&b);
     else fl_buf_free(&b);
 }
 
@@ -601,6 +608,19 @@ static void collect_leaves(const fl_mod *mods, int n, const char *prefix, mod_le
 /* Two arguments of a modification must not set the same attribute. */
 static void check_duplicate_mods(parser *p, const fl_mod *mods, int n)
 {
+    int flat = 1;
+    for (int i = 0; i < n && flat; i++) flat = mods[i].nsubs == 0;
+    if (flat) { /* the common case: plain name = value pairs, names interned */
+        for (int i = 1; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (mods[i].value && mods[j].value && mods[i].name == mods[j].name) {
+                    fl_err(p->diag, mods[i].loc, "'%s' is modified twice (first at %d:%d)", mods[i].name,
+                           mods[j].loc.line, mods[j].loc.col);
+                    p->failed = 1;
+                    return;
+                }
+        return;
+    }
     mod_leaves leaves = {0};
     collect_leaves(mods, n, "", &leaves);
     for (size_t i = 1; i < leaves.n && !p->failed; i++)
@@ -622,17 +642,14 @@ static int parse_mod_list(parser *p, fl_mod **out, int *nout)
     if (p->tok.kind != T_RPAREN) {
         do {
             fl_mod m;
-            if (!parse_mod(p, &m)) {
-                fl_mod_clear(&m);
-                break;
-            }
+            if (!parse_mod(p, &m)) break;
             FL_VEC_PUSH(mods, m);
         } while (accept(p, T_COMMA));
     }
     expect(p, T_RPAREN, "')'");
-    *out = mods.v;
     *nout = (int)mods.n;
-    if (!p->failed) check_duplicate_mods(p, mods.v, (int)mods.n);
+    *out = avec(mods.v, mods.n, sizeof *mods.v);
+    if (!p->failed) check_duplicate_mods(p, *out, *nout);
     return !p->failed;
 }
 
@@ -704,7 +721,6 @@ static void skip_annotation(parser *p, fl_experiment_ast *exp)
                     if (!ok) p->failed = 1;
                 }
             }
-            fl_mod_free_array(mods, n);
         } else {
             skip_balanced_item(p);
         }
@@ -769,8 +785,8 @@ static int parse_import(parser *p, fl_class_ast *c)
                     advance(p);
                 } while (accept(p, T_COMMA));
                 expect(p, T_RBRACE, "'}'");
-                im.names = names.v;
                 im.nnames = (int)names.n;
+                im.names = avec(names.v, names.n, sizeof *names.v);
                 break;
             }
             if (p->tok.kind != T_IDENT) {
@@ -781,7 +797,7 @@ static int parse_import(parser *p, fl_class_ast *c)
             fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
             advance(p);
         }
-        im.path = fl_buf_take(&b);
+        im.path = abuf(&b);
     }
     parse_comment(p, NULL, NULL);
     expect(p, T_SEMI, "';' after import");
@@ -848,25 +864,15 @@ static int parse_component_clause(parser *p, fl_class_ast *c, unsigned prefixes)
     fl_expr **tdims = NULL;
     int ntdims = 0;
     if (p->tok.kind == T_LBRACK) parse_dims(p, &tdims, &ntdims);
-    int first = 1;
     do {
         fl_decl d;
         memset(&d, 0, sizeof d);
         d.loc = type_loc;
         d.prefix = prefixes;
-        d.type = first ? type : fl_xstrdup(type);
+        d.type = type; /* the declarations of one clause share their type (the tree is read-only) */
         d.type_loc = type_loc;
-        if (first) {
-            d.type_dims = tdims;
-            d.ntype_dims = ntdims;
-        } else {
-            d.ntype_dims = ntdims;
-            if (ntdims) {
-                d.type_dims = fl_xmalloc(sizeof(fl_expr *) * (size_t)ntdims);
-                for (int i = 0; i < ntdims; i++) d.type_dims[i] = fl_expr_clone(tdims[i]);
-            }
-        }
-        first = 0;
+        d.type_dims = tdims;
+        d.ntype_dims = ntdims;
         if (p->tok.kind != T_IDENT) {
             syntax_error(p, "a component name");
             FL_VEC_PUSH(c->decls, d);
@@ -932,7 +938,7 @@ static void skip_statement(parser *p)
 
 static void add_unsupported(fl_class_ast *c, fl_loc loc, const char *what)
 {
-    fl_unsupported u = {loc, fl_xstrdup(what)};
+    fl_unsupported u = {loc, fl_arena_strn(ar, what, strlen(what))};
     FL_VEC_PUSH(c->unsupported, u);
 }
 
@@ -1084,7 +1090,7 @@ static fl_class_kind class_kind(parser *p)
 static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefixes)
 {
     FL_UNUSED(prefixes);
-    fl_class_ast *c = fl_xcalloc(1, sizeof *c);
+    fl_class_ast *c = anew(sizeof *c);
     c->parent = parent;
     c->loc = p->tok.loc;
     c->kind = class_kind(p);
@@ -1119,8 +1125,8 @@ static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefi
                 } while (accept(p, T_COMMA));
             }
             expect(p, T_RPAREN, "')'");
-            c->enum_lits = lits.v;
             c->nenum = (int)lits.n;
+            c->enum_lits = avec(lits.v, lits.n, sizeof *lits.v);
         } else {
             parse_prefixes(p);
             c->short_base = parse_dotted_name(p, "a type name");
@@ -1128,14 +1134,11 @@ static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefi
                 fl_expr **dims = NULL;
                 int nd = 0;
                 parse_dims(p, &dims, &nd);
-                for (int i = 0; i < nd; i++) fl_expr_free(dims[i]);
-                free(dims);
             }
             if (p->tok.kind == T_LPAREN) {
                 fl_mod *mods = NULL;
                 int n = 0;
                 parse_mod_list(p, &mods, &n);
-                fl_mod_free_array(mods, n);
             }
         }
         parse_comment(p, &c->comment, &c->experiment);
@@ -1150,7 +1153,6 @@ static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefi
         fl_mod *mods = NULL;
         int n = 0;
         parse_mod_list(p, &mods, &n);
-        fl_mod_free_array(mods, n);
     }
     skip_string_comment(p, &c->comment);
     parse_body(p, c);
@@ -1189,6 +1191,8 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
 {
     fl_file_ast *f = fl_xcalloc(1, sizeof *f);
     f->path = fl_xstrdup(path ? path : "<string>");
+    f->arena = fl_arena_new();
+    ar = f->arena;
     parser p;
     memset(&p, 0, sizeof p);
     p.diag = d;
@@ -1197,7 +1201,7 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
     advance(&p);
     if (p.tok.kind == K_WITHIN) {
         advance(&p);
-        if (p.tok.kind == T_SEMI) f->within = fl_xstrdup("");
+        if (p.tok.kind == T_SEMI) f->within = fl_arena_strn(ar, "", 0);
         else f->within = parse_dotted_name(&p, "a package name after 'within'");
         expect(&p, T_SEMI, "';' after within");
     }
@@ -1216,6 +1220,7 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
     }
     int failed = p.failed || p.lx.failed;
     fl_lex_free(&p.lx);
+    ar = NULL;
     if (failed) {
         fl_file_free(f);
         return NULL;
@@ -1229,8 +1234,12 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
     return f;
 }
 
+/* A lone expression is parsed in a scratch arena and handed out as an
+ * ordinary heap tree (free it with fl_expr_free). */
 fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
 {
+    fl_arena *scratch = fl_arena_new(), *outer = ar;
+    ar = scratch;
     parser p;
     memset(&p, 0, sizeof p);
     p.diag = d;
@@ -1243,9 +1252,8 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
     }
     int failed = p.failed || p.lx.failed;
     fl_lex_free(&p.lx);
-    if (failed) {
-        fl_expr_free(e);
-        return NULL;
-    }
-    return e;
+    fl_expr *heap = failed ? NULL : fl_expr_clone(e);
+    fl_arena_free(scratch);
+    ar = outer;
+    return heap;
 }

@@ -57,6 +57,25 @@ char *fl_xvsprintf(const char *fmt, va_list ap)
     return p;
 }
 
+char *fl_xcat(const char *s, ...)
+{
+    va_list ap;
+    size_t n = 0;
+    va_start(ap, s);
+    for (const char *t = s; t; t = va_arg(ap, const char *)) n += strlen(t);
+    va_end(ap);
+    char *r = fl_xmalloc(n + 1), *q = r;
+    va_start(ap, s);
+    for (const char *t = s; t; t = va_arg(ap, const char *)) {
+        size_t k = strlen(t);
+        memcpy(q, t, k);
+        q += k;
+    }
+    va_end(ap);
+    *q = '\0';
+    return r;
+}
+
 char *fl_xsprintf(const char *fmt, ...)
 {
     va_list ap;
@@ -152,6 +171,84 @@ static void map_grow(fl_map *m)
     m->cap = ncap;
 }
 
+/* ---- arena ---------------------------------------------------------------- */
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+} arena_block;
+
+struct fl_arena {
+    arena_block *head;
+    char **strs; /* intern table: open addressing over the arena's strings */
+    size_t nstr, capstr;
+};
+
+fl_arena *fl_arena_new(void)
+{
+    return fl_xcalloc(1, sizeof(fl_arena));
+}
+
+void *fl_arena_alloc(fl_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    arena_block *b = a->head;
+    if (!b || b->cap - b->used < n) {
+        /* blocks grow from 256 bytes to 64 KB: small maps stay small */
+        size_t cap = b ? (b->cap < (64u << 10) ? 2 * b->cap : b->cap) : 256;
+        if (cap < n) cap = n;
+        b = fl_xmalloc(sizeof *b + cap);
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+static void intern_grow(fl_arena *a)
+{
+    size_t ncap = a->capstr ? 2 * a->capstr : 1024;
+    char **t = fl_xcalloc(ncap, sizeof(char *));
+    for (size_t i = 0; i < a->capstr; i++) {
+        if (!a->strs[i]) continue;
+        size_t j = hash_str(a->strs[i], strlen(a->strs[i])) & (ncap - 1);
+        while (t[j]) j = (j + 1) & (ncap - 1);
+        t[j] = a->strs[i];
+    }
+    free(a->strs);
+    a->strs = t;
+    a->capstr = ncap;
+}
+
+char *fl_arena_strn(fl_arena *a, const char *s, size_t n)
+{
+    if (2 * (a->nstr + 1) > a->capstr) intern_grow(a);
+    size_t j = hash_str(s, n) & (a->capstr - 1);
+    for (; a->strs[j]; j = (j + 1) & (a->capstr - 1))
+        if (strncmp(a->strs[j], s, n) == 0 && a->strs[j][n] == '\0') return a->strs[j];
+    char *c = fl_arena_alloc(a, n + 1);
+    memcpy(c, s, n);
+    a->strs[j] = c;
+    a->nstr++;
+    return c;
+}
+
+void fl_arena_free(fl_arena *a)
+{
+    if (!a) return;
+    for (arena_block *b = a->head, *nx; b; b = nx) {
+        nx = b->next;
+        free(b);
+    }
+    free(a->strs);
+    free(a);
+}
+
 void fl_map_put(fl_map *m, const char *key, int val)
 {
     if (2 * (m->n + 1) > m->cap) map_grow(m);
@@ -164,7 +261,9 @@ void fl_map_put(fl_map *m, const char *key, int val)
         }
         j = (j + 1) & (m->cap - 1);
     }
-    m->keys[j] = fl_xstrdup(key);
+    if (!m->ka) m->ka = fl_arena_new();
+    m->keys[j] = fl_arena_alloc(m->ka, len + 1);
+    memcpy(m->keys[j], key, len + 1);
     m->vals[j] = val;
     m->n++;
 }
@@ -187,7 +286,7 @@ int fl_map_get(const fl_map *m, const char *key)
 
 void fl_map_free(fl_map *m)
 {
-    for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+    fl_arena_free(m->ka);
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);

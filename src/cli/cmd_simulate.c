@@ -121,14 +121,20 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
  * model description is freed as soon as it is compiled (the system does not
  * refer to it), so a big model's text-level data never coexists with the
  * solver's; *name receives a copy of the model's name. */
+static double load_s, compile_s; /* parse + instantiate, compile: for --stats */
+
+static double wall_now(void);
+
 static fl_system *load(const sim_args *a, char **name, fl_diag *d)
 {
+    double t0 = wall_now();
     fl_load_opts lo;
     memset(&lo, 0, sizeof lo);
     lo.model_name = a->model_name;
     lo.params = a->params;
     lo.nparams = a->nparams;
     fl_model *m = fl_model_load_file(a->model_file, &lo, d);
+    double t1 = wall_now();
     *name = NULL;
     if (m) {
         const char *mn = fl_model_name(m);
@@ -137,6 +143,8 @@ static fl_system *load(const sim_args *a, char **name, fl_diag *d)
     }
     fl_system *sys = m ? fl_compile(m, d) : NULL;
     fl_model_free(m);
+    load_s = t1 - t0;
+    compile_s = wall_now() - t1;
     return sys;
 }
 
@@ -323,9 +331,9 @@ int cmd_simulate(int argc, char **argv)
         if (rc == 0 && a.energy) print_energy(&st, o.stop_time);
         if (rc == 0 && a.stats)
             printf("steps=%ld res=%ld jac=%ld lsetups=%ld state_events=%ld time_events=%ld outputs=%ld "
-                   "model_s=%.6f run_s=%.6f solver=%s\n",
+                   "model_s=%.6f load_s=%.6f compile_s=%.6f run_s=%.6f solver=%s\n",
                    st.steps, st.res_evals, st.jac_evals, st.lin_setups, st.state_events, st.time_events, st.outputs,
-                   w1 - w0, w2 - w1, st.linear_solver);
+                   w1 - w0, load_s, compile_s, w2 - w1, st.linear_solver);
         rc = rc ? 1 : 0;
     } else {
         cli_print_diags(d);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const fl_loc api_loc = {NULL, 0, 0};
 
@@ -478,8 +479,24 @@ static char *read_file(const char *path, fl_diag *d)
         return NULL;
     }
     fl_buf b = {0};
+    /* one read of the whole file when its size is known (a big model is
+     * tens of megabytes: no copying while the buffer grows) */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        fl_err(d, fl_noloc, "%s is a directory, not a model file", path);
+        return NULL;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        b.cap = (size_t)st.st_size + 1;
+        b.s = fl_xmalloc(b.cap);
+    }
     char tmp[65536];
     size_t n;
+    if (b.cap > 1) {
+        while (b.n + 1 < b.cap && (n = fread(b.s + b.n, 1, b.cap - 1 - b.n, f)) > 0) b.n += n;
+        b.s[b.n] = '\0';
+    }
     while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) fl_buf_addn(&b, tmp, n);
     int err = ferror(f);
     fclose(f);

@@ -195,8 +195,8 @@ void *fl_arena_alloc(fl_arena *a, size_t n)
     n = (n + 15) & ~(size_t)15;
     arena_block *b = a->head;
     if (!b || b->cap - b->used < n) {
-        /* blocks grow from 256 bytes to 64 KB: small maps stay small */
-        size_t cap = b ? (b->cap < (64u << 10) ? 2 * b->cap : b->cap) : 256;
+        /* blocks grow from 256 bytes to 1 MB: small maps stay small */
+        size_t cap = b ? (b->cap < (1u << 20) ? 2 * b->cap : b->cap) : 256;
         if (cap < n) cap = n;
         b = fl_xmalloc(sizeof *b + cap);
         b->next = a->head;

@@ -189,6 +189,8 @@ end M;"
 "$FLANGE" simulate x.mo --frobnicate 2> "$T/u2.err"; [ $? = 2 ] && grep -q "unknown option '--frobnicate'" "$T/u2.err" && echo "ok   usage_option" || { echo "FAIL usage_option"; fails=$((fails+1)); }
 "$FLANGE" simulate x.mo --stop abc 2> "$T/u3.err"; [ $? = 2 ] && grep -q -- "--stop needs a number" "$T/u3.err" && echo "ok   usage_number" || { echo "FAIL usage_number"; fails=$((fails+1)); }
 "$FLANGE" simulate "$T/nonexistent.mo" 2> "$T/u4.err"; [ $? = 1 ] && grep -q "cannot open $T/nonexistent.mo: No such file" "$T/u4.err" && echo "ok   missing_file" || { echo "FAIL missing_file"; cat "$T/u4.err"; fails=$((fails+1)); }
+mkdir -p "$T/adir.mo"
+"$FLANGE" simulate "$T/adir.mo" 2> "$T/u5.err"; [ $? = 1 ] && grep -qx "error: $T/adir.mo is a directory, not a model file" "$T/u5.err" && echo "ok   directory" || { echo "FAIL directory"; cat "$T/u5.err"; fails=$((fails+1)); }
 "$FLANGE" frobnicate 2> "$T/u5.err"; [ $? = 2 ] && grep -q "unknown command 'frobnicate'" "$T/u5.err" && echo "ok   unknown_command" || { echo "FAIL unknown_command"; fails=$((fails+1)); }
 
 # a bad --param value is located on the command line

@@ -53,7 +53,7 @@ done
 
 # --stats: one key=value line with the counters, on stdout
 line=$("$FLANGE" simulate "$EX/hardstop_hysteresis.mo" -o "$T/h.csv" --quiet --stats)
-echo "$line" | grep -Eq '^steps=[0-9]+ res=[0-9]+ jac=[0-9]+ lsetups=[0-9]+ state_events=[0-9]+ time_events=0 outputs=[0-9]+ model_s=[0-9.e-]+ run_s=[0-9.e-]+ solver=dense$' \
+echo "$line" | grep -Eq '^steps=[0-9]+ res=[0-9]+ jac=[0-9]+ lsetups=[0-9]+ state_events=[0-9]+ time_events=0 outputs=[0-9]+ model_s=[0-9.e-]+ load_s=[0-9.e-]+ compile_s=[0-9.e-]+ run_s=[0-9.e-]+ solver=dense$' \
   && ok "--stats line" || bad "--stats line: $line"
 
 # a 30-wagon chain: contacts stepped through by default (more than 20, all

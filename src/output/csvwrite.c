@@ -47,7 +47,11 @@ static int write_units(const fl_system *sys, const int *sel, int nsel, const cha
     int ok = f != NULL;
     if (f) {
         fputs("variable,unit\ntime,s\n", f);
-        for (int i = 0; i < nsel; i++) fprintf(f, "%s,%s\n", fl_system_var_name(sys, sel[i]), fl_system_var_unit(sys, sel[i]));
+        char name[512];
+        for (int i = 0; i < nsel; i++) {
+            fl_var_name_into(sys, sel[i], name, sizeof name);
+            fprintf(f, "%s,%s\n", name, fl_system_var_unit(sys, sel[i]));
+        }
         ok = fclose(f) == 0;
     }
     if (ok && rename(tmp, path) == 0) {
@@ -69,22 +73,25 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     csvctx c;
     memset(&c, 0, sizeof c);
     c.sel = fl_xmalloc(sizeof(int) * (size_t)(nvars ? nvars : 1));
+    unsigned char *hit = fl_xcalloc((size_t)(nglobs > 0 ? nglobs : 1), 1);
+    char name[512];
     for (int i = 0; i < nvars; i++) {
-        const char *name = fl_system_var_name(sys, i);
         /* all variables by default; the energy audit's totals only when asked for */
         int keep = nglobs <= 0 && !fl_system_var_on_request(sys, i);
-        for (int g = 0; g < nglobs && !keep; g++) keep = fl_glob_match(globs[g], name);
+        if (nglobs > 0) fl_var_name_into(sys, i, name, sizeof name); /* no name table for a selection */
+        for (int g = 0; g < nglobs; g++)
+            if (fl_glob_match(globs[g], name)) keep = hit[g] = 1;
         if (keep) c.sel[c.nsel++] = i;
     }
     for (int g = 0; g < nglobs; g++) {
-        int any = 0;
-        for (int i = 0; i < nvars && !any; i++) any = fl_glob_match(globs[g], fl_system_var_name(sys, i));
-        if (!any) {
+        if (!hit[g]) {
             fl_err(d, fl_noloc, "no variable matches '%s' (see the header of a full run or `flange check`)", globs[g]);
+            free(hit);
             free(c.sel);
             return -1;
         }
     }
+    free(hit);
     /* temporary file next to the target, so that rename() is atomic */
     char *tmpl = fl_xsprintf("%s.tmpXXXXXX", path);
     int fd = mkstemp(tmpl);
@@ -109,7 +116,8 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     fputs("time", c.f);
     for (int i = 0; i < c.nsel; i++) {
         fputc(',', c.f);
-        fputs(fl_system_var_name(sys, c.sel[i]), c.f);
+        fl_var_name_into(sys, c.sel[i], name, sizeof name);
+        fputs(name, c.f);
     }
     fputc('\n', c.f);
     fl_sim_opts oo = *o;

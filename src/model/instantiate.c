@@ -628,7 +628,8 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
             continue;
         }
         const char *dot = strchr(p->name, '.');
-        char *head = dot ? fl_xstrndup(p->name, (size_t)(dot - p->name)) : fl_xstrdup(p->name);
+        char *owned = dot ? fl_xstrndup(p->name, (size_t)(dot - p->name)) : NULL;
+        const char *head = owned ? owned : p->name;
         int k = fl_class_param(in->cls, head);
         int vk = fl_class_var(in->cls, head);
         if (k >= 0 && !dot) {
@@ -637,7 +638,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                 if (eval_in(p->where, p->lex, md->value, &v)) {
                     rc = -1;
                 } else {
-                    if (fl_model_set_value(ic->m, inst, head, &v, md->loc, ic->d)) rc = -1;
+                    if (fl_model_set_param(ic->m, inst, k, &v, md->loc, ic->d)) rc = -1;
                     fl_value_free(&v);
                 }
             }
@@ -684,7 +685,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
             fl_buf_free(&b);
             rc = -1;
         }
-        free(head);
+        free(owned);
     }
     return rc;
 }

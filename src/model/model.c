@@ -299,6 +299,9 @@ static fl_attr *attr_slot(fl_minst *in, int k)
     return &ma->a;
 }
 
+static int set_attr(fl_model *m, int inst, const char *field, const char *dot, const fl_value *val, fl_loc loc,
+                    fl_diag *d);
+
 int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value *val, fl_loc loc, fl_diag *d)
 {
     fl_minst *in = &m->insts.v[inst];
@@ -313,26 +316,40 @@ int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value 
                 fl_err(d, loc, "%s (%s) has no parameter '%s'", in->name, in->cls->path, field);
             return -1;
         }
-        fl_value v = fl_value_copy(val);
-        if (coerce_param(in, k, &v, loc, d)) {
-            fl_value_free(&v);
-            return -1;
-        }
-        fl_mpar *mp = NULL;
-        for (int j = 0; j < in->npars && !mp; j++)
-            if (in->pars[j].k == k) mp = &in->pars[j];
-        if (mp) {
-            fl_value_free(&mp->v);
-        } else {
-            if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
-                in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
-            mp = &in->pars[in->npars++];
-            mp->k = k;
-        }
-        mp->v = v;
-        mp->loc = loc;
-        return 0;
+        return fl_model_set_param(m, inst, k, val, loc, d);
     }
+    return set_attr(m, inst, field, dot, val, loc, d);
+}
+
+int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc loc, fl_diag *d)
+{
+    fl_minst *in = &m->insts.v[inst];
+    fl_value v = fl_value_copy(val);
+    if (coerce_param(in, k, &v, loc, d)) {
+        fl_value_free(&v);
+        return -1;
+    }
+    fl_mpar *mp = NULL;
+    for (int j = 0; j < in->npars && !mp; j++)
+        if (in->pars[j].k == k) mp = &in->pars[j];
+    if (mp) {
+        fl_value_free(&mp->v);
+    } else {
+        if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
+            in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
+        mp = &in->pars[in->npars++];
+        mp->k = k;
+    }
+    mp->v = v;
+    mp->loc = loc;
+    return 0;
+}
+
+/* field = "var.attr" (dot at the '.') */
+static int set_attr(fl_model *m, int inst, const char *field, const char *dot, const fl_value *val, fl_loc loc,
+                    fl_diag *d)
+{
+    fl_minst *in = &m->insts.v[inst];
     char *var = fl_xstrndup(field, (size_t)(dot - field));
     const char *attr = dot + 1;
     int k = fl_class_var(in->cls, var);

@@ -75,6 +75,9 @@ int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag
 /* Set a parameter/attribute of an instance from a value. attr is NULL for a
  * parameter, else "start"/"fixed"/"nominal"/"stateSelect" of variable var. */
 int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value *v, fl_loc loc, fl_diag *d);
+/* Set parameter k (class table index) of an instance: fl_model_set_value
+ * without the name lookup. */
+int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *v, fl_loc loc, fl_diag *d);
 /* Display name of a port reference ("mass.flange_a", "table.y[2]"). */
 char *fl_pref_str(const fl_model *m, fl_pref p);
 

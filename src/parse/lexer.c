@@ -3,10 +3,12 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "util/util.h"
 
+/* sorted: fl_lex_next looks keywords up among those of the same first letter */
 static const char *const kw_names[] = {
     "algorithm", "and", "annotation", "block", "break", "class", "connect", "connector",
     "constant", "constrainedby", "discrete", "each", "else", "elseif", "elsewhen",
@@ -16,6 +18,27 @@ static const char *const kw_names[] = {
     "parameter", "partial", "protected", "public", "pure", "record", "redeclare",
     "replaceable", "return", "stream", "then", "true", "type", "when", "while", "within",
 };
+
+/* The keyword s[0..n) (index into kw_names) or -1: kw_names is sorted, so
+ * the keywords of one first letter are a range, found once. */
+static unsigned char kw_lo[26], kw_hi[26];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
+
+static void kw_ranges(void)
+{
+    int n = T_KW_LAST - T_KW_FIRST;
+    for (int k = n - 1; k >= 0; k--) kw_lo[kw_names[k][0] - 'a'] = (unsigned char)k;
+    for (int k = 0; k < n; k++) kw_hi[kw_names[k][0] - 'a'] = (unsigned char)(k + 1);
+}
+
+static int kw_find(const char *s, size_t n)
+{
+    pthread_once(&kw_once, kw_ranges);
+    int c = s[0] - 'a';
+    for (int k = kw_lo[c]; k < kw_hi[c]; k++)
+        if (strlen(kw_names[k]) == n && memcmp(kw_names[k], s, n) == 0) return k;
+    return -1;
+}
 
 const char *fl_tok_name(fl_tok_kind k)
 {
@@ -199,14 +222,10 @@ fl_token fl_lex_next(fl_lexer *lx)
         while (isalnum((unsigned char)*lx->p) || *lx->p == '_') lx->p++;
         fl_token t = make(lx, T_IDENT, s, loc);
         /* keywords: lower case, at most 13 letters (most identifiers are not) */
-        if (c >= 'a' && c <= 'z' && t.len <= 13)
-            for (int k = 0; k < T_KW_LAST - T_KW_FIRST; k++) {
-                const char *kw = kw_names[k];
-                if (kw[0] == c && strncmp(kw, s, (size_t)t.len) == 0 && kw[t.len] == '\0') {
-                    t.kind = (fl_tok_kind)(T_KW_FIRST + k);
-                    break;
-                }
-            }
+        if (c >= 'a' && c <= 'z' && t.len <= 13) {
+            int k = kw_find(s, (size_t)t.len);
+            if (k >= 0) t.kind = (fl_tok_kind)(T_KW_FIRST + k);
+        }
         return t;
     }
     if (c == '\'') { /* quoted identifier, e.g. 'df/dv' */

@@ -179,9 +179,14 @@ typedef struct arena_block {
     _Alignas(16) unsigned char data[];
 } arena_block;
 
+typedef struct intern_slot {
+    const char *s; /* NULL: free */
+    uint32_t len, hash;
+} intern_slot;
+
 struct fl_arena {
     arena_block *head;
-    char **strs; /* intern table: open addressing over the arena's strings */
+    intern_slot *strs; /* intern table: open addressing over the arena's strings */
     size_t nstr, capstr;
 };
 
@@ -198,7 +203,7 @@ void *fl_arena_alloc(fl_arena *a, size_t n)
         /* blocks grow from 256 bytes to 1 MB: small maps stay small */
         size_t cap = b ? (b->cap < (1u << 20) ? 2 * b->cap : b->cap) : 256;
         if (cap < n) cap = n;
-        b = fl_xmalloc(sizeof *b + cap);
+        b = fl_xcalloc(1, sizeof *b + cap); /* zeroed once: allocations are never reused */
         b->next = a->head;
         b->used = 0;
         b->cap = cap;
@@ -206,18 +211,17 @@ void *fl_arena_alloc(fl_arena *a, size_t n)
     }
     void *p = b->data + b->used;
     b->used += n;
-    memset(p, 0, n);
     return p;
 }
 
 static void intern_grow(fl_arena *a)
 {
     size_t ncap = a->capstr ? 2 * a->capstr : 1024;
-    char **t = fl_xcalloc(ncap, sizeof(char *));
+    intern_slot *t = fl_xcalloc(ncap, sizeof *t);
     for (size_t i = 0; i < a->capstr; i++) {
-        if (!a->strs[i]) continue;
-        size_t j = hash_str(a->strs[i], strlen(a->strs[i])) & (ncap - 1);
-        while (t[j]) j = (j + 1) & (ncap - 1);
+        if (!a->strs[i].s) continue;
+        size_t j = a->strs[i].hash & (ncap - 1);
+        while (t[j].s) j = (j + 1) & (ncap - 1);
         t[j] = a->strs[i];
     }
     free(a->strs);
@@ -228,12 +232,16 @@ static void intern_grow(fl_arena *a)
 char *fl_arena_strn(fl_arena *a, const char *s, size_t n)
 {
     if (2 * (a->nstr + 1) > a->capstr) intern_grow(a);
-    size_t j = hash_str(s, n) & (a->capstr - 1);
-    for (; a->strs[j]; j = (j + 1) & (a->capstr - 1))
-        if (strncmp(a->strs[j], s, n) == 0 && a->strs[j][n] == '\0') return a->strs[j];
+    uint32_t h = (uint32_t)hash_str(s, n);
+    size_t j = h & (a->capstr - 1);
+    for (; a->strs[j].s; j = (j + 1) & (a->capstr - 1))
+        if (a->strs[j].hash == h && a->strs[j].len == n && memcmp(a->strs[j].s, s, n) == 0)
+            return (char *)a->strs[j].s;
     char *c = fl_arena_alloc(a, n + 1);
     memcpy(c, s, n);
-    a->strs[j] = c;
+    a->strs[j].s = c;
+    a->strs[j].len = (uint32_t)n;
+    a->strs[j].hash = h;
     a->nstr++;
     return c;
 }

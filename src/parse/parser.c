@@ -97,9 +97,14 @@ static int expect(parser *p, fl_tok_kind k, const char *what)
     return 0;
 }
 
+/* An identifier's text. Plain copies: instance names are mostly unique, and
+ * interning them would cost a lookup in a big table per token; dotted
+ * names (types, modifier names), which repeat, are interned instead. */
 static char *tok_text(const fl_token *t)
 {
-    return fl_arena_strn(ar, t->start, (size_t)t->len);
+    char *c = anew((size_t)t->len + 1);
+    memcpy(c, t->start, (size_t)t->len);
+    return c;
 }
 
 /* IDENT { '.' IDENT } as a string */
@@ -109,16 +114,29 @@ static char *parse_dotted_name(parser *p, const char *what)
         syntax_error(p, what);
         return NULL;
     }
+    char tmp[256]; /* names fit; longer ones go through a builder */
+    tmp[0] = '\0';
+    size_t n = 0;
     fl_buf b = {0};
-    fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
-    advance(p);
-    while (p->tok.kind == T_DOT && peek(p)->kind == T_IDENT) {
-        advance(p);
-        fl_buf_addc(&b, '.');
-        fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+    for (int first = 1;; first = 0) {
+        if (!first) {
+            if (!(p->tok.kind == T_DOT && peek(p)->kind == T_IDENT)) break;
+            advance(p);
+        }
+        size_t len = (size_t)p->tok.len + (first ? 0 : 1);
+        if (!b.s && n + len < sizeof tmp) {
+            if (!first) tmp[n++] = '.';
+            memcpy(tmp + n, p->tok.start, (size_t)p->tok.len);
+            n += (size_t)p->tok.len;
+        } else {
+            if (!b.s) fl_buf_addn(&b, tmp, n);
+            if (!first) fl_buf_addc(&b, '.');
+            fl_buf_addn(&b, p->tok.start, (size_t)p->tok.len);
+        }
         advance(p);
     }
-    return abuf(&b);
+    if (b.s) return abuf(&b);
+    return fl_arena_strn(ar, tmp, n);
 }
 
 /* ------------------------------------------------------------------------

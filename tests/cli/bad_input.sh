@@ -33,6 +33,12 @@ expect() {
 MTC=Modelica.Mechanics.Translational.Components
 MTS=Modelica.Mechanics.Translational.Sources
 
+# a dotted name longer than the parser's scratch buffer comes through whole
+LONG=$(printf 'Abcdefghij.%.0s' $(seq 29))Abcdefghij
+expect long_name 1 "long_name.mo:2:3: error: unknown component type '$LONG'" -- "model M
+  $LONG x;
+end M;"
+
 expect syntax 1 "syntax.mo:3:52: error: syntax error: expected a component name, found '('" -- "model M
   $MTC.Mass m1(m=1);
   $MTC.Mass (m2;

@@ -110,8 +110,8 @@ struct env {
     char *prefix; /* instance path prefix including the trailing '.', "" at top */
     FL_VEC(pslot) params;
     fl_map pindex;
-    fl_map elems;    /* element name -> kind: 1 library component, 2 composite, 3 connector, 4 disabled */
-    fl_map elem_ref; /* element name -> library instance index / node */
+    fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled)
+                      * in the low 3 bits; a library component's instance + 1 above them */
     const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
 };
 
@@ -478,18 +478,11 @@ static int leaf_get(ictx *ic, fl_pref p, fl_loc loc)
     return (int)ic->nodes.n - 1;
 }
 
-/* "inst.port" of a library component in scope e without building strings:
- * 0 and *p set, or -1 when the slow path (subscripts, messages) must decide. */
-static int lib_port_fast(env *e, const fl_ref *r, fl_pref *p)
+/* "inst.port" of library component inst without building strings: 0 and
+ * *p set, or -1 when the slow path (subscripts, messages) must decide. */
+static int lib_port_fast(env *e, int inst, const fl_ref *r, fl_pref *p)
 {
-    if (r->parts[1].nsubs) return -1;
-    char buf[256];
-    size_t lp = strlen(e->prefix), lf = strlen(r->parts[0].name);
-    if (lp + lf + 1 > sizeof buf) return -1;
-    memcpy(buf, e->prefix, lp);
-    memcpy(buf + lp, r->parts[0].name, lf + 1);
-    int inst = fl_map_get(&e->ic->m->index, buf);
-    if (inst < 0) return -1;
+    if (inst < 0 || r->parts[1].nsubs) return -1;
     const fl_class *c = e->ic->m->insts.v[inst].cls;
     int port = fl_class_port(c, r->parts[1].name);
     if (port < 0 || c->ports[port].width != 0) return -1;
@@ -517,7 +510,8 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
     int node = -1;
     const char *first = r->parts[0].name;
     fl_pref p;
-    int kind = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
+    int el = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
+    int kind = el < 0 ? -1 : el & 7, inst = el < 0 ? -1 : (el >> 3) - 1;
     if (kind == EL_DISABLED) {
         node = -2;
     } else if (kind == EL_CONNECTOR && r->n == 1) {
@@ -530,7 +524,7 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
         if (node < 0) fl_err(ic->d, loc, "'%s' has no connector '%s'", first, r->parts[1].name);
         free(path);
         if (node < 0) node = -3;
-    } else if (kind == EL_LIB && r->n == 2 && lib_port_fast(e, r, &p) == 0) {
+    } else if (kind == EL_LIB && r->n == 2 && lib_port_fast(e, inst, r, &p) == 0) {
         node = leaf_get(ic, p, loc);
     } else if (kind == EL_LIB && r->n == 2) {
         text = fl_ref_str(r);
@@ -792,7 +786,6 @@ static void env_free(env *e)
     FL_VEC_FREE(e->params);
     fl_map_free(&e->pindex);
     fl_map_free(&e->elems);
-    fl_map_free(&e->elem_ref);
     free(e->prefix);
 }
 
@@ -985,7 +978,8 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         if (cls) {
             int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
             if (inst < 0 || apply_lib_mods(&e, inst, &sub)) rc = -1;
-            fl_map_put(&e.elems, dc->name, EL_LIB);
+            /* the kind, and the instance for connect() to find without a second lookup */
+            fl_map_put(&e.elems, dc->name, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));
         } else {
             if (r.user->kind != CK_MODEL && r.user->kind != CK_CLASS && r.user->kind != CK_BLOCK) {
                 fl_err(ic->d, dc->type_loc, "'%s' is not a model", ty);

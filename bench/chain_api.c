@@ -50,6 +50,16 @@ static void must(int rc, fl_diag *d)
     exit(1);
 }
 
+/* connect(<pa><i>.<qa>, <pb><j>.<qb>) */
+static void join(fl_model *m, const char *pa, long i, const char *qa, const char *pb, long j, const char *qb,
+                 fl_diag *d)
+{
+    char a[64], b[64];
+    snprintf(a, sizeof a, "%s%ld.%s", pa, i, qa);
+    snprintf(b, sizeof b, "%s%ld.%s", pb, j, qb);
+    must(fl_model_connect(m, a, b, d), d);
+}
+
 typedef struct last {
     int is, iv;
     double s, v;
@@ -85,7 +95,7 @@ int main(int argc, char **argv)
     fl_diag *d = fl_diag_new();
     double t0 = now();
     fl_model *m = fl_model_new("Chain");
-    char a[64], b[64];
+    char a[64];
     must(fl_model_add(m, "ForceStep", "push", d), d);
     must(fl_model_set(m, "push.stepForce", CHAIN_F, d), d);
     must(fl_model_set(m, "push.offsetForce", 0, d), d);
@@ -117,18 +127,10 @@ int main(int argc, char **argv)
     }
     must(fl_model_connect(m, "push.flange", "m1.flange_a", d), d);
     for (long i = 1; i < n; i++) {
-        snprintf(a, sizeof a, "m%ld.flange_b", i);
-        snprintf(b, sizeof b, "c%ld.flange_a", i);
-        must(fl_model_connect(m, a, b, d), d);
-        snprintf(a, sizeof a, "c%ld.flange_b", i);
-        snprintf(b, sizeof b, "m%ld.flange_a", i + 1);
-        must(fl_model_connect(m, a, b, d), d);
-        snprintf(a, sizeof a, "m%ld.flange_b", i);
-        snprintf(b, sizeof b, "b%ld.C", i);
-        must(fl_model_connect(m, a, b, d), d);
-        snprintf(a, sizeof a, "b%ld.R", i);
-        snprintf(b, sizeof b, "m%ld.flange_a", i + 1);
-        must(fl_model_connect(m, a, b, d), d);
+        join(m, "m", i, "flange_b", "c", i, "flange_a", d); /* coupler */
+        join(m, "c", i, "flange_b", "m", i + 1, "flange_a", d);
+        join(m, "m", i, "flange_b", "b", i, "C", d); /* buffers */
+        join(m, "b", i, "R", "m", i + 1, "flange_a", d);
     }
     double t1 = now();
     heap("after building the model");

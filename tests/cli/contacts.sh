@@ -3,12 +3,7 @@
 # hard-stop example at rtol 1e-8, energy variables on request,
 # --no-contact-events, and a stiff contact that cannot be stepped through
 # failing with a clear message and no output file.
-set -u
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails+1)); }
+. "$(dirname "$0")/../lib/cli.sh"
 EX="$FLANGE_SRC/examples"
 
 # the energy balance closes to 1e-6 of the throughput at rtol 1e-8

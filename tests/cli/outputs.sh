@@ -4,12 +4,7 @@
 # output points, no re-solve of massless nodes); the values must be the very
 # ones a full run writes. Also the --stats line and contacts forced either
 # way on a chain generated like the benchmark's.
-set -u
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails+1)); }
+. "$(dirname "$0")/../lib/cli.sh"
 EX="$FLANGE_SRC/examples"
 
 # column of a CSV by name

@@ -4,12 +4,7 @@
 # and sizes fail with clear messages and leave nothing behind; simulate
 # --plot; the progress line appears on a terminal and never in a pipe; the
 # example script draws the pictures of make run and make examples.
-set -u
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails+1)); }
+. "$(dirname "$0")/../lib/cli.sh"
 EX="$FLANGE_SRC/examples"
 
 png_size() { # width x height from the IHDR chunk

@@ -2,12 +2,7 @@
 # The simulate, check and components commands as a user runs them: variable
 # selection, experiment overrides, parameter overrides, packages, the default
 # output name, and the texts of check and components.
-set -u
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fails=$((fails+1)); }
+. "$(dirname "$0")/../lib/cli.sh"
 EX="$FLANGE_SRC/examples/msl"
 
 # --vars, --stop, --interval: header and row count

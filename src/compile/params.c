@@ -108,15 +108,6 @@ int fl_param_check_number(const char *inst, const fl_param_def *pd, double x, fl
     return -1;
 }
 
-static int check_range(const fl_minst *in, int k, const fl_value *v, fl_diag *d)
-{
-    fl_loc loc = in->loc;
-    fl_minst_par(in, k, &loc);
-    if (!loc.file) loc = in->loc;
-    if (!fl_value_is_number(v) || v->kind == V_BOOL) return 0;
-    return fl_param_check_number(in->name, &in->cls->params[k], v->num, loc, d);
-}
-
 int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
 {
     int rc = 0;
@@ -145,7 +136,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
             fl_loc loc = in->loc;
             fl_minst_par(in, k, &loc);
             if (!loc.file) loc = in->loc;
-            if (check_range(in, k, v, d)) {
+            if (fl_value_is_number(v) && v->kind != V_BOOL && fl_param_check_number(in->name, pd, v->num, loc, d)) {
                 irc = -1;
                 continue;
             }

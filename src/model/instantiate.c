@@ -155,15 +155,6 @@ static int lib_exists(const char *path)
     return 0;
 }
 
-static char *class_full_path(const ictx *ic, const fl_class_ast *c)
-{
-    if (!c) return fl_xstrdup(ic->file->within ? ic->file->within : "");
-    char *parent = class_full_path(ic, c->parent);
-    char *r = *parent ? fl_xsprintf("%s.%s", parent, c->name) : fl_xstrdup(c->name);
-    free(parent);
-    return r;
-}
-
 static const fl_class_ast *find_nested(const fl_class_ast *c, const char *name, size_t len)
 {
     for (size_t i = 0; i < c->classes.n; i++)
@@ -1113,22 +1104,6 @@ static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_di
     return rc;
 }
 
-static void relocate_one(fl_loc *l, const char *from, const char *to)
-{
-    if (l->file == from) l->file = to;
-}
-
-static void relocate(fl_model *m, const char *from)
-{
-    for (size_t i = 0; i < m->insts.n; i++) {
-        fl_minst *in = &m->insts.v[i];
-        relocate_one(&in->loc, from, m->path);
-        for (int k = 0; k < in->npars; k++) relocate_one(&in->pars[k].loc, from, m->path);
-        for (int k = 0; k < in->nattrs; k++) relocate_one(&in->attrs[k].a.loc, from, m->path);
-    }
-    for (size_t i = 0; i < m->conns.n; i++) relocate_one(&m->conns.v[i].loc, from, m->path);
-}
-
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 {
     const fl_class_ast *top = pick_model(ast, opts ? opts->model_name : NULL, d);
@@ -1147,10 +1122,11 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     memset(&ic, 0, sizeof ic);
     ic.file = ast;
     ic.d = d;
-    char *fullname = class_full_path(&ic, top);
     ic.m = fl_model_alloc(top->name);
-    free(fullname);
-    ic.m->path = fl_xstrdup(ast->path);
+    /* the model outlives the syntax tree: it takes over the file name that
+     * every location points to */
+    ic.m->path = ast->path;
+    ast->path = NULL;
     /* overrides are outer modifications of the top-level model */
     pmod_vec mods = {0};
     for (int i = 0; i < nover; i++) {
@@ -1221,8 +1197,6 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     free(ic.resolved);
     free(ic.tc);
     fl_mod_free_array(over, nover);
-    /* the model outlives the syntax tree: its locations name the model's own copy of the path */
-    relocate(m, ast->path);
     fl_file_free(ast);
     if (rc || fl_diag_errors(d)) {
         fl_model_free(m);

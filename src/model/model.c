@@ -499,12 +499,13 @@ static char *read_file(const char *path, fl_diag *d)
     /* one read of the whole file when its size is known (a big model is
      * tens of megabytes: no copying while the buffer grows) */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    int known = fstat(fileno(f), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) {
         fclose(f);
         fl_err(d, fl_noloc, "%s is a directory, not a model file", path);
         return NULL;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (known && S_ISREG(st.st_mode) && st.st_size > 0) {
         b.cap = (size_t)st.st_size + 1;
         b.s = fl_xmalloc(b.cap);
     }

@@ -6,7 +6,7 @@
 
 #include "lexer.h"
 
-void fl_ref_free(fl_ref *r)
+static void ref_free(fl_ref *r)
 {
     for (int i = 0; i < r->n; i++) {
         free(r->parts[i].name);
@@ -25,7 +25,7 @@ void fl_expr_free(fl_expr *e)
     fl_expr_free(e->a);
     fl_expr_free(e->b);
     fl_expr_free(e->c);
-    fl_ref_free(&e->ref);
+    ref_free(&e->ref);
     for (int i = 0; i < e->nargs; i++) {
         fl_expr_free(e->args[i]);
         if (e->argnames) free(e->argnames[i]);
@@ -74,17 +74,13 @@ fl_expr *fl_expr_clone(const fl_expr *e)
     return c;
 }
 
-void fl_mod_clear(fl_mod *m)
-{
-    free(m->name);
-    fl_mod_free_array(m->subs, m->nsubs);
-    fl_expr_free(m->value);
-    memset(m, 0, sizeof *m);
-}
-
 void fl_mod_free_array(fl_mod *mods, int n)
 {
-    for (int i = 0; i < n; i++) fl_mod_clear(&mods[i]);
+    for (int i = 0; i < n; i++) {
+        free(mods[i].name);
+        fl_mod_free_array(mods[i].subs, mods[i].nsubs);
+        fl_expr_free(mods[i].value);
+    }
     free(mods);
 }
 

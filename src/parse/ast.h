@@ -178,10 +178,7 @@ void fl_class_free(fl_class_ast *c);
 /* Heap trees — from fl_parse_expr, fl_expr_clone or built by hand — are
  * freed node by node with these; never use them on a file's tree. */
 void fl_expr_free(fl_expr *e);
-/* Free the contents of one modifier (not the modifier itself). */
-void fl_mod_clear(fl_mod *m);
 void fl_mod_free_array(fl_mod *mods, int n);
-void fl_ref_free(fl_ref *r);
 fl_expr *fl_expr_clone(const fl_expr *e); /* a heap copy */
 
 /* "a.b[1].c" */

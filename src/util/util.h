@@ -63,8 +63,8 @@ int fl_map_getn(const fl_map *m, const char *key, size_t len);
 void fl_map_free(fl_map *m);
 
 /* Arena: many small allocations freed together (the syntax tree of a file).
- * Memory comes zeroed; strings are interned, so equal names share one copy
- * (a big model repeats its type, parameter and instance names many times). */
+ * Memory comes zeroed. fl_arena_strn interns: equal strings share one copy,
+ * for names a big model repeats (types, modifier names). */
 fl_arena *fl_arena_new(void);
 void *fl_arena_alloc(fl_arena *a, size_t n);
 char *fl_arena_strn(fl_arena *a, const char *s, size_t n); /* interned */

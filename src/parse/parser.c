@@ -371,9 +371,7 @@ static fl_expr *parse_factor(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_primary(p);
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         a = binary(loc, T_CARET, a, b);
     }
     return a;
@@ -388,9 +386,7 @@ static fl_expr *parse_term(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_factor(p);
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         a = binary(loc, op, a, b);
     }
     return a;
@@ -418,9 +414,7 @@ static fl_expr *parse_arith(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_term(p);
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         a = binary(loc, op, a, b);
     }
     return a;
@@ -435,9 +429,7 @@ static fl_expr *parse_relation(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_arith(p);
-        if (!a || !b) {
-            return NULL;
-        }
+        if (!a || !b) return NULL;
         return binary(loc, op, a, b);
     }
     default:
@@ -467,9 +459,7 @@ static fl_expr *parse_lterm(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_lfactor(p);
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         a = binary(loc, K_AND, a, b);
     }
     return a;
@@ -482,9 +472,7 @@ static fl_expr *parse_lexpr(parser *p)
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_lterm(p);
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         a = binary(loc, K_OR, a, b);
     }
     return a;
@@ -502,9 +490,7 @@ static fl_expr *parse_simple(parser *p)
             c = b; /* a : step : b */
             b = parse_lexpr(p);
         }
-        if (!b) {
-            return NULL;
-        }
+        if (!b) return NULL;
         fl_expr *r = new_expr(EX_RANGE, loc);
         r->a = a;
         r->b = b;
@@ -531,9 +517,7 @@ static fl_expr *parse_expr(parser *p)
             expect(p, K_ELSE, "'else'");
             els = parse_expr(p);
         }
-        if (!cond || !then || !els) {
-            return NULL;
-        }
+        if (!cond || !then || !els) return NULL;
         fl_expr *e = new_expr(EX_IF, loc);
         e->a = cond;
         e->b = then;

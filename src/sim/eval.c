@@ -388,8 +388,6 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     }
     if (!s->out_kinematic) internal_forces(s);
     /* per-instance variables */
-    int maxp = 0;
-    for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);
     double buf[4 * 16];
     double *ps = buf, *pv = buf + 16, *pa = buf + 32, *pf = buf + 48;
     for (int i = 0; i < sys->ninst; i++) {
@@ -421,7 +419,6 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             o.contact_events = s->contact_events;
             c->outputs(&o, s->vals + ir->var0);
         }
-        FL_UNUSED(maxp);
     }
     int nv = s->out_vars ? s->nout_vars : sys->nvars;
     for (int k = 0; k < nv; k++) {

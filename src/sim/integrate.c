@@ -500,8 +500,8 @@ static void current_stats(fl_sim *s, fl_stats *st)
     if (s->ida && IDAGetNumJacEvals(s->ida, &v) == 0) st->jac_evals += v;
 }
 
-/* The deepest penetration of every contact into its stop (step ends). */
-/* kinematics must be current (evaluated at t, y) */
+/* The deepest penetration of every contact into its stop so far, at (t, y)
+ * with the kinematics already evaluated there. */
 static void track_penetration_at(fl_sim *s, double t, const double *y)
 {
     const fl_system *sys = s->sys;
@@ -530,8 +530,8 @@ static void track_penetration(fl_sim *s, double t)
 static void warn_penetration(fl_sim *s, fl_diag *d)
 {
     const fl_system *sys = s->sys;
-    if (!s->npen_el) return;
-    for (int e = 0; e < sys->nelem; e++) {
+    for (int k = 0; k < s->npen_el; k++) {
+        int e = s->pen_el[k];
         if (!(s->pen[e].ratio > 0.1)) continue;
         const fl_inst_rt *ir = &sys->insts[sys->elems[e].inst];
         fl_warn(d, ir->loc,

@@ -39,20 +39,15 @@ int cmd_plot(int argc, char **argv)
     cli_list y = {0};
     fl_plot_opts o;
     memset(&o, 0, sizeof o);
-    int quiet = 0;
-    for (int i = 1; i < argc; i++) {
+    int quiet = 0, rc = -1;
+    for (int i = 1; i < argc && rc < 0; i++) {
         const char *arg = argv[i], *v;
         int missing = 0;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             printf("%s\n%s\n", plot_usage, plot_help);
-            cli_list_free(&y);
-            return 0;
-        }
-        if (arg[0] != '-' || arg[1] == '\0') {
-            if (csv) {
-                cli_list_free(&y);
-                return cli_usage_error(cmd, plot_usage, "more than one result file ('%s' and '%s')", csv, arg);
-            }
+            rc = 0;
+        } else if (arg[0] != '-' || arg[1] == '\0') {
+            if (csv) rc = cli_usage_error(cmd, plot_usage, "more than one result file ('%s' and '%s')", csv, arg);
             csv = arg;
         } else if ((v = cli_option(argc, argv, &i, "--y", &missing))) {
             cli_list_add(&y, v);
@@ -66,37 +61,33 @@ int cmd_plot(int argc, char **argv)
         } else if ((v = cli_option(argc, argv, &i, "--layout", &missing))) {
             if (strcmp(v, "stacked") == 0) o.layout = FL_PLOT_STACKED;
             else if (strcmp(v, "overlay") == 0) o.layout = FL_PLOT_OVERLAY;
-            else {
-                cli_list_free(&y);
-                return cli_usage_error(cmd, plot_usage, "--layout must be stacked or overlay, not '%s'", v);
-            }
+            else rc = cli_usage_error(cmd, plot_usage, "--layout must be stacked or overlay, not '%s'", v);
         } else if ((v = cli_option(argc, argv, &i, "--size", &missing))) {
-            if (parse_size(v, &o.width, &o.height)) {
-                cli_list_free(&y);
-                return cli_usage_error(cmd, plot_usage, "--size needs WIDTHxHEIGHT in pixels, e.g. 900x600, not '%s'", v);
-            }
+            if (parse_size(v, &o.width, &o.height))
+                rc = cli_usage_error(cmd, plot_usage, "--size needs WIDTHxHEIGHT in pixels, e.g. 900x600, not '%s'", v);
         } else if (strcmp(arg, "--quiet") == 0) {
             quiet = 1;
         } else if (!missing) {
-            cli_list_free(&y);
-            return cli_usage_error(cmd, plot_usage, "unknown option '%s'", arg);
+            rc = cli_usage_error(cmd, plot_usage, "unknown option '%s'", arg);
         }
-        if (missing) {
-            cli_list_free(&y);
-            return cli_usage_error(cmd, plot_usage, "option %s needs a value", arg);
-        }
+        if (missing) rc = cli_usage_error(cmd, plot_usage, "option %s needs a value", arg);
     }
-    if (!csv) {
+    if (rc < 0 && !csv) rc = cli_usage_error(cmd, plot_usage, "no result file given");
+    if (rc < 0 && y.n == 0)
+        rc = cli_usage_error(cmd, plot_usage, "which signals? give them with --y (e.g. --y 'mass*.s')");
+    if (rc >= 0) { /* help shown or a usage error */
         cli_list_free(&y);
-        return cli_usage_error(cmd, plot_usage, "no result file given");
+        return rc;
     }
-    if (y.n == 0) return cli_usage_error(cmd, plot_usage, "which signals? give them with --y (e.g. --y 'mass*.s')");
     char *default_out = NULL;
     if (!out) {
         size_t n = strlen(csv);
         if (n > 4 && strcmp(csv + n - 4, ".csv") == 0) n -= 4;
         default_out = malloc(n + 5);
-        if (!default_out) return 1;
+        if (!default_out) {
+            cli_list_free(&y);
+            return 1;
+        }
         memcpy(default_out, csv, n);
         strcpy(default_out + n, ".png");
         out = default_out;
@@ -106,7 +97,7 @@ int cmd_plot(int argc, char **argv)
     o.x = x;
     o.title = title;
     fl_diag *d = fl_diag_new();
-    int rc = fl_plot_csv(csv, out, &o, d);
+    rc = fl_plot_csv(csv, out, &o, d);
     cli_print_diags(d);
     if (rc == 0 && !quiet) fprintf(stderr, "flange: wrote %s\n", out);
     fl_diag_free(d);

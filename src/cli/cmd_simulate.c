@@ -117,15 +117,19 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
     return 0;
 }
 
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Load and compile the model named by the arguments (NULL on errors). The
  * model description is freed as soon as it is compiled (the system does not
  * refer to it), so a big model's text-level data never coexists with the
- * solver's; *name receives a copy of the model's name. */
-static double load_s, compile_s; /* parse + instantiate, compile: for --stats */
-
-static double wall_now(void);
-
-static fl_system *load(const sim_args *a, char **name, fl_diag *d)
+ * solver's; *name receives a copy of the model's name, times[] the seconds
+ * spent loading and compiling. */
+static fl_system *load(const sim_args *a, char **name, double times[2], fl_diag *d)
 {
     double t0 = wall_now();
     fl_load_opts lo;
@@ -143,8 +147,8 @@ static fl_system *load(const sim_args *a, char **name, fl_diag *d)
     }
     fl_system *sys = m ? fl_compile(m, d) : NULL;
     fl_model_free(m);
-    load_s = t1 - t0;
-    compile_s = wall_now() - t1;
+    times[0] = t1 - t0; /* read, parse, instantiate */
+    times[1] = wall_now() - t1; /* compile */
     return sys;
 }
 
@@ -158,7 +162,8 @@ int cmd_check(int argc, char **argv)
     }
     fl_diag *d = fl_diag_new();
     char *name;
-    fl_system *sys = load(&a, &name, d);
+    double times[2];
+    fl_system *sys = load(&a, &name, times, d);
     cli_print_diags(d);
     if (sys) fl_system_describe(sys, stdout);
     rc = sys ? 0 : 1;
@@ -184,13 +189,6 @@ int cmd_components(int argc, char **argv)
 }
 
 /* ---- progress line -------------------------------------------------------- */
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct progress {
     double t0, t1;        /* model time span */
@@ -278,8 +276,9 @@ int cmd_simulate(int argc, char **argv)
     }
     fl_diag *d = fl_diag_new();
     char *name;
+    double times[2] = {0, 0};
     double w0 = wall_now();
-    fl_system *sys = load(&a, &name, d);
+    fl_system *sys = load(&a, &name, times, d);
     fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
     double w1 = wall_now();
     char *default_out = NULL;
@@ -333,7 +332,7 @@ int cmd_simulate(int argc, char **argv)
             printf("steps=%ld res=%ld jac=%ld lsetups=%ld state_events=%ld time_events=%ld outputs=%ld "
                    "model_s=%.6f load_s=%.6f compile_s=%.6f run_s=%.6f solver=%s\n",
                    st.steps, st.res_evals, st.jac_evals, st.lin_setups, st.state_events, st.time_events, st.outputs,
-                   w1 - w0, load_s, compile_s, w2 - w1, st.linear_solver);
+                   w1 - w0, times[0], times[1], w2 - w1, st.linear_solver);
         rc = rc ? 1 : 0;
     } else {
         cli_print_diags(d);

@@ -132,7 +132,6 @@ int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int n
         nthreads = nc > 0 ? (int)nc : 1;
     }
     if (nthreads > nruns) nthreads = nruns > 0 ? nruns : 1;
-    (void)fl_system_inst_index(sys, "", 0); /* build the shared name index before the threads start */
     ens e = {sys, o, nruns, setup, done, user, 0, 0};
     pthread_t *th = fl_xcalloc((size_t)nthreads, sizeof *th);
     int started = 0;

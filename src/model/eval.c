@@ -386,6 +386,78 @@ static int eval_range(const fl_expr *e, const fl_eval_env *env, fl_value *out, f
     return 0;
 }
 
+/* The iterators of a comprehension, bound while its body is evaluated:
+ * names resolve here first, then in the enclosing scope. */
+typedef struct iter_scope {
+    const fl_expr *e;   /* the comprehension */
+    const double *val;  /* current value of each iterator */
+    const fl_eval_env *outer;
+} iter_scope;
+
+static int iter_lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+{
+    iter_scope *s = ctx;
+    if (ref->n == 1 && !ref->parts[0].nsubs)
+        for (int i = 0; i < s->e->nargs; i++)
+            if (strcmp(s->e->argnames[i], ref->parts[0].name) == 0) {
+                *out = fl_value_real(s->val[i]);
+                out->kind = V_INT;
+                return 1;
+            }
+    return s->outer && s->outer->lookup ? s->outer->lookup(s->outer->ctx, ref, loc, out, d) : 0;
+}
+
+static const char *iter_resolve(void *ctx, const char *written)
+{
+    iter_scope *s = ctx;
+    return s->outer && s->outer->resolve ? s->outer->resolve(s->outer->ctx, written) : NULL;
+}
+
+/* {body for i in r1, j in r2}: the values of body over the ranges (the
+ * first iterator varies slowest), a vector of numbers. */
+static int eval_comprehension(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
+{
+    int n = e->nargs;
+    fl_value *ranges = fl_xcalloc((size_t)n, sizeof *ranges);
+    int rc = 0;
+    size_t total = 1;
+    for (int i = 0; i < n && !rc; i++) {
+        rc = fl_eval(e->args[i], env, &ranges[i], d);
+        if (!rc && ranges[i].kind != V_ARRAY) {
+            fl_value r = make_array(1, 1, 0);
+            r.data[0] = ranges[i].num;
+            fl_value_free(&ranges[i]);
+            ranges[i] = r;
+        }
+        if (!rc) total *= fl_value_count(&ranges[i]);
+    }
+    if (!rc && total > 10000000) rc = fail(d, e->loc, "comprehension too long%s", "");
+    if (!rc) {
+        *out = make_array(1, (int)total, 0);
+        double *val = fl_xcalloc((size_t)n, sizeof(double));
+        iter_scope sc = {e, val, env};
+        fl_eval_env inner = {iter_lookup, &sc, iter_resolve};
+        for (size_t k = 0; k < total && !rc; k++) {
+            size_t rest = k;
+            for (int i = n - 1; i >= 0; i--) {
+                size_t m = fl_value_count(&ranges[i]);
+                val[i] = ranges[i].data[rest % m];
+                rest /= m;
+            }
+            fl_value v;
+            rc = fl_eval(e->a, &inner, &v, d);
+            if (!rc && !fl_value_is_number(&v)) rc = fail(d, e->a->loc, "the elements of a comprehension must be numbers%s", "");
+            if (!rc) out->data[k] = v.num;
+            fl_value_free(&v);
+        }
+        free(val);
+        if (rc) fl_value_free(out);
+    }
+    for (int i = 0; i < n; i++) fl_value_free(&ranges[i]);
+    free(ranges);
+    return rc;
+}
+
 int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
 {
     memset(out, 0, sizeof *out);
@@ -441,6 +513,7 @@ int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
         return fl_eval(c.num != 0 ? e->b : e->c, env, out, d);
     }
     case EX_ARRAY:
+        if (e->nargs == 1 && e->args[0]->kind == EX_COMPREH) return eval_comprehension(e->args[0], env, out, d);
         return eval_array(e, env, out, d);
     case EX_MATRIX:
         return eval_matrix(e, env, out, d);
@@ -451,6 +524,10 @@ int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
     case EX_COLON:
     case EX_END:
         return fail(d, e->loc, "':' and 'end' are only allowed as subscripts%s", "");
+    case EX_COMPREH:
+        return eval_comprehension(e, env, out, d);
+    case EX_TUPLE:
+        return fail(d, e->loc, "a tuple '(a, b)' is only allowed on the left of an equation or assignment%s", "");
     }
     return fail(d, e->loc, "cannot evaluate expression%s", "");
 }

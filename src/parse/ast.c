@@ -91,6 +91,9 @@ void fl_class_free(fl_class_ast *c)
     FL_VEC_FREE(c->extends);
     FL_VEC_FREE(c->imports);
     FL_VEC_FREE(c->connects);
+    FL_VEC_FREE(c->eqs);
+    FL_VEC_FREE(c->ieqs);
+    FL_VEC_FREE(c->algs);
     FL_VEC_FREE(c->unsupported);
     for (size_t i = 0; i < c->classes.n; i++) fl_class_free(c->classes.v[i]);
     FL_VEC_FREE(c->classes);
@@ -232,6 +235,21 @@ void fl_expr_print(fl_buf *b, const fl_expr *e)
         break;
     case EX_END:
         fl_buf_add(b, "end");
+        break;
+    case EX_TUPLE:
+        fl_buf_addc(b, '(');
+        for (int i = 0; i < e->nargs; i++) {
+            if (i) fl_buf_add(b, ", ");
+            fl_expr_print(b, e->args[i]);
+        }
+        fl_buf_addc(b, ')');
+        break;
+    case EX_COMPREH:
+        fl_expr_print(b, e->a);
+        for (int i = 0; i < e->nargs; i++) {
+            fl_buf_printf(b, "%s%s in ", i ? ", " : " for ", e->argnames[i]);
+            fl_expr_print(b, e->args[i]);
+        }
         break;
     }
 }

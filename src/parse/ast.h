@@ -34,7 +34,9 @@ typedef enum fl_expr_kind {
     EX_IF,     /* if a then b else c (elseif chains are nested) */
     EX_RANGE,  /* a : b  or a : c : b (step in c) */
     EX_COLON,  /* a lone ':' subscript */
-    EX_END     /* 'end' inside a subscript */
+    EX_END,    /* 'end' inside a subscript */
+    EX_TUPLE,  /* (a, , b) on the left of an equation or assignment: args, NULL where empty */
+    EX_COMPREH /* {a for i in r1, j in r2}: body a, ranges in args, iterator names in argnames */
 } fl_expr_kind;
 
 struct fl_expr {
@@ -124,6 +126,69 @@ typedef struct fl_unsupported {
     char *what;
 } fl_unsupported;
 
+/* for i in range (one iterator of a for-loop or comprehension) */
+typedef struct fl_iter {
+    char *name;
+    fl_expr *range;
+    fl_loc loc;
+} fl_iter;
+
+/* Equations. EQ_CALL is a call in place of an equation: reinit, assert,
+ * terminate. if- and when-equations have branches (cond NULL for else). */
+typedef enum fl_eq_kind { EQ_EQUAL, EQ_CONNECT, EQ_IF, EQ_FOR, EQ_WHEN, EQ_CALL } fl_eq_kind;
+
+typedef struct fl_eq fl_eq;
+
+typedef struct fl_eqbranch {
+    fl_expr *cond;
+    fl_eq *eqs;
+    int n;
+} fl_eqbranch;
+
+struct fl_eq {
+    fl_eq_kind kind;
+    fl_loc loc;
+    fl_expr *lhs, *rhs;      /* EQ_EQUAL: lhs = rhs; EQ_CALL: the call in rhs */
+    fl_connect conn;         /* EQ_CONNECT */
+    fl_eqbranch *br;         /* EQ_IF, EQ_WHEN */
+    int nbr;
+    fl_iter *iters;          /* EQ_FOR */
+    int niters;
+    fl_eq *body;
+    int nbody;
+};
+
+/* Statements of algorithm sections (functions and models). */
+typedef enum fl_st_kind { ST_ASSIGN, ST_CALL, ST_IF, ST_FOR, ST_WHILE, ST_WHEN, ST_RETURN, ST_BREAK } fl_st_kind;
+
+typedef struct fl_stmt fl_stmt;
+
+typedef struct fl_stbranch {
+    fl_expr *cond;
+    fl_stmt *st;
+    int n;
+} fl_stbranch;
+
+struct fl_stmt {
+    fl_st_kind kind;
+    fl_loc loc;
+    fl_expr *lhs, *rhs;      /* ST_ASSIGN: lhs (a reference or a tuple) := rhs; ST_CALL: rhs */
+    fl_stbranch *br;         /* ST_IF, ST_WHEN; ST_WHILE: br[0] */
+    int nbr;
+    fl_iter *iters;          /* ST_FOR */
+    int niters;
+    fl_stmt *body;
+    int nbody;
+};
+
+/* One algorithm section. */
+typedef struct fl_algorithm {
+    fl_stmt *st;
+    int n;
+    int initial;
+    fl_loc loc;
+} fl_algorithm;
+
 typedef enum fl_class_kind {
     CK_CLASS, CK_MODEL, CK_PACKAGE, CK_BLOCK, CK_CONNECTOR, CK_RECORD, CK_TYPE, CK_FUNCTION,
     CK_OPERATOR
@@ -146,7 +211,10 @@ struct fl_class_ast {
     FL_VEC(fl_decl) decls;
     FL_VEC(fl_extends) extends;
     FL_VEC(fl_import) imports;
-    FL_VEC(fl_connect) connects;
+    FL_VEC(fl_connect) connects; /* plain connect() equations (the common case) */
+    FL_VEC(fl_eq) eqs;           /* every other equation, in order */
+    FL_VEC(fl_eq) ieqs;          /* initial equations */
+    FL_VEC(fl_algorithm) algs;   /* algorithm sections (and initial algorithms) */
     FL_VEC(fl_unsupported) unsupported;
     FL_VEC(fl_class_ast *) classes;
     /* short class definition: type X = Real(...) / enumeration(a, b) */
@@ -163,6 +231,10 @@ typedef struct fl_file_ast {
     char *within; /* NULL when absent; "" for "within;" */
     FL_VEC(fl_class_ast *) classes;
 } fl_file_ast;
+
+/* Nesting of if/for/when equations and statements (documented in README.md,
+ * "Limits"): walks of equations recurse, this keeps them on the stack. */
+#define FL_MAX_BLOCK_NESTING 100
 
 /* Parse text into a file AST (text need not outlive the call). Returns NULL on syntax errors, which
  * are reported to d with file:line:column. */

@@ -21,6 +21,7 @@ typedef struct parser {
     fl_diag *diag;
     int failed;
     const char *path;
+    int block_depth; /* equations and statements being parsed, one inside the other */
 } parser;
 
 /* The arena of the tree being built (one parse at a time per thread). */
@@ -209,6 +210,28 @@ static int parse_ref(parser *p, fl_ref *r)
     return !p->failed;
 }
 
+static int parse_iterators(parser *p, fl_iter **out, int *n);
+
+/* body for i in r, j in r2: the comprehension of a reduction call
+ * (sum(x[i] for i in 1:n)) or an array constructor. */
+static fl_expr *parse_comprehension(parser *p, fl_expr *body)
+{
+    fl_expr *e = new_expr(EX_COMPREH, body->loc);
+    e->a = body;
+    advance(p); /* for */
+    fl_iter *it = NULL;
+    int n = 0;
+    if (!parse_iterators(p, &it, &n)) return NULL;
+    e->nargs = n;
+    e->args = anew(sizeof(fl_expr *) * (size_t)(n ? n : 1));
+    e->argnames = anew(sizeof(char *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        e->args[i] = it[i].range;
+        e->argnames[i] = it[i].name;
+    }
+    return e;
+}
+
 static fl_expr *parse_call_args(parser *p, fl_expr *call)
 {
     expr_vec args = {0};
@@ -226,10 +249,9 @@ static fl_expr *parse_call_args(parser *p, fl_expr *call)
             }
             fl_expr *a = parse_expr(p);
             if (!a) break;
-            if (p->tok.kind == K_FOR) {
-                fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside a call) are not supported");
-                p->failed = 1;
-                break;
+            if (p->tok.kind == K_FOR && !name && args.n == 0) {
+                a = parse_comprehension(p, a);
+                if (!a) break;
             }
             FL_VEC_PUSH(args, a);
             FL_VEC_PUSH(names, name);
@@ -276,10 +298,27 @@ static fl_expr *parse_primary(parser *p)
         return e;
     case T_LPAREN: {
         advance(p);
-        e = parse_expr(p);
-        if (p->tok.kind == T_COMMA) {
-            fl_err(p->diag, p->tok.loc, "tuples '(a, b)' are not supported in expressions");
-            p->failed = 1;
+        /* (a, b) and (a, , b): a tuple, valid on the left of an equation or
+         * assignment (the flattener says so elsewhere) */
+        if (p->tok.kind == T_COMMA || p->tok.kind == T_RPAREN) {
+            e = NULL;
+        } else {
+            e = parse_expr(p);
+        }
+        if (p->tok.kind == T_COMMA || (!e && p->tok.kind == T_RPAREN)) {
+            fl_expr *t = new_expr(EX_TUPLE, loc);
+            expr_vec items = {0};
+            FL_VEC_PUSH(items, e);
+            while (accept(p, T_COMMA)) {
+                fl_expr *x = NULL;
+                if (p->tok.kind != T_COMMA && p->tok.kind != T_RPAREN) {
+                    x = parse_expr(p);
+                    if (!x) break;
+                }
+                FL_VEC_PUSH(items, x);
+            }
+            take_args(t, &items, NULL);
+            e = t;
         }
         expect(p, T_RPAREN, "')'");
         return e;
@@ -292,9 +331,10 @@ static fl_expr *parse_primary(parser *p)
             do {
                 fl_expr *a = parse_expr(p);
                 if (!a) break;
-                if (p->tok.kind == K_FOR) {
-                    fl_err(p->diag, p->tok.loc, "array comprehensions ('for' inside '{}') are not supported");
-                    p->failed = 1;
+                if (p->tok.kind == K_FOR && args.n == 0) {
+                    a = parse_comprehension(p, a);
+                    if (!a) break;
+                    FL_VEC_PUSH(args, a);
                     break;
                 }
                 FL_VEC_PUSH(args, a);
@@ -906,37 +946,7 @@ static int parse_component_clause(parser *p, fl_class_ast *c, unsigned prefixes)
     return !p->failed;
 }
 
-/* Skip an equation/statement flange does not understand, up to its ';'
- * (including nested if/for/when ... end if/for/when). */
-static void skip_statement(parser *p)
-{
-    int depth = 0, nest = 0;
-    int stmt_start = 1; /* an 'if' here opens an if-equation, elsewhere it is an if-expression */
-    while (!p->failed && p->tok.kind != T_EOF) {
-        fl_tok_kind k = p->tok.kind;
-        int was_start = stmt_start;
-        stmt_start = depth == 0 && (k == T_SEMI || k == K_THEN || k == K_ELSE || k == K_LOOP);
-        if (k == T_LPAREN || k == T_LBRACE || k == T_LBRACK) depth++;
-        else if (k == T_RPAREN || k == T_RBRACE || k == T_RBRACK) depth--;
-        else if (depth == 0 && was_start && (k == K_IF || k == K_FOR || k == K_WHEN || k == K_WHILE)) {
-            nest++;
-        } else if (depth == 0 && k == K_END) {
-            fl_tok_kind n = peek(p)->kind;
-            if (n == K_IF || n == K_FOR || n == K_WHEN || n == K_WHILE) {
-                nest--;
-                advance(p); /* end */
-            } else if (nest == 0) {
-                return; /* end of the class: let the caller see it */
-            }
-        } else if (depth == 0 && nest == 0 && k == T_SEMI) {
-            advance(p);
-            return;
-        } else if (depth == 0 && nest == 0 && (k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC || k == K_PROTECTED)) {
-            return;
-        }
-        advance(p);
-    }
-}
+/* ---- equations and statements ---------------------------------------------- */
 
 static void add_unsupported(fl_class_ast *c, fl_loc loc, const char *what)
 {
@@ -944,48 +954,325 @@ static void add_unsupported(fl_class_ast *c, fl_loc loc, const char *what)
     FL_VEC_PUSH(c->unsupported, u);
 }
 
-static int parse_equation_section(parser *p, fl_class_ast *c, int initial)
+/* Equations and statements nest (if, for, when inside each other); their
+ * depth counts like that of expressions. */
+static int block_enter(parser *p)
 {
-    for (;;) {
-        fl_tok_kind k = p->tok.kind;
-        if (p->failed) return 0;
-        if (k == K_END || k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC ||
-            k == K_PROTECTED || k == K_INITIAL || k == K_EXTERNAL || k == T_EOF)
-            return 1;
-        if (k == K_ANNOTATION) return 1; /* class annotation after equations */
-        if (k == K_CONNECT && !initial) {
-            fl_connect cn;
-            memset(&cn, 0, sizeof cn);
-            cn.loc = p->tok.loc;
-            advance(p);
-            if (!expect(p, T_LPAREN, "'(' after connect")) return 0;
-            cn.loc_a = p->tok.loc;
-            parse_ref(p, &cn.a);
-            expect(p, T_COMMA, "',' between the connectors");
-            cn.loc_b = p->tok.loc;
-            parse_ref(p, &cn.b);
-            expect(p, T_RPAREN, "')'");
-            parse_comment(p, NULL, NULL);
-            expect(p, T_SEMI, "';' after connect(...)");
-            FL_VEC_PUSH(c->connects, cn);
-            if (p->failed) return 0;
-            continue;
-        }
-        add_unsupported(c, p->tok.loc, initial ? "initial equations" : "equations other than connect()");
-        skip_statement(p);
+    if (p->block_depth >= FL_MAX_BLOCK_NESTING) {
+        if (!p->failed)
+            fl_err(p->diag, p->tok.loc, "equations or statements nested more than %d levels deep", FL_MAX_BLOCK_NESTING);
+        p->failed = 1;
+        return 0;
     }
+    p->block_depth++;
+    return 1;
 }
 
-static void parse_algorithm_section(parser *p, fl_class_ast *c)
+/* i in range {, j in range} */
+static int parse_iterators(parser *p, fl_iter **out, int *n)
 {
-    add_unsupported(c, p->tok.loc, "algorithm sections");
-    while (!p->failed) {
-        fl_tok_kind k = p->tok.kind;
-        if (k == K_END || k == K_EQUATION || k == K_ALGORITHM || k == K_PUBLIC ||
-            k == K_PROTECTED || k == K_INITIAL || k == T_EOF || k == K_ANNOTATION)
-            return;
-        skip_statement(p);
+    FL_VEC(fl_iter) its = {0};
+    do {
+        fl_iter it;
+        memset(&it, 0, sizeof it);
+        it.loc = p->tok.loc;
+        if (p->tok.kind != T_IDENT) {
+            syntax_error(p, "an iterator name");
+            break;
+        }
+        it.name = tok_text(&p->tok);
+        advance(p);
+        if (p->tok.kind != K_IN) {
+            if (!p->failed)
+                fl_err(p->diag, p->tok.loc, "a for-loop needs its range ('for %s in 1:n'); implicit ranges are not "
+                                            "supported",
+                       it.name);
+            p->failed = 1;
+            break;
+        }
+        advance(p);
+        it.range = parse_expr(p);
+        if (!it.range) break;
+        FL_VEC_PUSH(its, it);
+    } while (accept(p, T_COMMA));
+    *n = (int)its.n;
+    *out = avec(its.v, its.n, sizeof *its.v);
+    return !p->failed;
+}
+
+/* Does the token end a list of equations or statements? */
+static int ends_list(fl_tok_kind k)
+{
+    return k == K_END || k == K_ELSE || k == K_ELSEIF || k == K_ELSEWHEN || k == K_EQUATION || k == K_ALGORITHM ||
+           k == K_PUBLIC || k == K_PROTECTED || k == K_INITIAL || k == K_EXTERNAL || k == K_ANNOTATION || k == T_EOF;
+}
+
+/* 'end' followed by the keyword that closes the construct, then ';' */
+static int expect_end(parser *p, fl_tok_kind kw, const char *what)
+{
+    if (!expect(p, K_END, what)) return 0;
+    if (p->tok.kind != kw) {
+        syntax_error(p, what);
+        return 0;
     }
+    advance(p);
+    return expect(p, T_SEMI, "';'");
+}
+
+static int parse_equation(parser *p, fl_eq *q);
+
+/* Equations up to a token that ends the list. */
+static int parse_eq_list(parser *p, fl_eq **out, int *n)
+{
+    FL_VEC(fl_eq) v = {0};
+    while (!p->failed && !ends_list(p->tok.kind)) {
+        fl_eq q;
+        if (!parse_equation(p, &q)) break;
+        FL_VEC_PUSH(v, q);
+    }
+    *n = (int)v.n;
+    *out = avec(v.v, v.n, sizeof *v.v);
+    return !p->failed;
+}
+
+/* if/when with elseif/elsewhen branches; closes with 'end if' / 'end when'. */
+static int parse_eq_branches(parser *p, fl_eq *q, fl_tok_kind open, fl_tok_kind mid)
+{
+    FL_VEC(fl_eqbranch) br = {0};
+    for (;;) {
+        fl_eqbranch b;
+        memset(&b, 0, sizeof b);
+        advance(p); /* if / elseif / when / elsewhen */
+        b.cond = parse_expr(p);
+        if (!b.cond) break;
+        if (!expect(p, K_THEN, "'then'")) break;
+        if (!parse_eq_list(p, &b.eqs, &b.n)) break;
+        FL_VEC_PUSH(br, b);
+        if (p->tok.kind == mid) continue;
+        if (open == K_IF && p->tok.kind == K_ELSE) {
+            fl_eqbranch e;
+            memset(&e, 0, sizeof e);
+            advance(p);
+            if (!parse_eq_list(p, &e.eqs, &e.n)) break;
+            FL_VEC_PUSH(br, e);
+        }
+        break;
+    }
+    q->nbr = (int)br.n;
+    q->br = avec(br.v, br.n, sizeof *br.v);
+    if (p->failed) return 0;
+    return expect_end(p, open, open == K_IF ? "'end if'" : "'end when'");
+}
+
+static int parse_equation(parser *p, fl_eq *q)
+{
+    memset(q, 0, sizeof *q);
+    q->loc = p->tok.loc;
+    if (!block_enter(p)) return 0;
+    int ok = 1;
+    switch (p->tok.kind) {
+    case K_CONNECT:
+        q->kind = EQ_CONNECT;
+        q->conn.loc = p->tok.loc;
+        advance(p);
+        if (!expect(p, T_LPAREN, "'(' after connect")) {
+            ok = 0;
+            break;
+        }
+        q->conn.loc_a = p->tok.loc;
+        parse_ref(p, &q->conn.a);
+        expect(p, T_COMMA, "',' between the connectors");
+        q->conn.loc_b = p->tok.loc;
+        parse_ref(p, &q->conn.b);
+        expect(p, T_RPAREN, "')'");
+        parse_comment(p, NULL, NULL);
+        ok = expect(p, T_SEMI, "';' after connect(...)");
+        break;
+    case K_IF:
+        q->kind = EQ_IF;
+        ok = parse_eq_branches(p, q, K_IF, K_ELSEIF);
+        break;
+    case K_WHEN:
+        q->kind = EQ_WHEN;
+        ok = parse_eq_branches(p, q, K_WHEN, K_ELSEWHEN);
+        break;
+    case K_FOR:
+        q->kind = EQ_FOR;
+        advance(p);
+        ok = parse_iterators(p, &q->iters, &q->niters) && expect(p, K_LOOP, "'loop'") &&
+             parse_eq_list(p, &q->body, &q->nbody) && expect_end(p, K_FOR, "'end for'");
+        break;
+    default: {
+        fl_expr *lhs = parse_simple(p);
+        if (!lhs) {
+            ok = 0;
+            break;
+        }
+        if (accept(p, T_EQ)) {
+            q->kind = EQ_EQUAL;
+            q->lhs = lhs;
+            q->rhs = parse_expr(p);
+            if (!q->rhs) {
+                ok = 0;
+                break;
+            }
+        } else if (lhs->kind == EX_CALL) {
+            q->kind = EQ_CALL;
+            q->rhs = lhs;
+        } else {
+            syntax_error(p, "'=' in an equation");
+            ok = 0;
+            break;
+        }
+        parse_comment(p, NULL, NULL);
+        ok = expect(p, T_SEMI, "';' after an equation");
+        break;
+    }
+    }
+    p->block_depth--;
+    return ok && !p->failed;
+}
+
+static int parse_equation_section(parser *p, fl_class_ast *c, int initial)
+{
+    while (!p->failed && !ends_list(p->tok.kind)) {
+        fl_eq q;
+        if (!parse_equation(p, &q)) return 0;
+        if (q.kind == EQ_CONNECT && !initial) {
+            FL_VEC_PUSH(c->connects, q.conn); /* the plain connects of big models stay cheap */
+        } else if (initial) {
+            FL_VEC_PUSH(c->ieqs, q);
+        } else {
+            FL_VEC_PUSH(c->eqs, q);
+        }
+    }
+    return !p->failed;
+}
+
+static int parse_statement(parser *p, fl_stmt *s);
+
+static int parse_st_list(parser *p, fl_stmt **out, int *n)
+{
+    FL_VEC(fl_stmt) v = {0};
+    while (!p->failed && !ends_list(p->tok.kind)) {
+        fl_stmt s;
+        if (!parse_statement(p, &s)) break;
+        FL_VEC_PUSH(v, s);
+    }
+    *n = (int)v.n;
+    *out = avec(v.v, v.n, sizeof *v.v);
+    return !p->failed;
+}
+
+static int parse_st_branches(parser *p, fl_stmt *s, fl_tok_kind open, fl_tok_kind mid)
+{
+    FL_VEC(fl_stbranch) br = {0};
+    for (;;) {
+        fl_stbranch b;
+        memset(&b, 0, sizeof b);
+        advance(p);
+        b.cond = parse_expr(p);
+        if (!b.cond) break;
+        if (!expect(p, K_THEN, "'then'")) break;
+        if (!parse_st_list(p, &b.st, &b.n)) break;
+        FL_VEC_PUSH(br, b);
+        if (p->tok.kind == mid) continue;
+        if (open == K_IF && p->tok.kind == K_ELSE) {
+            fl_stbranch e;
+            memset(&e, 0, sizeof e);
+            advance(p);
+            if (!parse_st_list(p, &e.st, &e.n)) break;
+            FL_VEC_PUSH(br, e);
+        }
+        break;
+    }
+    s->nbr = (int)br.n;
+    s->br = avec(br.v, br.n, sizeof *br.v);
+    if (p->failed) return 0;
+    return expect_end(p, open, open == K_IF ? "'end if'" : "'end when'");
+}
+
+static int parse_statement(parser *p, fl_stmt *s)
+{
+    memset(s, 0, sizeof *s);
+    s->loc = p->tok.loc;
+    if (!block_enter(p)) return 0;
+    int ok = 1;
+    switch (p->tok.kind) {
+    case K_IF:
+        s->kind = ST_IF;
+        ok = parse_st_branches(p, s, K_IF, K_ELSEIF);
+        break;
+    case K_WHEN:
+        s->kind = ST_WHEN;
+        ok = parse_st_branches(p, s, K_WHEN, K_ELSEWHEN);
+        break;
+    case K_FOR:
+        s->kind = ST_FOR;
+        advance(p);
+        ok = parse_iterators(p, &s->iters, &s->niters) && expect(p, K_LOOP, "'loop'") &&
+             parse_st_list(p, &s->body, &s->nbody) && expect_end(p, K_FOR, "'end for'");
+        break;
+    case K_WHILE: {
+        s->kind = ST_WHILE;
+        fl_stbranch *b = anew(sizeof *b);
+        advance(p);
+        b->cond = parse_expr(p);
+        ok = b->cond && expect(p, K_LOOP, "'loop'") && parse_st_list(p, &b->st, &b->n) &&
+             expect_end(p, K_WHILE, "'end while'");
+        s->br = b;
+        s->nbr = 1;
+        break;
+    }
+    case K_RETURN:
+    case K_BREAK:
+        s->kind = p->tok.kind == K_RETURN ? ST_RETURN : ST_BREAK;
+        advance(p);
+        parse_comment(p, NULL, NULL);
+        ok = expect(p, T_SEMI, "';'");
+        break;
+    default: {
+        fl_expr *lhs = parse_simple(p);
+        if (!lhs) {
+            ok = 0;
+            break;
+        }
+        if (accept(p, T_ASSIGN)) {
+            s->kind = ST_ASSIGN;
+            s->lhs = lhs;
+            s->rhs = parse_expr(p);
+            if (!s->rhs) {
+                ok = 0;
+                break;
+            }
+        } else if (lhs->kind == EX_CALL) {
+            s->kind = ST_CALL;
+            s->rhs = lhs;
+        } else {
+            if (!p->failed && p->tok.kind == T_EQ)
+                fl_err(p->diag, p->tok.loc, "syntax error: statements assign with ':=', not '='");
+            else
+                syntax_error(p, "':=' in a statement");
+            p->failed = 1;
+            ok = 0;
+            break;
+        }
+        parse_comment(p, NULL, NULL);
+        ok = expect(p, T_SEMI, "';' after a statement");
+        break;
+    }
+    }
+    p->block_depth--;
+    return ok && !p->failed;
+}
+
+static void parse_algorithm_section(parser *p, fl_class_ast *c, int initial, fl_loc loc)
+{
+    fl_algorithm a;
+    memset(&a, 0, sizeof a);
+    a.initial = initial;
+    a.loc = loc;
+    if (parse_st_list(p, &a.st, &a.n)) FL_VEC_PUSH(c->algs, a);
 }
 
 static int parse_body(parser *p, fl_class_ast *c)
@@ -1017,15 +1304,17 @@ static int parse_body(parser *p, fl_class_ast *c)
             continue;
         }
         if (k == K_ALGORITHM || (k == K_INITIAL && peek(p)->kind == K_ALGORITHM)) {
+            fl_loc loc = p->tok.loc;
             if (k == K_INITIAL) advance(p);
             advance(p);
-            parse_algorithm_section(p, c);
+            parse_algorithm_section(p, c, k == K_INITIAL, loc);
             continue;
         }
         if (k == K_EXTERNAL) {
+            /* external "C" ...: recorded, an error when the function is used */
             add_unsupported(c, p->tok.loc, "external functions");
-            advance(p);
-            skip_statement(p);
+            while (!p->failed && p->tok.kind != T_SEMI && p->tok.kind != T_EOF) advance(p);
+            expect(p, T_SEMI, "';' after the external clause");
             continue;
         }
         if (k == K_ANNOTATION) { /* class annotation */

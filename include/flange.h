@@ -239,10 +239,19 @@ typedef struct fl_stats {
     long steps, res_evals, jac_evals, lin_setups, err_test_fails, nonlin_conv_fails;
     long time_events, state_events, outputs;
     const char *linear_solver; /* "dense" or "klu" */
-    /* energy audit (opts.energy), J, at the end of the run */
-    double e_kinetic, e_potential, e_dissipated, e_impacts, e_work;
-    double e_drift_max;   /* largest |balance - initial balance| at output points */
-    double e_throughput;  /* initial mechanical energy + integral of |source power| */
+    /* energy audit (opts.energy), J, at the end of the run: e_dissipated is
+     * the integrated loss power of the elements, e_impacts the energy lost in
+     * impacts (0.5 (1 - e^2) mu v_rel^2 each), e_work the work of the
+     * sources including e_impulse_work, the work motion sources do through
+     * the impulses of impacts against the bodies they drive */
+    double e_kinetic, e_potential, e_dissipated, e_impacts, e_work, e_impulse_work;
+    double e_drift_max;   /* largest |balance - initial balance| at output points and the end */
+    double e_throughput;  /* initial mechanical energy + |work| of the sources, at least the
+                             largest energy quantity of the balance */
+    /* 1: the balance closes (drift within 1e-2 of the throughput and no
+     * negative dissipation); 0: it does not (or the audit stopped early);
+     * -1: no verdict (the audit was off, or the run failed before its end) */
+    int e_closed;
 } fl_stats;
 fl_stats fl_sim_stats(const fl_sim *sim);
 

@@ -228,7 +228,12 @@ static void summary(const char *out, const char *plot, const fl_stats *st, const
             st->state_events, st->time_events, st->linear_solver, load + run, load, run);
     if (o->energy) {
         double thr = st->e_throughput > 0 ? st->e_throughput : 1;
-        fprintf(stderr, "; the energy balance closes to %.2g of the throughput.\n", st->e_drift_max / thr);
+        if (st->e_closed == 1)
+            fprintf(stderr, "; the energy balance closes to %.2g of the throughput.\n", st->e_drift_max / thr);
+        else
+            fprintf(stderr,
+                    "; the energy balance does NOT close (worst drift %.2g of the throughput, see the warning).\n",
+                    st->e_drift_max / thr);
     } else {
         fputs("; energy audit off.\n", stderr);
     }
@@ -238,9 +243,10 @@ static void print_energy(const fl_stats *st, double t)
 {
     double thr = st->e_throughput > 0 ? st->e_throughput : 1;
     printf("energy balance at t = %g: kinetic %.9g J + stored %.9g J + dissipated %.9g J (of which impacts "
-           "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J\n",
+           "%.9g J) - work of sources %.9g J; worst drift %.3g J = %.3g of the throughput %.9g J%s\n",
            t, st->e_kinetic, st->e_potential, st->e_dissipated + st->e_impacts, st->e_impacts, st->e_work,
-           st->e_drift_max, st->e_drift_max / thr, st->e_throughput);
+           st->e_drift_max, st->e_drift_max / thr, st->e_throughput,
+           st->e_closed == 1 ? "" : "; the balance does NOT close");
 }
 
 /* The picture of --plot: the chosen signals, or the motion of the bodies,

@@ -123,6 +123,10 @@ void fl_system_describe(const fl_system *s, FILE *out)
     fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
     for (int i = 0; i < s->n; i++)
         fprintf(out, "  %-28s %s\n", s->unk_name[i], s->id[i] ? "state" : "algebraic");
+    if (s->n == 0)
+        fprintf(out, "  none: %s\n",
+                s->ninst ? "the outputs are functions of time, computed at the output points without an integrator"
+                         : "the model is empty; a simulation writes only the time column at the output points");
 
     fprintf(out, "\ninitial conditions (%d):\n", s->ncond_used);
     for (int k = 0; k < s->ncond_used; k++) {

@@ -298,7 +298,10 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     s->ndrv = (int)b->drivers.n;
     s->drvs = fl_xcalloc((size_t)(s->ndrv ? s->ndrv : 1), sizeof(fl_driver));
     int nr = 0;
-    double *ground_pos = fl_xcalloc((size_t)(nb ? nb : 1), sizeof(double));
+    /* grounds are the first roots: ground_pos[i] is the position of root i
+     * (one per ground, not per body: several grounds may share a body,
+     * which is the over-determined error below) */
+    double *ground_pos = fl_xcalloc(b->grounds.n ? b->grounds.n : 1, sizeof(double));
     for (size_t g = 0; g < b->grounds.n; g++) {
         const b_ground *bg = &b->grounds.v[g];
         fl_root *r = &s->roots[nr];
@@ -329,6 +332,7 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     }
     for (int i = 0; i < s->nroots_r; i++) {
         fl_root *r = &s->roots[i];
+        if (r->node < 0) continue;
         fl_body *bd = &s->bodies[s->nodes[r->node].body];
         if (bd->root >= 0) {
             const fl_root *o = &s->roots[bd->root];
@@ -550,7 +554,7 @@ static void make_contribs(fl_system *s, fl_builder *b)
         FL_VEC_PUSH(tmp, t);
     }
     free(elem_of);
-    qsort(tmp.v, tmp.n, sizeof(pc_tmp), cmp_pc);
+    if (tmp.n > 1) qsort(tmp.v, tmp.n, sizeof(pc_tmp), cmp_pc); /* an empty model has none (tmp.v NULL) */
     s->ncontrib = (int)tmp.n;
     s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (tmp.n ? tmp.n : 1));
     for (int p = 0; p < s->nports; p++) {

@@ -666,14 +666,7 @@ static int hsd_event(fl_ectx *x, const fl_elem *e, const int *dir)
         /* impulse on the slider (R) and the case (C): the relative velocity
          * becomes -cor*v, or 0 below v_static (then the contact is static) */
         int stick = fabs(v) < p[HS_VTH];
-        double e_r = stick ? 0 : p[HS_COR];
-        double minv = 0; /* 1/m_C + 1/m_R; fixed or prescribed sides count as infinite mass */
-        for (int j = 0; j < 2; j++)
-            if (e->body[j] >= 0) minv += x->bminv[e->body[j]];
-        double P = (1 + e_r) * v / minv;
-        double lost = fl_apply_impulse(x, e, P);
-        x->rs[e->rs + HS_RS_IMPACT] = lost;
-        *x->impact_loss += lost;
+        x->rs[e->rs + HS_RS_IMPACT] = fl_impact(x, e, stick ? 0 : p[HS_COR]);
         if (stick) *m = up ? HD_UP : HD_LOW;
         return 1;
     }

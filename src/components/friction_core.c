@@ -116,19 +116,12 @@ static int first_dir(const int *dir, int from, int to)
 }
 
 /* Zero the relative velocity with a momentum-conserving impulse (it is of
- * the size of the event location error). */
+ * the size of the event location error): a plastic impact of the two sides
+ * (none with a massless side, which has nothing to hold it). */
 static void snap_velocity(fl_ectx *x, const fl_elem *e, double v)
 {
-    if (v == 0 || !x->yw) return;
-    double minv = 0;
-    for (int j = 0; j < 2; j++) {
-        int b = e->body[j];
-        if (b < 0) continue;
-        if (!(x->bminv[b] >= 0)) return; /* massless side: nothing to hold it */
-        minv += x->bminv[b];
-    }
-    if (minv <= 0) return;
-    *x->impact_loss += fl_apply_impulse(x, e, v / minv);
+    if (v == 0) return;
+    fl_impact(x, e, 0);
 }
 
 int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir)

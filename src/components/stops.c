@@ -243,12 +243,7 @@ static int ms_event(fl_ectx *x, const fl_elem *e, const int *dir)
     if (stopped && !m[MS_M_STOPPED]) {
         /* reinit(s, stop) and reinit(v, 0): a plastic impact of the body */
         fl_move_attachment(x, e, 1, (stopped > 0 ? smax : smin) - L / 2);
-        int b = e->body[1];
-        if (b >= 0 && x->bminv[b] > 0 && x->yw) {
-            double lost = fl_apply_impulse(x, e, fl_att_v(x, e, 1) / x->bminv[b]);
-            x->rs[e->rs + MS_RS_IMPACT] = lost;
-            *x->impact_loss += lost;
-        }
+        x->rs[e->rs + MS_RS_IMPACT] = fl_impact(x, e, 0); /* attachment 0 is the ground */
     }
     m[MS_M_STOPPED] = stopped;
     fl_fric q;

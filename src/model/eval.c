@@ -307,14 +307,9 @@ static int binop_scalar(int op, double a, double b, fl_value *out, fl_loc loc, f
     return 0;
 }
 
-static int eval_binary(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
+/* a op b for the operator of e; consumes a and b. */
+static int combine(const fl_expr *e, fl_value a, fl_value b, fl_value *out, fl_diag *d)
 {
-    fl_value a, b;
-    if (fl_eval(e->a, env, &a, d)) return -1;
-    if (fl_eval(e->b, env, &b, d)) {
-        fl_value_free(&a);
-        return -1;
-    }
     int rc = 0;
     int is_logic = e->op == K_AND || e->op == K_OR;
     if (fl_value_is_number(&a) && fl_value_is_number(&b)) {
@@ -365,24 +360,66 @@ static int eval_binary(const fl_expr *e, const fl_eval_env *env, fl_value *out, 
     return rc;
 }
 
+/* A chain a op b op c ... is a left-deep tree as long as the text: its
+ * left spine is walked by a loop, operands are evaluated left to right. */
+static int eval_binary(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
+{
+    const fl_expr *small[8];
+    const fl_expr **spine = small;
+    size_t n = 0, cap = sizeof small / sizeof small[0];
+    const fl_expr *x = e;
+    for (; x->kind == EX_BINARY; x = x->a) {
+        if (n == cap) {
+            cap *= 2;
+            if (spine == small) {
+                spine = fl_xmalloc(cap * sizeof *spine);
+                memcpy(spine, small, sizeof small);
+            } else {
+                spine = fl_xrealloc(spine, cap * sizeof *spine);
+            }
+        }
+        spine[n++] = x;
+    }
+    fl_value acc;
+    int rc = fl_eval(x, env, &acc, d);
+    while (!rc && n) {
+        const fl_expr *y = spine[--n];
+        fl_value b, r;
+        if (fl_eval(y->b, env, &b, d)) {
+            fl_value_free(&acc);
+            rc = -1;
+            break;
+        }
+        memset(&r, 0, sizeof r);
+        rc = combine(y, acc, b, &r, d);
+        acc = r;
+    }
+    if (spine != small) free(spine);
+    if (!rc) *out = acc;
+    return rc;
+}
+
 static int eval_range(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
 {
     fl_value a, b, c;
+    memset(&b, 0, sizeof b);
     memset(&c, 0, sizeof c);
-    if (fl_eval(e->a, env, &a, d)) return -1;
-    if (fl_eval(e->b, env, &b, d)) return -1;
-    double step = 1;
-    if (e->c) {
-        if (fl_eval(e->c, env, &c, d)) return -1;
-        step = c.num;
-    }
-    if (!fl_value_is_number(&a) || !fl_value_is_number(&b) || step == 0)
+    int rc = fl_eval(e->a, env, &a, d);
+    if (!rc) rc = fl_eval(e->b, env, &b, d);
+    if (!rc && e->c) rc = fl_eval(e->c, env, &c, d);
+    int ok = !rc && fl_value_is_number(&a) && fl_value_is_number(&b) && (!e->c || fl_value_is_number(&c));
+    double step = e->c ? c.num : 1, lo = a.num, hi = b.num;
+    fl_value_free(&a);
+    fl_value_free(&b);
+    fl_value_free(&c);
+    if (rc) return -1;
+    if (!ok || step == 0)
         return fail(d, e->loc, "range bounds must be numbers and the step non-zero%s", "");
-    double n = floor((b.num - a.num) / step + 1e-10) + 1;
+    double n = floor((hi - lo) / step + 1e-10) + 1;
     if (n < 0) n = 0;
-    if (n > 1e7) return fail(d, e->loc, "range too long%s", "");
+    if (!(n <= FL_MAX_ARRAY)) return fail(d, e->loc, "range longer than " FL_MAX_ARRAY_TEXT " elements%s", "");
     *out = make_array(1, (int)n, 0);
-    for (int i = 0; i < (int)n; i++) out->data[i] = a.num + i * step;
+    for (int i = 0; i < (int)n; i++) out->data[i] = lo + i * step;
     return 0;
 }
 
@@ -461,6 +498,16 @@ static int eval_comprehension(const fl_expr *e, const fl_eval_env *env, fl_value
 int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
 {
     memset(out, 0, sizeof *out);
+    /* if-elseif chains by a loop: the branch taken is evaluated in place */
+    while (e->kind == EX_IF) {
+        fl_value c;
+        if (fl_eval(e->a, env, &c, d)) return -1;
+        if (c.kind != V_BOOL) {
+            fl_value_free(&c);
+            return fail(d, e->a->loc, "the condition of 'if' must be Boolean%s", "");
+        }
+        e = c.num != 0 ? e->b : e->c;
+    }
     switch (e->kind) {
     case EX_NUM:
         *out = fl_value_real(e->num);
@@ -503,15 +550,8 @@ int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
     }
     case EX_BINARY:
         return eval_binary(e, env, out, d);
-    case EX_IF: {
-        fl_value c;
-        if (fl_eval(e->a, env, &c, d)) return -1;
-        if (c.kind != V_BOOL) {
-            fl_value_free(&c);
-            return fail(d, e->a->loc, "the condition of 'if' must be Boolean%s", "");
-        }
-        return fl_eval(c.num != 0 ? e->b : e->c, env, out, d);
-    }
+    case EX_IF:
+        break; /* taken above */
     case EX_ARRAY:
         if (e->nargs == 1 && e->args[0]->kind == EX_COMPREH) return eval_comprehension(e->args[0], env, out, d);
         return eval_array(e, env, out, d);

@@ -94,8 +94,9 @@ static int generate_stribeck(const fl_expr *e, const fl_eval_env *env, fl_value 
     for (int i = 0; i < 6 && !rc; i++)
         if (!fl_value_is_number(&v[i])) rc = bad_arg(d, e->loc, fname, "arguments must be numbers");
     if (!rc) {
-        int n = (int)v[5].num;
-        if (v[5].num != n || n < 2) rc = bad_arg(d, e->loc, fname, "nTable must be an integer >= 2");
+        /* the range is checked before the conversion to int */
+        int n = v[5].num == floor(v[5].num) && v[5].num >= 2 && v[5].num <= FL_MAX_ARRAY ? (int)v[5].num : 0;
+        if (!n) rc = bad_arg(d, e->loc, fname, "nTable must be an integer from 2 to " FL_MAX_ARRAY_TEXT);
         else if (v[0].num < 0) rc = bad_arg(d, e->loc, fname, "F_prop must be >= 0");
         else if (v[3].num < 0) rc = bad_arg(d, e->loc, fname, "fexp must be >= 0");
         else {
@@ -209,8 +210,9 @@ static int builtin(const char *name, const fl_expr *e, const fl_eval_env *env, f
         else rc = eval_args(e, env, a, 1, name, d);
         if (!rc && a[0].kind != V_ARRAY) rc = bad_arg(d, e->loc, name, "first argument must be an array");
         if (!rc && e->nargs == 2) {
-            int k = (int)a[1].num;
-            if (!fl_value_is_number(&a[1]) || k < 1 || k > a[0].ndims)
+            double x = a[1].num;
+            int k = fl_value_is_number(&a[1]) && x == floor(x) && x >= 1 && x <= a[0].ndims ? (int)x : 0;
+            if (!k)
                 rc = bad_arg(d, e->loc, name, "dimension out of range");
             else {
                 *out = fl_value_real(a[0].dim[k - 1]);
@@ -233,9 +235,15 @@ static int builtin(const char *name, const fl_expr *e, const fl_eval_env *env, f
         } else {
             rc = eval_args(e, env, a, e->nargs, name, d);
             double fillv = name[0] == 'o' ? 1 : name[0] == 'z' ? 0 : a[0].num;
-            for (int k = skip; k < e->nargs && !rc; k++)
+            double count = 1;
+            for (int k = skip; k < e->nargs && !rc; k++) {
                 if (!fl_value_is_number(&a[k]) || a[k].num < 0 || a[k].num != floor(a[k].num))
                     rc = bad_arg(d, e->loc, name, "dimensions must be non-negative integers");
+                else
+                    count *= a[k].num;
+            }
+            if (!rc && count > FL_MAX_ARRAY)
+                rc = bad_arg(d, e->loc, name, "more than " FL_MAX_ARRAY_TEXT " elements");
             if (!rc) {
                 memset(out, 0, sizeof *out);
                 out->kind = V_ARRAY;

@@ -8,6 +8,7 @@
  * components with their connections, and turns connect equations into
  * connections between ports of library components. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ typedef struct pslot {
     ptype type;
     const char *enum_type;
     int state; /* 0 pending, 1 evaluating, 2 done, 3 failed */
+    int scanned; /* its pending dependencies were put on the evaluation stack */
     fl_value val;
 } pslot;
 
@@ -113,6 +115,8 @@ struct env {
     fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled)
                       * in the low 3 bits; a library component's instance + 1 above them */
     const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
+    int stacking; /* eval_param's loop runs: a pending parameter is not evaluated by recursion */
+    int need;     /* the pending parameter that stopped an evaluation, or -1 */
 };
 
 enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED };
@@ -279,41 +283,53 @@ static const char *resolve_cb(void *ctx, const char *written)
 
 static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 
+/* The type of a parameter declaration, through chains of short type
+ * definitions (type Length = Real(unit="m")) followed by a loop; a
+ * circular chain is found with Brent's method (-3). */
 static int param_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc, ptype *t, const char **enum_type)
 {
     const char *ty = dc->type;
     *enum_type = NULL;
-    if (strcmp(ty, "Real") == 0) *t = PT_REAL;
-    else if (strcmp(ty, "Integer") == 0) *t = PT_INT;
-    else if (strcmp(ty, "Boolean") == 0) *t = PT_BOOL;
-    else if (strcmp(ty, "String") == 0) *t = PT_STRING;
-    else {
-        resolved r;
-        if (!resolve_name(ic, lex, ty, &r)) return -1;
-        if (r.user) {
-            if (r.user->is_enum) return -2; /* user enumerations are not supported */
-            if (r.user->kind == CK_TYPE && r.user->short_base) {
-                /* type Length = Real(unit="m") and the like */
-                fl_decl tmp = *dc;
-                tmp.type = r.user->short_base;
-                return param_type(ic, r.user->parent, &tmp, t, enum_type);
+    const fl_class_ast *mark = NULL;
+    size_t power = 1, lam = 0;
+    for (;;) {
+        if (strcmp(ty, "Real") == 0) *t = PT_REAL;
+        else if (strcmp(ty, "Integer") == 0) *t = PT_INT;
+        else if (strcmp(ty, "Boolean") == 0) *t = PT_BOOL;
+        else if (strcmp(ty, "String") == 0) *t = PT_STRING;
+        else {
+            resolved r;
+            if (!resolve_name(ic, lex, ty, &r)) return -1;
+            if (r.user) {
+                if (r.user->is_enum) return -2; /* user enumerations are not supported */
+                if (r.user->kind == CK_TYPE && r.user->short_base) {
+                    if (r.user == mark) return -3;
+                    if (++lam == power) {
+                        mark = r.user;
+                        power *= 2;
+                        lam = 0;
+                    }
+                    ty = r.user->short_base;
+                    lex = r.user->parent;
+                    continue;
+                }
+                return -1;
             }
-            return -1;
+            int rc = -1;
+            if (starts_with(r.path, "Modelica.Units.SI.") || starts_with(r.path, "Modelica.SIunits.") ||
+                starts_with(r.path, "Modelica.Units.NonSI.")) {
+                *t = PT_REAL;
+                rc = 0;
+            } else if (fl_enum_find(r.path)) {
+                *t = PT_ENUM;
+                *enum_type = fl_enum_find(r.path)->path;
+                rc = 0;
+            }
+            free(r.path);
+            return rc;
         }
-        int rc = -1;
-        if (starts_with(r.path, "Modelica.Units.SI.") || starts_with(r.path, "Modelica.SIunits.") ||
-            starts_with(r.path, "Modelica.Units.NonSI.")) {
-            *t = PT_REAL;
-            rc = 0;
-        } else if (fl_enum_find(r.path)) {
-            *t = PT_ENUM;
-            *enum_type = fl_enum_find(r.path)->path;
-            rc = 0;
-        }
-        free(r.path);
-        return rc;
+        return 0;
     }
-    return 0;
 }
 
 static int check_ptype(env *e, pslot *s, fl_loc loc)
@@ -332,19 +348,17 @@ static int check_ptype(env *e, pslot *s, fl_loc loc)
         fl_err(e->ic->d, loc, "value of parameter '%s%s' does not match its type %s", e->prefix, s->name, s->decl->type);
         return -1;
     }
+    if (s->type == PT_INT && (v->num < FL_INT_MIN || v->num > FL_INT_MAX)) {
+        fl_err(e->ic->d, loc, "value of Integer parameter '%s%s' is outside the Integer range (-2147483648 to 2147483647)",
+               e->prefix, s->name);
+        return -1;
+    }
     return 0;
 }
 
-static int eval_param(env *e, pslot *s)
+/* The value of s from its modifier, binding or start value. */
+static int eval_value(env *e, pslot *s)
 {
-    if (s->state == 2) return 0;
-    if (s->state == 3) return -1;
-    if (s->state == 1) {
-        fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' depends on itself", e->prefix, s->name);
-        s->state = 3;
-        return -1;
-    }
-    s->state = 1;
     int rc;
     if (s->over.mod && s->over.mod->value) {
         rc = eval_in(s->over.where, s->over.lex, s->over.mod->value, &s->val);
@@ -369,8 +383,87 @@ static int eval_param(env *e, pslot *s)
             rc = -1;
         }
     }
-    s->state = rc ? 3 : 2;
     return rc;
+}
+
+typedef FL_VEC(int) int_vec;
+
+/* Push the pending parameters of this scope that the expression of s may
+ * need (every name in it, taken branch or not). */
+static int push_dependencies(env *e, const pslot *s, int_vec *st)
+{
+    const fl_expr *x = NULL;
+    if (s->over.mod && s->over.mod->value) {
+        if (s->over.where == e) x = s->over.mod->value;
+    } else if (s->decl->binding) {
+        x = s->decl->binding;
+    } else {
+        for (int i = 0; i < s->decl->nmods; i++)
+            if (strcmp(s->decl->mods[i].name, "start") == 0) x = s->decl->mods[i].value;
+    }
+    size_t n0 = st->n;
+    FL_VEC(const fl_expr *) walk = {0};
+    while (x) {
+        if (x->kind == EX_REF && x->ref.n == 1) {
+            int k = fl_map_get(&e->pindex, x->ref.parts[0].name);
+            if (k >= 0 && e->params.v[k].state == 0) FL_VEC_PUSH(*st, k);
+        }
+        if (x->a) FL_VEC_PUSH(walk, x->a);
+        if (x->b) FL_VEC_PUSH(walk, x->b);
+        if (x->c) FL_VEC_PUSH(walk, x->c);
+        for (int i = 0; i < x->nargs; i++) FL_VEC_PUSH(walk, x->args[i]);
+        for (int i = 0; i < x->ref.n; i++)
+            for (int j = 0; j < x->ref.parts[i].nsubs; j++) FL_VEC_PUSH(walk, x->ref.parts[i].subs[j]);
+        x = walk.n ? walk.v[--walk.n] : NULL;
+    }
+    FL_VEC_FREE(walk);
+    return st->n > n0;
+}
+
+/* Evaluate parameter s, and before it the parameters of its scope it
+ * needs, with an explicit stack instead of recursion through the
+ * evaluator: a chain p1 = p2, p2 = p3, ... may be as long as the file.
+ * The names in an expression go on the stack first; a parameter reached
+ * only through a cycle of names stops the evaluation that needs it
+ * (lookup_cb sets e->need) and is evaluated before that one is retried,
+ * so a parameter needed while it is being evaluated is a true cycle. */
+static int eval_param(env *e, pslot *s)
+{
+    if (s->state == 2) return 0;
+    if (s->state == 3) return -1;
+    if (s->state == 1) {
+        fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' depends on itself", e->prefix, s->name);
+        s->state = 3;
+        return -1;
+    }
+    int_vec st = {0};
+    FL_VEC_PUSH(st, (int)(s - e->params.v));
+    int outer = e->stacking;
+    e->stacking = 1;
+    while (st.n) {
+        pslot *t = &e->params.v[st.v[st.n - 1]];
+        if (t->state >= 2) {
+            st.n--;
+            continue;
+        }
+        if (!t->scanned) {
+            t->scanned = 1;
+            if (push_dependencies(e, t, &st)) continue;
+        }
+        t->state = 1;
+        e->need = -1;
+        int rc = eval_value(e, t);
+        if (e->need >= 0) { /* a pending parameter first, then t again */
+            fl_value_free(&t->val);
+            FL_VEC_PUSH(st, e->need);
+            continue;
+        }
+        t->state = rc ? 3 : 2;
+        st.n--;
+    }
+    e->stacking = outer;
+    FL_VEC_FREE(st);
+    return s->state == 2 ? 0 : -1;
 }
 
 static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
@@ -382,6 +475,10 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
     int k = fl_map_get(&e->pindex, ref->parts[0].name);
     if (k < 0) return 0;
     pslot *s = &e->params.v[k];
+    if (s->state == 0 && e->stacking) { /* eval_param evaluates it first, then asks again */
+        e->need = k;
+        return -1;
+    }
     if (eval_param(e, s)) return -1;
     *out = fl_value_copy(&s->val);
     return 1;
@@ -566,15 +663,46 @@ static void add_connect(env *e, const fl_connect *cn)
  * Modifiers
  * ------------------------------------------------------------------------ */
 
-/* Modifications in `all` that target element `name`, as sub-modifications. */
-static void mods_for(pmod_vec *all, const char *name, pmod_vec *out, fl_mod **owned, int *nowned)
+/* The modifications of one instance by the first part of their names: a
+ * component may carry thousands of modifiers and its class thousands of
+ * elements, so each element finds its own without a scan of all of them.
+ * head maps a first part to the first index, next[i] is the next index
+ * with the same first part (in order), -1 at the end. */
+typedef struct mod_index {
+    fl_map head;
+    int *next;
+} mod_index;
+
+static size_t first_part_len(const char *dotted)
 {
-    FL_UNUSED(owned);
-    FL_UNUSED(nowned);
+    const char *dot = strchr(dotted, '.');
+    return dot ? (size_t)(dot - dotted) : strlen(dotted);
+}
+
+static void mod_index_build(mod_index *x, const pmod_vec *all)
+{
+    memset(x, 0, sizeof *x);
+    x->next = fl_xmalloc(sizeof(int) * (all->n ? all->n : 1));
+    for (size_t i = all->n; i-- > 0;) {
+        char *key = fl_xstrndup(all->v[i].name, first_part_len(all->v[i].name));
+        x->next[i] = fl_map_get(&x->head, key);
+        fl_map_put(&x->head, key, (int)i);
+        free(key);
+    }
+}
+
+static void mod_index_free(mod_index *x)
+{
+    fl_map_free(&x->head);
+    free(x->next);
+}
+
+/* Modifications in `all` that target element `name`, as sub-modifications. */
+static void mods_for(pmod_vec *all, const mod_index *x, const char *name, pmod_vec *out)
+{
     size_t n = strlen(name);
-    for (size_t i = 0; i < all->n; i++) {
+    for (int i = fl_map_get(&x->head, name); i >= 0; i = x->next[i]) {
         pmod *p = &all->v[i];
-        if (strncmp(p->name, name, n) != 0) continue;
         if (p->name[n] == '\0') {
             for (int k = 0; k < p->mod->nsubs; k++) {
                 pmod q = {&p->mod->subs[k], p->mod->subs[k].name, p->where, p->lex};
@@ -585,17 +713,11 @@ static void mods_for(pmod_vec *all, const char *name, pmod_vec *out, fl_mod **ow
                 pmod q = {p->mod, "", p->where, p->lex};
                 FL_VEC_PUSH(*out, q);
             }
-        } else if (p->name[n] == '.') {
+        } else {
             pmod q = {p->mod, p->name + n + 1, p->where, p->lex};
             FL_VEC_PUSH(*out, q);
         }
     }
-}
-
-static int first_part_eq(const char *dotted, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(dotted, name, n) == 0 && (dotted[n] == '\0' || dotted[n] == '.');
 }
 
 /* Apply modifications to a library component instance. */
@@ -709,13 +831,31 @@ typedef FL_VEC(elem) elem_vec;
 
 typedef FL_VEC(const fl_connect *) connect_vec;
 
+/* Base classes of base classes ... (README.md, "Limits"). */
+#define FL_MAX_EXTENDS_DEPTH 20
+
+/* seen: the classes already collected for this instance. A class reached
+ * again through another extends clause (A extends B, C; C extends B)
+ * adds nothing new (Modelica merges identical inherited elements), and
+ * collecting it once keeps a lattice of extends clauses linear instead of
+ * exponential. */
 static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, connect_vec *conns,
-                   pmod_vec *ext_mods, int depth)
+                   pmod_vec *ext_mods, int depth, fl_map *seen)
 {
-    if (depth > 20) {
-        fl_err(ic->d, c->loc, "extends nesting too deep (cycle?) in '%s'", c->name);
+    char key[2 * sizeof(void *) + 8];
+    snprintf(key, sizeof key, "%p", (const void *)c);
+    int state = fl_map_get(seen, key); /* 1: its extends are being collected, 2: done */
+    if (state == 2) return 0;
+    if (state == 1) {
+        fl_err(ic->d, c->loc, "class '%s' extends itself (through its base classes)", c->name);
         return -1;
     }
+    if (depth > FL_MAX_EXTENDS_DEPTH) {
+        fl_err(ic->d, c->loc, "extends clauses nested more than %d levels deep (in '%s')", FL_MAX_EXTENDS_DEPTH,
+               c->name);
+        return -1;
+    }
+    fl_map_put(seen, key, 1);
     for (size_t i = 0; i < c->unsupported.n; i++) {
         fl_err(ic->d, c->unsupported.v[i].loc, "%s are not supported by flange (only connect() equations)",
                c->unsupported.v[i].what);
@@ -745,7 +885,7 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
             pmod p = {&ex->mods[k], ex->mods[k].name, e, c};
             FL_VEC_PUSH(*ext_mods, p);
         }
-        if (collect(ic, e, r.user, els, conns, ext_mods, depth + 1)) return -1;
+        if (collect(ic, e, r.user, els, conns, ext_mods, depth + 1, seen)) return -1;
     }
     for (size_t i = 0; i < c->decls.n; i++) {
         elem el;
@@ -755,6 +895,7 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
         FL_VEC_PUSH(*els, el);
     }
     for (size_t i = 0; i < c->connects.n; i++) FL_VEC_PUSH(*conns, &c->connects.v[i]);
+    fl_map_put(seen, key, 2);
     return 0;
 }
 
@@ -795,7 +936,9 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     elem_vec els = {0};
     connect_vec conns = {0};
     pmod_vec ext_mods = {0};
-    int rc = collect(ic, &e, c, &els, &conns, &ext_mods, 0);
+    fl_map seen = {0};
+    int rc = collect(ic, &e, c, &els, &conns, &ext_mods, 0, &seen);
+    fl_map_free(&seen);
     /* outer modifiers first: they win over those of extends clauses */
     pmod_vec all = {0};
     if (mods) {
@@ -808,10 +951,12 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     for (size_t i = 0; i < ext_mods.n; i++) FL_VEC_PUSH(all, ext_mods.v[i]);
 
     /* check that every outer modifier names an element */
+    mod_index mix;
+    mod_index_build(&mix, &all);
+    fl_map elnames = {0};
+    for (size_t k = 0; k < els.n; k++) fl_map_put(&elnames, els.v[k].decl->name, 0);
     for (size_t i = 0; i < all.n && !rc; i++) {
-        int found = 0;
-        for (size_t k = 0; k < els.n; k++)
-            if (first_part_eq(all.v[i].name, els.v[k].decl->name)) found = 1;
+        int found = fl_map_getn(&elnames, all.v[i].name, first_part_len(all.v[i].name)) >= 0;
         if (!found) {
             char *cls = c->name;
             const char *dot = strchr(all.v[i].name, '.');
@@ -836,6 +981,11 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         s.decl = dc;
         s.lex = els.v[i].lex;
         int tr = param_type(ic, s.lex, dc, &s.type, &s.enum_type);
+        if (tr == -3) {
+            fl_err(ic->d, dc->type_loc, "type '%s' of parameter '%s' is defined in terms of itself", dc->type, dc->name);
+            rc = -1;
+            break;
+        }
         if (tr == -2 || (tr < 0 && fl_class_find(dc->type))) {
             fl_err(ic->d, dc->type_loc, "'%s' cannot be the type of parameter '%s'", dc->type, dc->name);
             rc = -1;
@@ -846,9 +996,8 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
             rc = -1;
             break;
         }
-        for (size_t k = 0; k < all.n; k++) {
-            if (strcmp(all.v[k].name, dc->name) == 0 && !s.over.mod) s.over = all.v[k];
-        }
+        for (int k = fl_map_get(&mix.head, dc->name); k >= 0 && !s.over.mod; k = mix.next[k])
+            if (strcmp(all.v[k].name, dc->name) == 0) s.over = all.v[k];
         if ((dc->prefix & FL_PFX_FINAL) && s.over.mod && s.over.mod->value) {
             fl_err(ic->d, s.over.mod->loc, "parameter '%s' is final and cannot be modified", dc->name);
             rc = -1;
@@ -954,7 +1103,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         }
         /* modifiers: outer ones first (they win), then the declaration's own */
         pmod_vec sub = {0};
-        mods_for(&all, dc->name, &sub, NULL, NULL);
+        mods_for(&all, &mix, dc->name, &sub);
         for (int k = 0; k < dc->nmods; k++) {
             pmod p = {&dc->mods[k], dc->mods[k].name, &e, el->lex};
             FL_VEC_PUSH(sub, p);
@@ -1001,6 +1150,8 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     FL_VEC_FREE(conns);
     FL_VEC_FREE(ext_mods);
     FL_VEC_FREE(all);
+    mod_index_free(&mix);
+    fl_map_free(&elnames);
     env_free(&e);
     ic->depth--;
     return rc || ic->failed ? -1 : 0;
@@ -1013,28 +1164,30 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
 typedef FL_VEC(const fl_class_ast *) class_vec;
 typedef FL_VEC(char *) str_vec;
 
-static void collect_models(const fl_class_ast *c, const char *path, class_vec *out, str_vec *paths)
+/* Models of the file with their dotted paths; path holds the path of c's
+ * package and is restored on return (no copy of it per level). */
+static void collect_models(const fl_class_ast *c, fl_buf *path, class_vec *out, str_vec *paths)
 {
-    char *p = *path ? fl_xsprintf("%s.%s", path, c->name) : fl_xstrdup(c->name);
+    size_t n0 = path->n;
+    if (n0) fl_buf_addc(path, '.');
+    fl_buf_add(path, c->name);
     if ((c->kind == CK_MODEL || c->kind == CK_CLASS) && !c->partial) {
         FL_VEC_PUSH(*out, c);
-        FL_VEC_PUSH(*paths, p);
-    } else {
-        free(p);
-        p = NULL;
+        FL_VEC_PUSH(*paths, fl_xstrndup(path->s, path->n));
     }
-    if (c->kind == CK_PACKAGE) {
-        char *pp = *path ? fl_xsprintf("%s.%s", path, c->name) : fl_xstrdup(c->name);
-        for (size_t i = 0; i < c->classes.n; i++) collect_models(c->classes.v[i], pp, out, paths);
-        free(pp);
-    }
+    if (c->kind == CK_PACKAGE)
+        for (size_t i = 0; i < c->classes.n; i++) collect_models(c->classes.v[i], path, out, paths);
+    path->n = n0;
+    path->s[n0] = '\0';
 }
 
 static const fl_class_ast *pick_model(fl_file_ast *ast, const char *name, fl_diag *d)
 {
     class_vec models = {0};
     str_vec paths = {0};
-    for (size_t i = 0; i < ast->classes.n; i++) collect_models(ast->classes.v[i], "", &models, &paths);
+    fl_buf path = {0};
+    for (size_t i = 0; i < ast->classes.n; i++) collect_models(ast->classes.v[i], &path, &models, &paths);
+    fl_buf_free(&path);
     const fl_class_ast *found = NULL;
     int nfound = 0;
     fl_loc floc = {ast->path, 0, 0};

@@ -3,10 +3,13 @@
 #include "model.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const fl_loc api_loc = {NULL, 0, 0};
 
@@ -222,6 +225,10 @@ static int coerce_param(const fl_minst *in, int k, fl_value *v, fl_loc loc, fl_d
     case FL_P_INT:
         if (v->kind == V_REAL && v->num == floor(v->num)) v->kind = V_INT;
         if (v->kind != V_INT) want = "an Integer";
+        else if (v->num < FL_INT_MIN || v->num > FL_INT_MAX) {
+            fl_err(d, loc, "%s.%s is outside the Integer range (-2147483648 to 2147483647)", in->name, pd->name);
+            return -1;
+        }
         break;
     case FL_P_BOOL:
         if (v->kind != V_BOOL) want = "true or false";
@@ -488,47 +495,115 @@ void fl_model_set_experiment(fl_model *m, fl_experiment e)
     m->has_exp[0] = m->has_exp[1] = m->has_exp[2] = m->has_exp[3] = 1;
 }
 
+/* Largest model file flange reads (README.md, "Limits"): the 1e5-wagon
+ * benchmark file is 48 MB. */
+#define FL_MAX_MODEL_FILE ((size_t)1 << 30)
+
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+static void not_regular(const char *path, mode_t mode, fl_diag *d)
+{
+    if (S_ISDIR(mode)) fl_err(d, fl_noloc, "%s is a directory, not a model file", path);
+    else fl_err(d, fl_noloc, "%s is %s, not a model file (a model file must be a regular file)", path, file_kind(mode));
+}
+
+/* A NUL byte would end the text early: an error at its place. */
+static int check_nul(const char *path, const char *text, size_t n, fl_diag *d)
+{
+    const char *z = n ? memchr(text, '\0', n) : NULL;
+    if (!z) return 0;
+    int line = 1;
+    const char *line_start = text;
+    for (const char *q = text; q < z; q++)
+        if (*q == '\n') {
+            line++;
+            line_start = q + 1;
+        }
+    fl_loc loc = {path, line, (int)(z - line_start) + 1};
+    fl_err(d, loc, "NUL byte in the model text (is %s a text file?)", path);
+    return -1;
+}
+
+/* The whole text of a model file. Only regular files are read (a symbolic
+ * link to one is fine): the type is checked before the file is opened,
+ * since opening a FIFO waits for a writer and opening a device may act on
+ * it, and again on the open file, which is opened without waiting in case
+ * it was replaced in between. */
 static char *read_file(const char *path, fl_diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
         fl_err(d, fl_noloc, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    fl_buf b = {0};
+    if (!S_ISREG(st.st_mode)) {
+        not_regular(path, st.st_mode, d);
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fl_err(d, fl_noloc, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        not_regular(path, st.st_mode, d);
+        close(fd);
+        return NULL;
+    }
     /* one read of the whole file when its size is known (a big model is
      * tens of megabytes: no copying while the buffer grows) */
-    struct stat st;
-    int known = fstat(fileno(f), &st) == 0;
-    if (known && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        fl_err(d, fl_noloc, "%s is a directory, not a model file", path);
+    size_t cap = st.st_size > 0 && (uintmax_t)st.st_size <= FL_MAX_MODEL_FILE ? (size_t)st.st_size + 1 : 65536;
+    char *text = NULL;
+    size_t n = 0;
+    int err = 0, too_big = (uintmax_t)st.st_size > FL_MAX_MODEL_FILE;
+    if (!too_big) text = fl_xmalloc(cap);
+    while (!too_big) {
+        if (n + 1 == cap) { /* full: the end, or the file grew since fstat */
+            char c;
+            ssize_t k = read(fd, &c, 1);
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0) err = errno;
+            if (k <= 0) break;
+            if (n >= FL_MAX_MODEL_FILE) {
+                too_big = 1;
+                break;
+            }
+            cap = FL_MIN(2 * cap, FL_MAX_MODEL_FILE + 1);
+            text = fl_xrealloc(text, cap);
+            text[n++] = c;
+            continue;
+        }
+        ssize_t k = read(fd, text + n, cap - 1 - n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) err = errno;
+        if (k <= 0) break;
+        n += (size_t)k;
+    }
+    close(fd);
+    if (too_big) {
+        fl_err(d, fl_noloc, "%s is larger than 1 GiB, the largest model file flange reads", path);
+        free(text);
         return NULL;
     }
-    if (known && S_ISREG(st.st_mode) && st.st_size > 0) {
-        b.cap = (size_t)st.st_size + 1;
-        b.s = fl_xmalloc(b.cap);
-    }
-    char tmp[65536];
-    size_t n;
-    if (b.cap > 1) {
-        while (b.n + 1 < b.cap && (n = fread(b.s + b.n, 1, b.cap - 1 - b.n, f)) > 0) b.n += n;
-        b.s[b.n] = '\0';
-    }
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) fl_buf_addn(&b, tmp, n);
-    int err = ferror(f);
-    fclose(f);
     if (err) {
-        fl_err(d, fl_noloc, "cannot read %s", path);
-        fl_buf_free(&b);
+        fl_err(d, fl_noloc, "cannot read %s: %s", path, strerror(err));
+        free(text);
         return NULL;
     }
-    if (b.n && memchr(b.s, '\0', b.n)) {
-        fl_err(d, fl_noloc, "%s is not a text file (it contains NUL bytes)", path);
-        fl_buf_free(&b);
+    text[n] = '\0';
+    if (check_nul(path, text, n, d)) {
+        free(text);
         return NULL;
     }
-    return fl_buf_take(&b);
+    return text;
 }
 
 fl_model *fl_model_load_string(const char *text, const char *source_name, const fl_load_opts *opts, fl_diag *d)

@@ -17,6 +17,16 @@ typedef struct fl_value {
     double *data;          /* V_ARRAY: row-major (owned) */
 } fl_value;
 
+/* Largest array an expression may build (ranges, zeros/ones/fill, tables):
+ * ten million elements, 80 MB. */
+#define FL_MAX_ARRAY 10000000
+#define FL_MAX_ARRAY_TEXT "10000000"
+
+/* Range of Integer values (32 bits, as in Modelica tools): Integer
+ * parameters outside it are errors, integer literals beyond it are Real. */
+#define FL_INT_MIN (-2147483647.0 - 1)
+#define FL_INT_MAX 2147483647.0
+
 void fl_value_free(fl_value *v);
 fl_value fl_value_copy(const fl_value *v);
 fl_value fl_value_real(double x);

@@ -6,33 +6,35 @@
 
 #include "lexer.h"
 
-static void ref_free(fl_ref *r)
-{
-    for (int i = 0; i < r->n; i++) {
-        free(r->parts[i].name);
-        for (int j = 0; j < r->parts[i].nsubs; j++) fl_expr_free(r->parts[i].subs[j]);
-        free(r->parts[i].subs);
-    }
-    free(r->parts);
-    r->parts = NULL;
-    r->n = 0;
-}
+typedef FL_VEC(fl_expr *) expr_stack;
 
+/* Frees a heap tree with an explicit stack: a tree may be as deep as the
+ * longest operator chain in the text. */
 void fl_expr_free(fl_expr *e)
 {
-    if (!e) return;
-    free(e->str);
-    fl_expr_free(e->a);
-    fl_expr_free(e->b);
-    fl_expr_free(e->c);
-    ref_free(&e->ref);
-    for (int i = 0; i < e->nargs; i++) {
-        fl_expr_free(e->args[i]);
-        if (e->argnames) free(e->argnames[i]);
+    expr_stack st = {0};
+    while (e) {
+        if (e->a) FL_VEC_PUSH(st, e->a);
+        if (e->b) FL_VEC_PUSH(st, e->b);
+        if (e->c) FL_VEC_PUSH(st, e->c);
+        for (int i = 0; i < e->ref.n; i++) {
+            for (int j = 0; j < e->ref.parts[i].nsubs; j++)
+                if (e->ref.parts[i].subs[j]) FL_VEC_PUSH(st, e->ref.parts[i].subs[j]);
+            free(e->ref.parts[i].name);
+            free(e->ref.parts[i].subs);
+        }
+        free(e->ref.parts);
+        for (int i = 0; i < e->nargs; i++) {
+            if (e->args[i]) FL_VEC_PUSH(st, e->args[i]);
+            if (e->argnames) free(e->argnames[i]);
+        }
+        free(e->args);
+        free(e->argnames);
+        free(e->str);
+        free(e);
+        e = st.n ? st.v[--st.n] : NULL;
     }
-    free(e->args);
-    free(e->argnames);
-    free(e);
+    FL_VEC_FREE(st);
 }
 
 static void ref_copy(fl_ref *dst, const fl_ref *src)
@@ -50,13 +52,14 @@ static void ref_copy(fl_ref *dst, const fl_ref *src)
     }
 }
 
-fl_expr *fl_expr_clone(const fl_expr *e)
+/* One node with copies of its children; a binary node's left operand is
+ * left to the caller (it may head a long chain). */
+static fl_expr *clone_node(const fl_expr *e, int skip_a)
 {
-    if (!e) return NULL;
     fl_expr *c = fl_xmalloc(sizeof *c);
     *c = *e;
     c->str = e->str ? fl_xstrdup(e->str) : NULL;
-    c->a = fl_expr_clone(e->a);
+    c->a = skip_a ? NULL : fl_expr_clone(e->a);
     c->b = fl_expr_clone(e->b);
     c->c = fl_expr_clone(e->c);
     ref_copy(&c->ref, &e->ref);
@@ -71,6 +74,26 @@ fl_expr *fl_expr_clone(const fl_expr *e)
         for (int i = 0; i < e->nargs; i++)
             c->argnames[i] = e->argnames[i] ? fl_xstrdup(e->argnames[i]) : NULL;
     }
+    return c;
+}
+
+/* The left spine of a chain a + b + c + ... is copied by a loop, the rest
+ * by recursion (whose depth the parser's nesting limit bounds). */
+fl_expr *fl_expr_clone(const fl_expr *e)
+{
+    if (!e) return NULL;
+    FL_VEC(const fl_expr *) spine = {0};
+    while (e->kind == EX_BINARY && e->a) {
+        FL_VEC_PUSH(spine, e);
+        e = e->a;
+    }
+    fl_expr *c = clone_node(e, 0);
+    while (spine.n) {
+        fl_expr *up = clone_node(spine.v[--spine.n], 1);
+        up->a = c;
+        c = up;
+    }
+    FL_VEC_FREE(spine);
     return c;
 }
 
@@ -173,13 +196,22 @@ void fl_expr_print(fl_buf *b, const fl_expr *e)
         fl_buf_add(b, e->op == K_NOT ? "not " : e->op == T_MINUS ? "-" : "+");
         fl_expr_print(b, e->a);
         break;
-    case EX_BINARY:
-        fl_buf_addc(b, '(');
-        fl_expr_print(b, e->a);
-        fl_buf_add(b, op_text(e->op));
-        fl_expr_print(b, e->b);
-        fl_buf_addc(b, ')');
+    case EX_BINARY: {
+        /* "((a + b) + c)": the left spine by a loop */
+        FL_VEC(const fl_expr *) spine = {0};
+        const fl_expr *x = e;
+        for (; x->kind == EX_BINARY && x->a; x = x->a) FL_VEC_PUSH(spine, x);
+        for (size_t i = 0; i < spine.n; i++) fl_buf_addc(b, '(');
+        fl_expr_print(b, x);
+        while (spine.n) {
+            const fl_expr *y = spine.v[--spine.n];
+            fl_buf_add(b, op_text(y->op));
+            fl_expr_print(b, y->b);
+            fl_buf_addc(b, ')');
+        }
+        FL_VEC_FREE(spine);
         break;
+    }
     case EX_CALL: {
         char *s = fl_ref_str(&e->ref);
         fl_buf_add(b, s);

@@ -232,9 +232,17 @@ typedef struct fl_file_ast {
     FL_VEC(fl_class_ast *) classes;
 } fl_file_ast;
 
-/* Nesting of if/for/when equations and statements (documented in README.md,
- * "Limits"): walks of equations recurse, this keeps them on the stack. */
-#define FL_MAX_BLOCK_NESTING 100
+/* Limits of nesting (documented in README.md, "Limits"). The parser,
+ * and every walk of a tree after it, handle nested constructs by
+ * recursion; past these depths the parser reports a located error
+ * ("... nested more than N levels deep") instead of running out of
+ * stack. They are far beyond real models (the MSL nests packages about
+ * 8 deep and expressions rarely beyond 20) and safe with a 1 MB stack in
+ * a sanitizer build. Long chains of one operator (a + b + c + ...) are
+ * not nesting: their left-deep trees are walked by loops. */
+#define FL_MAX_NESTING 200       /* expressions (parentheses, calls, subscripts, if) and modifications */
+#define FL_MAX_CLASS_DEPTH 100   /* classes (packages) inside classes */
+#define FL_MAX_BLOCK_NESTING 100 /* if/for/when equations and statements inside each other */
 
 /* Parse text into a file AST (text need not outlive the call). Returns NULL on syntax errors, which
  * are reported to d with file:line:column. */

@@ -2,6 +2,9 @@
 #include "lexer.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
@@ -55,6 +58,9 @@ const char *fl_tok_name(fl_tok_kind k)
 void fl_lex_init(fl_lexer *lx, const char *src, const char *file, fl_diag *d)
 {
     memset(lx, 0, sizeof *lx);
+    /* a UTF-8 byte-order mark (written by some Windows editors) is not
+     * text: skipped, and columns of the first line count from after it */
+    if ((unsigned char)src[0] == 0xEF && (unsigned char)src[1] == 0xBB && (unsigned char)src[2] == 0xBF) src += 3;
     lx->src = lx->p = lx->line_start = src;
     lx->file = file;
     lx->line = 1;
@@ -170,15 +176,33 @@ static fl_token lex_string(fl_lexer *lx, fl_loc loc)
     return t;
 }
 
+/* The token text for a message: long literals are cut to their first
+ * digits and an ellipsis. */
+static void number_excerpt(char *out, size_t size, const char *start, size_t n)
+{
+    if (n < size) {
+        memcpy(out, start, n);
+        out[n] = '\0';
+    } else {
+        snprintf(out, size, "%.*s... (%zu characters)", (int)(size - 24), start, n);
+    }
+}
+
+/* A numeric literal of any length, converted by strtod on its whole text
+ * (correctly rounded). Values beyond the largest double and non-zero
+ * values that would round to zero are errors; values below the smallest
+ * normal double are kept as the denormal strtod gives. Integer literals
+ * (no '.', no exponent) are Integers when they fit the Integer range
+ * (32 bits, like Modelica tools), otherwise Real literals. */
 static fl_token lex_number(fl_lexer *lx, fl_loc loc)
 {
     const char *start = lx->p;
-    int is_int = 1;
-    while (isdigit((unsigned char)*lx->p)) lx->p++;
+    int is_int = 1, nonzero = 0;
+    for (; isdigit((unsigned char)*lx->p); lx->p++) nonzero |= *lx->p != '0';
     if (*lx->p == '.' && isdigit((unsigned char)lx->p[1])) {
         is_int = 0;
         lx->p++;
-        while (isdigit((unsigned char)*lx->p)) lx->p++;
+        for (; isdigit((unsigned char)*lx->p); lx->p++) nonzero |= *lx->p != '0';
     } else if (*lx->p == '.' && !isalpha((unsigned char)lx->p[1]) && lx->p[1] != '_' &&
                lx->p[1] != '*' && lx->p[1] != '/' && lx->p[1] != '^' && lx->p[1] != '+' &&
                lx->p[1] != '-') {
@@ -198,16 +222,26 @@ static fl_token lex_number(fl_lexer *lx, fl_loc loc)
         }
     }
     if (isalpha((unsigned char)*lx->p) || *lx->p == '_') {
-        fl_err(lx->diag, loc, "malformed number '%.*s'", (int)(lx->p - start + 1), start);
+        fl_err(lx->diag, loc, "malformed number '%.*s'", (int)FL_MIN(lx->p - start + 1, 60), start);
         return lex_error(lx, loc);
     }
     fl_token t = make(lx, T_NUMBER, start, loc);
-    char tmp[128];
-    size_t n = FL_MIN((size_t)(lx->p - start), sizeof tmp - 1);
-    memcpy(tmp, start, n);
-    tmp[n] = '\0';
-    t.num = strtod(tmp, NULL);
-    t.is_int = is_int;
+    size_t n = (size_t)(lx->p - start);
+    char tmp[64];
+    char *text = n < sizeof tmp ? tmp : fl_xmalloc(n + 1);
+    memcpy(text, start, n);
+    text[n] = '\0';
+    t.num = strtod(text, NULL);
+    if (text != tmp) free(text);
+    if (isinf(t.num) || (t.num == 0 && nonzero)) {
+        char ex[64];
+        number_excerpt(ex, sizeof ex, start, n);
+        fl_err(lx->diag, loc, isinf(t.num) ? "number out of range: %s is larger than the largest Real (about 1.8e308)"
+                                           : "number out of range: %s is too small: it would round to zero",
+               ex);
+        return lex_error(lx, loc);
+    }
+    t.is_int = is_int && t.num <= INT_MAX;
     return t;
 }
 

@@ -21,6 +21,8 @@ typedef struct parser {
     fl_diag *diag;
     int failed;
     const char *path;
+    int nesting;     /* expressions and modifications being parsed, one inside the other */
+    int class_depth; /* classes being parsed, one inside the other */
     int block_depth; /* equations and statements being parsed, one inside the other */
 } parser;
 
@@ -96,6 +98,21 @@ static int expect(parser *p, fl_tok_kind k, const char *what)
     if (accept(p, k)) return 1;
     syntax_error(p, what);
     return 0;
+}
+
+/* Enter one more level of a construct the parser (and every later walk
+ * of the tree) handles by recursion; past the limit (ast.h) a located
+ * error instead of a stack overflow. Leave with p->nesting--. */
+static int enter_nesting(parser *p, const char *what)
+{
+    if (p->nesting >= FL_MAX_NESTING) {
+        if (!p->failed)
+            fl_err(p->diag, p->tok.loc, "%s nested more than %d levels deep", what, FL_MAX_NESTING);
+        p->failed = 1;
+        return 0;
+    }
+    p->nesting++;
+    return 1;
 }
 
 /* An identifier's text. Plain copies: instance names are mostly unique, and
@@ -540,9 +557,21 @@ static fl_expr *parse_simple(parser *p)
     return a;
 }
 
+static fl_expr *parse_if_or_simple(parser *p);
+
+/* Every nested expression (parentheses, arguments, subscripts, array
+ * elements, if branches) comes through here: that is where its depth is
+ * counted. */
 static fl_expr *parse_expr(parser *p)
 {
-    if (p->failed) return NULL;
+    if (p->failed || !enter_nesting(p, "expression")) return NULL;
+    fl_expr *e = parse_if_or_simple(p);
+    p->nesting--;
+    return e;
+}
+
+static fl_expr *parse_if_or_simple(parser *p)
+{
     if (p->tok.kind == K_IF) {
         fl_loc loc = p->tok.loc;
         advance(p);
@@ -647,38 +676,67 @@ static void collect_leaves(const fl_mod *mods, int n, const char *prefix, mod_le
     }
 }
 
+/* The first of n (path, location) pairs whose path came before: a short
+ * list is compared pairwise, a long one through a hash map (a modifier
+ * list may have thousands of arguments). */
+static int first_repeat(const mod_leaf *v, size_t n, size_t *earlier)
+{
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = 0; j < i; j++)
+                if (strcmp(v[i].path, v[j].path) == 0) {
+                    *earlier = j;
+                    return (int)i;
+                }
+        return -1;
+    }
+    fl_map seen = {0};
+    int found = -1;
+    for (size_t i = 0; i < n && found < 0; i++) {
+        int j = fl_map_get(&seen, v[i].path);
+        if (j >= 0) {
+            *earlier = (size_t)j;
+            found = (int)i;
+        } else {
+            fl_map_put(&seen, v[i].path, (int)i);
+        }
+    }
+    fl_map_free(&seen);
+    return found;
+}
+
 /* Two arguments of a modification must not set the same attribute. */
 static void check_duplicate_mods(parser *p, const fl_mod *mods, int n)
 {
     int flat = 1;
     for (int i = 0; i < n && flat; i++) flat = mods[i].nsubs == 0;
-    if (flat) { /* the common case: plain name = value pairs, names interned */
-        for (int i = 1; i < n; i++)
-            for (int j = 0; j < i; j++)
-                if (mods[i].value && mods[j].value && mods[i].name == mods[j].name) {
-                    fl_err(p->diag, mods[i].loc, "'%s' is modified twice (first at %d:%d)", mods[i].name,
-                           mods[j].loc.line, mods[j].loc.col);
-                    p->failed = 1;
-                    return;
-                }
-        return;
-    }
     mod_leaves leaves = {0};
-    collect_leaves(mods, n, "", &leaves);
-    for (size_t i = 1; i < leaves.n && !p->failed; i++)
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(leaves.v[i].path, leaves.v[j].path) == 0) {
-                fl_err(p->diag, leaves.v[i].loc, "'%s' is modified twice (first at %d:%d)", leaves.v[i].path,
-                       leaves.v[j].loc.line, leaves.v[j].loc.col);
-                p->failed = 1;
-                break;
+    if (flat) { /* the common case: plain name = value pairs, no paths to build */
+        for (int i = 0; i < n; i++)
+            if (mods[i].value) {
+                mod_leaf l = {mods[i].name, mods[i].loc};
+                FL_VEC_PUSH(leaves, l);
             }
-    for (size_t i = 0; i < leaves.n; i++) free(leaves.v[i].path);
+    } else {
+        collect_leaves(mods, n, "", &leaves);
+    }
+    size_t j = 0;
+    int i = first_repeat(leaves.v, leaves.n, &j);
+    if (i >= 0) {
+        fl_err(p->diag, leaves.v[i].loc, "'%s' is modified twice (first at %d:%d)", leaves.v[i].path,
+               leaves.v[j].loc.line, leaves.v[j].loc.col);
+        p->failed = 1;
+    }
+    if (!flat)
+        for (size_t k = 0; k < leaves.n; k++) free(leaves.v[k].path);
     FL_VEC_FREE(leaves);
 }
 
 static int parse_mod_list(parser *p, fl_mod **out, int *nout)
 {
+    *out = NULL;
+    *nout = 0;
+    if (!enter_nesting(p, "modification")) return 0;
     FL_VEC(fl_mod) mods = {0};
     advance(p); /* ( */
     if (p->tok.kind != T_RPAREN) {
@@ -692,6 +750,7 @@ static int parse_mod_list(parser *p, fl_mod **out, int *nout)
     *nout = (int)mods.n;
     *out = avec(mods.v, mods.n, sizeof *mods.v);
     if (!p->failed) check_duplicate_mods(p, *out, *nout);
+    p->nesting--;
     return !p->failed;
 }
 
@@ -1378,9 +1437,27 @@ static fl_class_kind class_kind(parser *p)
     }
 }
 
+static fl_class_ast *parse_class_body(parser *p, fl_class_ast *parent);
+
+/* Classes nest by recursion (and instantiation and the name lookup walk
+ * the nesting): their depth is limited like that of expressions. */
 static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefixes)
 {
     FL_UNUSED(prefixes);
+    if (p->class_depth >= FL_MAX_CLASS_DEPTH) {
+        if (!p->failed)
+            fl_err(p->diag, p->tok.loc, "class nested more than %d levels deep", FL_MAX_CLASS_DEPTH);
+        p->failed = 1;
+        return NULL;
+    }
+    p->class_depth++;
+    fl_class_ast *c = parse_class_body(p, parent);
+    p->class_depth--;
+    return c;
+}
+
+static fl_class_ast *parse_class_body(parser *p, fl_class_ast *parent)
+{
     fl_class_ast *c = anew(sizeof *c);
     c->parent = parent;
     c->loc = p->tok.loc;

@@ -2,10 +2,13 @@
  * springs and contacts, power dissipated by dampers, contacts and
  * friction, power of force sources and of prescribed-motion sources. The
  * integrator driver integrates the powers over every step (Gauss
- * quadrature on the step's interpolant) and adds the kinetic energy lost
- * in impulses; the balance
+ * quadrature on the step's interpolant); impacts add their loss (closed
+ * form) and the work the motion sources do through their impulses
+ * (fl_impact). The balance
  *     E_kin + E_pot + E_dissipated - W_sources = const
- * then measures how well the run conserves energy. */
+ * then compares kinetic and stored energies measured from the state with
+ * losses and work derived independently of them, and one verdict
+ * (fl_energy_verdict) decides whether it closes. */
 #include <math.h>
 #include <string.h>
 
@@ -63,17 +66,91 @@ void fl_energy_point(fl_sim *s, double t, const double *y, const double *yp, dou
     out[0] = r.ekin;
     out[1] = r.upot;
     out[2] = s->e_diss + s->impact_loss;
-    out[3] = s->e_work;
+    out[3] = s->e_work + s->impulse_work[0];
     out[4] = r.ekin + r.upot + out[2] - out[3] - s->e_balance0;
     if (fabs(out[4]) > s->e_drift_max) s->e_drift_max = fabs(out[4]);
+    for (int k = 0; k < 4; k++)
+        if (fabs(out[k]) > s->e_seen_max) s->e_seen_max = fabs(out[k]);
 }
 
 void fl_energy_begin(fl_sim *s, double t, const double *y, const double *yp)
 {
     fl_erates r;
     fl_energy_rates(s, t, y, yp, &r);
-    s->e_diss = s->e_work = s->e_work_abs = 0;
-    s->e_balance0 = r.ekin + r.upot + s->impact_loss;
+    s->e_diss = s->e_work = s->e_work_abs = s->e_loss_neg = 0;
+    /* impacts at the start (initial event iteration) happened before */
+    s->e_balance0 = r.ekin + r.upot + s->impact_loss - s->impulse_work[0];
     s->e_initial = r.ekin + r.upot;
     s->e_drift_max = 0;
+    s->e_seen_max = fmax(fmax(r.ekin, fabs(r.upot)), fmax(s->impact_loss, s->impulse_work[1]));
+}
+
+/* The verdict is computed from the quantities themselves, not from a drift
+ * or a throughput someone else derived: the drift of the end values is
+ * recomputed, a throughput of 0 is floored by the largest quantity (so a
+ * balance that moved energy is never "0 of 0"), and negative dissipation,
+ * which no physics produces, fails whatever the drift; so does a value
+ * that is not finite. */
+fl_everdict fl_energy_verdict(const fl_ebalance *b, double tol)
+{
+    fl_everdict v;
+    double end = b->kinetic + b->stored + b->dissipated + b->impacts - b->work - b->e0;
+    v.drift = fabs(end) > b->drift_max ? fabs(end) : b->drift_max;
+    double q[] = {b->throughput, fabs(b->e0),         fabs(b->kinetic), fabs(b->stored), fabs(b->dissipated),
+                  fabs(b->impacts), fabs(b->work), fabs(b->loss_negative), b->seen_max};
+    int finite = isfinite(end) && isfinite(b->drift_max);
+    v.throughput = 0;
+    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++) {
+        if (!isfinite(q[k])) finite = 0;
+        else if (q[k] > v.throughput) v.throughput = q[k];
+    }
+    double floor_neg = -FL_ENERGY_ROUNDING * v.throughput;
+    v.negative_loss = !(b->dissipated >= floor_neg && b->impacts >= floor_neg && b->loss_negative >= floor_neg);
+    v.closed = finite && !v.negative_loss && v.drift <= tol * v.throughput;
+    return v;
+}
+
+void fl_energy_finish(fl_sim *s, double t, fl_diag *d)
+{
+    fl_ebalance b;
+    memset(&b, 0, sizeof b);
+    if (s->energy) {
+        double ev[FL_NENERGY];
+        fl_energy_point(s, t, s->y, s->yp, ev);
+        b.kinetic = ev[0];
+        b.stored = ev[1];
+    }
+    /* else the audit stopped early (it overflowed, with a warning): its
+     * last totals, and no verdict that it closes */
+    b.e0 = s->e_balance0;
+    b.dissipated = s->e_diss;
+    b.impacts = s->impact_loss;
+    b.work = s->e_work + s->impulse_work[0];
+    b.loss_negative = s->e_loss_neg;
+    b.drift_max = s->e_drift_max;
+    b.throughput = s->e_initial + s->e_work_abs + s->impulse_work[1];
+    b.seen_max = s->e_seen_max;
+    fl_everdict v = fl_energy_verdict(&b, FL_ENERGY_CLOSE_TOL);
+    fl_stats *st = &s->stats;
+    st->e_kinetic = b.kinetic;
+    st->e_potential = b.stored;
+    st->e_dissipated = b.dissipated;
+    st->e_impacts = b.impacts;
+    st->e_work = b.work;
+    st->e_impulse_work = s->impulse_work[0];
+    st->e_drift_max = v.drift;
+    st->e_throughput = v.throughput;
+    st->e_closed = s->energy ? v.closed : 0;
+    if (!s->energy) return;
+    if (v.negative_loss)
+        fl_warn(d, fl_noloc,
+                "the energy balance does not close: energy is dissipated with a negative sign (dissipated %.6g J, "
+                "impacts %.6g J, negative loss power %.6g J), which no physical loss does",
+                b.dissipated, b.impacts, b.loss_negative);
+    else if (!v.closed)
+        fl_warn(d, fl_noloc,
+                "the energy balance does not close (drift %.3g of the throughput): the steps do not resolve the "
+                "motion at this tolerance%s",
+                v.throughput > 0 ? v.drift / v.throughput : v.drift,
+                s->contact_events ? "" : " (contacts are stepped through: try with contact events)");
 }

@@ -119,6 +119,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->bvi = s->bvi;
     x->bqi = s->bqi;
     x->impact_loss = &s->impact_loss;
+    x->impulse_work = s->impulse_work;
     x->arrays = s->sys->arrays;
     x->err = s->elem_err;
     x->rtol = s->rtol;

@@ -41,11 +41,14 @@ struct fl_sim {
     int *bqi;             /* per body: position index in y or -1 */
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
     int last_changed;     /* element whose discrete state changed last (messages) */
-    double impact_loss;   /* kinetic energy lost in impulses so far */
+    double impact_loss;   /* energy lost in impacts so far (closed form, fl_impact) */
+    double impulse_work[2]; /* work of motion sources through impulses so far: signed, absolute */
     int contact_events;
     /* energy audit */
     int energy;
     double e_diss, e_work, e_work_abs, e_balance0, e_initial, e_drift_max;
+    double e_loss_neg; /* integral of the negative part of the loss power (<= 0; any is a bug) */
+    double e_seen_max; /* largest energy quantity seen (floor of the throughput) */
     double *eU, *eloss, *bodyF;
     /* deepest penetration of each contact element (warnings) */
     struct {
@@ -126,6 +129,42 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r);
 void fl_energy_point(fl_sim *s, double t, const double *y, const double *yp, double out[FL_NENERGY]);
 void fl_energy_begin(fl_sim *s, double t, const double *y, const double *yp);
+
+/* A balance closes when its worst drift is within this fraction of the
+ * throughput (a percent off means the solution itself is wrong). */
+#define FL_ENERGY_CLOSE_TOL 1e-2
+/* Dissipated energy more negative than this fraction of the throughput is
+ * not rounding. */
+#define FL_ENERGY_ROUNDING 1e-9
+
+/* The quantities of an energy balance, J. */
+typedef struct fl_ebalance {
+    double e0;             /* kinetic + stored energy at the start of the audit (plus losses, less
+                              impulsive work, of impacts at the start before it began) */
+    double kinetic, stored; /* at the end, measured from the state */
+    double dissipated;     /* integrated loss power of the elements */
+    double impacts;        /* energy lost in impacts (closed form) */
+    double work;           /* work of the sources: integrated power + impulsive work */
+    double loss_negative;  /* integral of the negative part of the loss power (<= 0) */
+    double drift_max;      /* largest |E_kin + E_stored + E_diss - W - e0| seen during the run */
+    double throughput;     /* energy moved: initial energy + |work| in either direction */
+    double seen_max;       /* largest energy quantity seen during the run */
+} fl_ebalance;
+
+typedef struct fl_everdict {
+    int closed;        /* 1: the balance closes */
+    int negative_loss; /* a dissipated quantity is negative beyond rounding */
+    double drift;      /* worst |drift|: drift_max or the drift of the end values, J */
+    double throughput; /* the scale the drift is measured against, J (never 0 when energy moved) */
+} fl_everdict;
+
+/* Decide whether a balance closes to tol (a fraction of the throughput):
+ * the drift is recomputed from the end values, the throughput floored by
+ * the largest quantity involved, and negative dissipation fails. */
+fl_everdict fl_energy_verdict(const fl_ebalance *b, double tol);
+/* The end of an audited run at (t, s->y, s->yp): the totals and the
+ * verdict into s->stats, a warning (to d) when the balance does not close. */
+void fl_energy_finish(fl_sim *s, double t, fl_diag *d);
 
 /* consistent.c */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);

@@ -147,9 +147,11 @@ static inline double maxof(const run *c, const char *var, double t0, double t1, 
     return m;
 }
 
-/* worst energy drift relative to the throughput */
+/* worst energy drift relative to the throughput; INFINITY when the audit's
+ * own verdict is that the balance does not close (negative dissipation) */
 static inline double balance(const run *c)
 {
+    if (c->st.e_closed != 1) return INFINITY;
     return c->st.e_throughput > 0 ? c->st.e_drift_max / c->st.e_throughput : INFINITY;
 }
 

@@ -305,6 +305,247 @@ static void test_expressions(void)
     fl_diag_free(d);
 }
 
+
+/* The text of the first error of parsing a lone expression ("" if none),
+ * and its value when it parses and evaluates. */
+static const char *expr_error(const char *text, fl_value *v, fl_diag *d)
+{
+    fl_expr *e = fl_parse_expr(text, "expr", d);
+    memset(v, 0, sizeof *v);
+    if (e && fl_eval(e, NULL, v, d)) memset(v, 0, sizeof *v);
+    fl_expr_free(e);
+    return first_error(d);
+}
+
+static char *repeat(const char *head, const char *unit, int n, const char *tail)
+{
+    size_t lh = strlen(head), lu = strlen(unit), lt = strlen(tail);
+    char *s = malloc(lh + lu * (size_t)n + lt + 1), *q = s;
+    memcpy(q, head, lh);
+    q += lh;
+    for (int i = 0; i < n; i++, q += lu) memcpy(q, unit, lu);
+    memcpy(q, tail, lt + 1);
+    return s;
+}
+
+/* Numeric literals of any length are converted exactly as strtod rounds
+ * them; out-of-range ones are located errors; Integer literals beyond 32
+ * bits are Reals. */
+static void test_numbers(void)
+{
+    fl_value v;
+    fl_diag *d = fl_diag_new();
+    /* 200 digits: 1e199 exactly (the lexer used to cut at 127 characters) */
+    char *t = repeat("1", "0", 199, "");
+    CHECK(strcmp(expr_error(t, &v, d), "") == 0);
+    CHECK(v.kind == V_REAL && v.num == 1e199);
+    free(t);
+    fl_diag_free(d);
+    /* 400 significant digits after the point: the correctly rounded double */
+    d = fl_diag_new();
+    t = repeat("1.", "1", 399, "");
+    CHECK(strcmp(expr_error(t, &v, d), "") == 0);
+    CHECK(v.kind == V_REAL && v.num == strtod(t, NULL) && v.num == 1.1111111111111112);
+    free(t);
+    fl_diag_free(d);
+    /* 0.000...001 with 300 zeros */
+    d = fl_diag_new();
+    t = repeat("0.", "0", 300, "1");
+    CHECK(strcmp(expr_error(t, &v, d), "") == 0);
+    CHECK(v.num == 1e-301);
+    free(t);
+    fl_diag_free(d);
+    /* a 400-digit integer is beyond the largest double */
+    d = fl_diag_new();
+    t = repeat("", "1", 400, "");
+    CHECK(strcmp(expr_error(t, &v, d),
+                 "expr:1:1: error: number out of range: 1111111111111111111111111111111111111111... (400 "
+                 "characters) is larger than the largest Real (about 1.8e308)") == 0);
+    free(t);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("2*1e999", &v, d),
+                 "expr:1:3: error: number out of range: 1e999 is larger than the largest Real (about 1.8e308)") == 0);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("1e-999", &v, d),
+                 "expr:1:1: error: number out of range: 1e-999 is too small: it would round to zero") == 0);
+    fl_diag_free(d);
+    /* zero written with a tiny exponent is zero; a subnormal stays subnormal */
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("0.000e-999", &v, d), "") == 0 && v.num == 0);
+    CHECK(strcmp(expr_error("4e-320", &v, d), "") == 0 && v.num == strtod("4e-320", NULL) &&
+          fpclassify(v.num) == FP_SUBNORMAL);
+    /* Integer literals: 32 bits; beyond that a Real */
+    CHECK(strcmp(expr_error("2147483647", &v, d), "") == 0 && v.kind == V_INT && v.num == 2147483647.0);
+    CHECK(strcmp(expr_error("2147483648", &v, d), "") == 0 && v.kind == V_REAL && v.num == 2147483648.0);
+    CHECK(strcmp(expr_error("12345678901234567891", &v, d), "") == 0 && v.kind == V_REAL &&
+          v.num == 12345678901234567891.0);
+    fl_diag_free(d);
+    /* an Integer parameter outside the range is an error, not a rounded value */
+    expect_error("model M\n  parameter Integer n = 12345678901234567891;\nend M;\n", NULL,
+                 "t.mo:2:25: error: value of Integer parameter 'n' is outside the Integer range (-2147483648 to "
+                 "2147483647)");
+    expect_error("model M\n  parameter Integer n = 2147483647 + 1;\nend M;\n", NULL,
+                 "t.mo:2:36: error: value of Integer parameter 'n' is outside the Integer range (-2147483648 to "
+                 "2147483647)");
+    expect_error("model M\n  Modelica.Blocks.Sources.Pulse p(period = 1, nperiod = 3000000000);\nend M;\n", NULL,
+                 "t.mo:2:47: error: p.nperiod is outside the Integer range (-2147483648 to 2147483647)");
+    /* array sizes are checked before they become C ints */
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("size({1, 2}, 1e300)", &v, d), "expr:1:1: error: size(): dimension out of range") == 0);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("sum(zeros(100000, 100000))", &v, d),
+                 "expr:1:5: error: zeros(): more than 10000000 elements") == 0);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    CHECK(strcmp(expr_error("sum(1:1e300)", &v, d), "expr:1:6: error: range longer than 10000000 elements") == 0);
+    fl_diag_free(d);
+}
+
+/* Nesting limits: at the limit the expression is read and evaluated, one
+ * level more is a located error; operator chains and parameter chains of
+ * any length are loops. */
+static void test_limits(void)
+{
+    fl_value v;
+    fl_diag *d = fl_diag_new();
+    char *t = repeat("", "(", 199, "1");
+    char *u = repeat(t, ")", 199, "");
+    CHECK(strcmp(expr_error(u, &v, d), "") == 0 && v.num == 1);
+    free(t);
+    free(u);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    t = repeat("", "(", 200, "1");
+    u = repeat(t, ")", 200, "");
+    CHECK(strcmp(expr_error(u, &v, d), "expr:1:201: error: expression nested more than 200 levels deep") == 0);
+    free(t);
+    free(u);
+    fl_diag_free(d);
+    /* nested calls: a tree 199 calls deep is evaluated, printed and copied */
+    d = fl_diag_new();
+    t = repeat("", "abs(", 199, "-2");
+    u = repeat(t, ")", 199, "");
+    CHECK(strcmp(expr_error(u, &v, d), "") == 0 && v.num == 2);
+    fl_expr *e = fl_parse_expr(u, "expr", d);
+    fl_expr *c = fl_expr_clone(e);
+    fl_buf b = {0};
+    fl_expr_print(&b, c);
+    CHECK(b.n == strlen(u));
+    fl_buf_free(&b);
+    fl_expr_free(c);
+    fl_expr_free(e);
+    free(t);
+    free(u);
+    fl_diag_free(d);
+    d = fl_diag_new();
+    t = repeat("", "abs(", 20000, "1");
+    u = repeat(t, ")", 20000, "");
+    CHECK(strcmp(expr_error(u, &v, d), "expr:1:801: error: expression nested more than 200 levels deep") == 0);
+    free(t);
+    free(u);
+    fl_diag_free(d);
+    /* a 25000-term sum: exactly 25000, printed and copied by loops */
+    d = fl_diag_new();
+    t = repeat("1", "+1", 24999, "");
+    CHECK(strcmp(expr_error(t, &v, d), "") == 0 && v.kind == V_INT && v.num == 25000);
+    e = fl_parse_expr(t, "expr", d);
+    c = fl_expr_clone(e);
+    b = (fl_buf){0};
+    fl_expr_print(&b, c);
+    CHECK(b.n == 25000 + 5 * (size_t)24999); /* "((1 + 1) + 1)": 24999 "(", " + ", "1)" */
+    fl_buf_free(&b);
+    fl_expr_free(c);
+    fl_expr_free(e);
+    free(t);
+    fl_diag_free(d);
+    /* elseif chains within the limit */
+    d = fl_diag_new();
+    t = repeat("if false then 0 ", "elseif false then 0 ", 190, "else 7");
+    CHECK(strcmp(expr_error(t, &v, d), "") == 0 && v.num == 7);
+    free(t);
+    fl_diag_free(d);
+    /* modifications nested in modifications */
+    t = repeat("model M\n  Modelica.Mechanics.Translational.Components.Fixed f(", "a(", 200, "x = 1");
+    u = repeat(t, ")", 200, ");\nend M;\n");
+    expect_error(u, NULL, "t.mo:2:454: error: modification nested more than 200 levels deep");
+    free(t);
+    free(u);
+    /* classes nested in classes: 99 packages around the model is the limit */
+    fl_buf pk = {0};
+    for (int i = 0; i < 99; i++) fl_buf_printf(&pk, "package P%d ", i);
+    fl_buf_add(&pk, "model M Modelica.Mechanics.Translational.Components.Fixed f(s0 = 3); end M; ");
+    for (int i = 98; i >= 0; i--) fl_buf_printf(&pk, "end P%d; ", i);
+    d = fl_diag_new();
+    fl_model *m = load(pk.s, NULL, d);
+    CHECK(m != NULL && par(m, "f", "s0") == 3);
+    fl_model_free(m);
+    fl_diag_free(d);
+    fl_buf_free(&pk);
+    for (int i = 0; i < 30000; i++) fl_buf_printf(&pk, "package P%d ", i);
+    fl_buf_add(&pk, "model M end M; ");
+    for (int i = 29999; i >= 0; i--) fl_buf_printf(&pk, "end P%d; ", i);
+    expect_error(pk.s, NULL, "t.mo:1:1191: error: class nested more than 100 levels deep");
+    fl_buf_free(&pk);
+    /* a chain of 10000 parameters, each defined by the next */
+    for (int i = 0; i < 10000; i++) fl_buf_printf(&pk, "  parameter Real p%d = p%d + 1;\n", i, i + 1);
+    d = fl_diag_new();
+    t = repeat("model M\n  Modelica.Mechanics.Translational.Components.Fixed f(s0 = p0);\n", "", 0, pk.s);
+    u = repeat(t, "", 0, "  parameter Real p10000 = 0.5;\nend M;\n");
+    m = load(u, NULL, d);
+    CHECK(m != NULL && par(m, "f", "s0") == 10000.5);
+    fl_model_free(m);
+    fl_diag_free(d);
+    free(t);
+    free(u);
+    fl_buf_free(&pk);
+    /* names in an untaken branch are no cycle; a true cycle is named */
+    d = fl_diag_new();
+    m = load("model M\n  parameter Boolean b = true;\n  parameter Real x = if b then 2 else y;\n"
+             "  parameter Real y = x;\n  Modelica.Mechanics.Translational.Components.Fixed f(s0 = y);\nend M;\n",
+             NULL, d);
+    CHECK(m != NULL && par(m, "f", "s0") == 2);
+    fl_model_free(m);
+    fl_diag_free(d);
+    expect_error("model M\n  parameter Real a = 1 + b;\n  parameter Real b = c;\n  parameter Real c = a;\nend M;\n",
+                 NULL, "t.mo:2:18: error: parameter 'a' depends on itself");
+    /* short type definitions in a circle */
+    expect_error("model M\n  type A = B;\n  type B = A;\n  parameter A x = 1;\nend M;\n", NULL,
+                 "t.mo:4:13: error: type 'A' of parameter 'x' is defined in terms of itself");
+    /* extends: a cycle, a chain too long, and a lattice (each class once) */
+    expect_error("model A\n  extends B;\nend A;\nmodel B\n  extends A;\nend B;\n", "A",
+                 "t.mo:1:7: error: class 'A' extends itself (through its base classes)");
+    fl_buf_add(&pk, "model A0\nend A0;\n");
+    for (int i = 1; i <= 21; i++) fl_buf_printf(&pk, "model A%d\n  extends A%d;\nend A%d;\n", i, i - 1, i);
+    expect_error(pk.s, "A21", "t.mo:1:7: error: extends clauses nested more than 20 levels deep (in 'A0')");
+    fl_buf_free(&pk);
+    fl_buf_add(&pk, "package P\nmodel A0\n  parameter Real q = 4;\nend A0;\n");
+    for (int i = 1; i <= 25; i++)
+        fl_buf_printf(&pk, "model A%d\n  extends A%d;\n  extends A%d;\n  extends A%d;\nend A%d;\n", i, i - 1, i - 1, i - 1, i);
+    fl_buf_add(&pk, "model M\n  extends A19;\n  Modelica.Mechanics.Translational.Components.Fixed f(s0 = q);\nend M;\nend P;\n");
+    d = fl_diag_new();
+    m = load(pk.s, "M", d);
+    CHECK(m != NULL && par(m, "f", "s0") == 4);
+    fl_model_free(m);
+    fl_diag_free(d);
+    fl_buf_free(&pk);
+}
+
+/* A UTF-8 byte-order mark is skipped, columns count from after it. */
+static void test_bom(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = load("\xEF\xBB\xBFmodel M\n  Modelica.Mechanics.Translational.Components.Fixed f(s0 = 2);\nend M;\n",
+                       NULL, d);
+    CHECK(m != NULL && par(m, "f", "s0") == 2);
+    fl_model_free(m);
+    fl_diag_free(d);
+    expect_error("\xEF\xBB\xBFmodel M parameter Real x = ; end M;\n", NULL,
+                 "t.mo:1:28: error: syntax error: expected an expression, found ';'");
+}
+
 int main(void)
 {
     test_msl_style();
@@ -312,5 +553,8 @@ int main(void)
     test_composite();
     test_errors();
     test_expressions();
+    test_numbers();
+    test_limits();
+    test_bom();
     return check_done();
 }

@@ -46,6 +46,10 @@ extern "C" {
 
 #define FLANGE_VERSION "0.1.0"
 
+#ifndef FLANGE_API
+#define FLANGE_API
+#endif
+
 /* ------------------------------------------------------------------------
  * Diagnostics
  * ------------------------------------------------------------------------ */
@@ -141,6 +145,15 @@ typedef struct fl_system fl_system;
  * conditions. Returns NULL on error. The model may be freed afterwards. */
 fl_system *fl_compile(const fl_model *m, fl_diag *d);
 void fl_system_free(fl_system *sys);
+
+/* Initial conditions that leave states undetermined: by default fl_compile
+ * completes them, as Modelica tools do, with the start values of variables
+ * that are not fixed (those the model gives a start value first, then by
+ * the components' stateSelect), recording a warning "initial conditions are
+ * under-determined: using the start value of mass.s (= 0)" per variable
+ * (after 20, one warning counts the rest). strict = 1 makes them an error
+ * naming what is undetermined instead. Applies to later fl_compile calls. */
+FLANGE_API void fl_model_set_strict_init(fl_model *m, int strict);
 
 /* The output variables: "time" is not among them. Index i in
  * 0..fl_system_nvars-1; names are Modelica instance paths ("mass.s",

@@ -26,14 +26,16 @@ typedef struct sim_args {
     int no_energy; /* skip the audit altogether (faster) */
     int contacts;  /* FL_CONTACTS_* */
     int stats;     /* a key=value line of counters and times on stdout */
+    int strict_init; /* under-determined initial conditions are an error */
 } sim_args;
 
 static const char simulate_usage[] =
     "usage: flange simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
     "                       [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
-    "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--stats] [--quiet]";
-static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...]";
+    "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--strict-init]\n"
+    "                       [--stats] [--quiet]";
+static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...] [--strict-init]";
 
 static void free_args(sim_args *a)
 {
@@ -66,6 +68,8 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
         } else if ((v = cli_option(argc, argv, &i, "--param", &missing))) {
             if (!strchr(v, '=')) return cli_usage_error(cmd, usage, "--param needs NAME=VALUE, got '%s'", v);
             a->params[a->nparams++] = v;
+        } else if (strcmp(arg, "--strict-init") == 0) {
+            a->strict_init = 1;
         } else if (full && ((v = cli_option(argc, argv, &i, "-o", &missing)) ||
                             (v = cli_option(argc, argv, &i, "--output", &missing)))) {
             a->out = v;
@@ -138,6 +142,7 @@ static fl_system *load(const sim_args *a, char **name, double times[2], fl_diag 
     lo.params = a->params;
     lo.nparams = a->nparams;
     fl_model *m = fl_model_load_file(a->model_file, &lo, d);
+    fl_model_set_strict_init(m, a->strict_init);
     double t1 = wall_now();
     *name = NULL;
     if (m) {

@@ -176,7 +176,7 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
         for (int r = 0; r < 2 + ops->nown; r++)
             if (ops->dep[r] & ((1ULL << FL_J_A0) | (1ULL << FL_J_A1))) s->uses_accel = 1;
     }
-    if (!rc) rc = fl_compile_init(s, d);
+    if (!rc) rc = fl_compile_init(s, m->strict_init, d);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);
         return NULL;

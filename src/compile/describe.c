@@ -135,7 +135,9 @@ void fl_system_describe(const fl_system *s, FILE *out)
             fprintf(out, "  %s\n", cd->label);
         } else {
             fl_fmt_double(a, sizeof a, cd->value);
-            fprintf(out, "  %s = %s%s\n", cd->label, a, cd->weak ? "  (default start value)" : "");
+            fprintf(out, "  %s = %s%s\n", cd->label, a,
+                    cd->filled ? "  (start value: the conditions were under-determined)"
+                    : cd->weak ? "  (default start value)" : "");
         }
     }
 

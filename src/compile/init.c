@@ -4,11 +4,17 @@
  * differential unknowns. Checks by structural matching that it is square
  * and regular, naming the states that lack a condition or the conditions
  * that are redundant; weak conditions (documented tool defaults such as
- * ConstantSpeed.s = 0) fill gaps only. */
+ * ConstantSpeed.s = 0) fill gaps only. Where the model leaves states
+ * undetermined, the start values of the variables that are not fixed
+ * complete the conditions with a warning each, as Modelica tools do
+ * (strict: an error instead). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile.h"
+
+/* Per-variable warnings about start values used; the rest are counted. */
+#define FL_FILL_WARNINGS 20
 
 typedef FL_VEC(int) ivec;
 typedef FL_VEC(double) dvec;
@@ -78,7 +84,151 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     FL_VEC_FREE(cols);
 }
 
-int fl_compile_init(fl_system *s, fl_diag *d)
+/* One augmenting-path search from row r0 (depth first, with an explicit
+ * stack): matches r0 without unmatching any row matched before. Columns
+ * marked with this stamp are known to lead nowhere. Returns 1 on success. */
+static int augment(int r0, const int *rp, const int *ci, int *roc, int *cor, int *visit, int stamp, int *srow,
+                   int *spos, int *scol)
+{
+    int top = 0;
+    srow[0] = r0;
+    spos[0] = rp[r0];
+    while (top >= 0) {
+        int r = srow[top];
+        if (spos[top] >= rp[r + 1]) {
+            top--;
+            continue;
+        }
+        int j = ci[spos[top]++];
+        if (visit[j] == stamp) continue;
+        visit[j] = stamp;
+        scol[top] = j;
+        if (roc[j] < 0) {
+            for (int t = top; t >= 0; t--) {
+                roc[scol[t]] = srow[t];
+                cor[srow[t]] = scol[t];
+            }
+            return 1;
+        }
+        top++;
+        srow[top] = roc[j];
+        spos[top] = rp[roc[j]];
+    }
+    return 0;
+}
+
+/* Under-determined initial conditions: complete them from the start values
+ * of variables that are not fixed, in the order of their priority (a start
+ * value the model gives first, then by stateSelect), taking a condition
+ * only where it determines something still free. The matching roc/cor of
+ * the model rows and the conditions in `order` is extended: a condition
+ * taken never displaces one matched before. Appends the conditions taken
+ * to used, with a warning each; returns how many. */
+static int fill_from_start_values(fl_system *s, const int *order, int norder, int *roc, int **cor, ivec *used,
+                                  fl_diag *d)
+{
+    int n = s->n, N = n + s->nd;
+    FL_VEC(int) cand = {0};
+    for (int k = 0; k < s->ncond; k++) {
+        const fl_cond *c = &s->conds[k];
+        if (c->weak != 2 || c->level > 1 || c->source != CV_ATTR) continue;
+        if (cond_col(s, c->node_p, c->level) < 0 && cond_col(s, c->node_m, c->level) < 0) continue;
+        FL_VEC_PUSH(cand, k);
+    }
+    /* by priority, then in the order of the model (a stable sort by index) */
+    for (size_t i = 1; i < cand.n; i++) {
+        int x = cand.v[i];
+        size_t j = i;
+        while (j > 0 && s->conds[cand.v[j - 1]].prio > s->conds[x].prio) {
+            cand.v[j] = cand.v[j - 1];
+            j--;
+        }
+        cand.v[j] = x;
+    }
+    int nrow0 = n + norder, nrow = nrow0 + (int)cand.n;
+    int *all = fl_xmalloc(sizeof(int) * (size_t)(nrow - n ? nrow - n : 1));
+    if (norder) memcpy(all, order, sizeof(int) * (size_t)norder);
+    if (cand.n) memcpy(all + norder, cand.v, sizeof(int) * cand.n);
+    fl_csc pat;
+    build_pattern(s, all, nrow - n, &pat, NULL, NULL, NULL, 0);
+    free(all);
+    /* rows -> columns */
+    int *rp = fl_xcalloc((size_t)nrow + 1, sizeof(int));
+    for (int k = 0; k < pat.nnz; k++) rp[pat.rowind[k] + 1]++;
+    for (int i = 0; i < nrow; i++) rp[i + 1] += rp[i];
+    int *ci = fl_xmalloc(sizeof(int) * (size_t)(pat.nnz ? pat.nnz : 1));
+    int *fill = fl_xcalloc((size_t)nrow + 1, sizeof(int));
+    for (int j = 0; j < N; j++)
+        for (int k = pat.colptr[j]; k < pat.colptr[j + 1]; k++) ci[rp[pat.rowind[k]] + fill[pat.rowind[k]]++] = j;
+    free(fill);
+    fl_csc_free(&pat);
+    *cor = fl_xrealloc(*cor, sizeof(int) * (size_t)(nrow ? nrow : 1));
+    for (int r = nrow0; r < nrow; r++) (*cor)[r] = -1;
+    int *visit = fl_xcalloc((size_t)(N ? N : 1), sizeof(int));
+    int *srow = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int *spos = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int *scol = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
+    int free_cols = 0;
+    for (int j = 0; j < N; j++) free_cols += roc[j] < 0;
+    int stamp = 1, taken = 0;
+    for (size_t i = 0; i < cand.n && free_cols > 0; i++) {
+        if (!augment(nrow0 + (int)i, rp, ci, roc, *cor, visit, stamp, srow, spos, scol)) continue;
+        stamp++; /* the matching changed: forget the dead ends */
+        free_cols--;
+        fl_cond *c = &s->conds[cand.v[i]];
+        c->filled = 1;
+        FL_VEC_PUSH(*used, cand.v[i]);
+        if (taken++ < FL_FILL_WARNINGS) {
+            char v[40];
+            fl_fmt_double(v, sizeof v, c->value);
+            fl_warn(d, c->loc, "initial conditions are under-determined: using the start value of %s (= %s)",
+                    c->label, v);
+        }
+    }
+    if (taken > FL_FILL_WARNINGS)
+        fl_warn(d, fl_noloc,
+                "initial conditions are under-determined: the start values of %d more variables are used as well "
+                "(`flange check` lists them all)",
+                taken - FL_FILL_WARNINGS);
+    free(visit);
+    free(srow);
+    free(spos);
+    free(scol);
+    free(rp);
+    free(ci);
+    FL_VEC_FREE(cand);
+    return taken;
+}
+
+/* Where to point at for an undetermined unknown i: a variable one could
+ * fix, else a component attached to it. */
+static fl_loc unknown_loc(const fl_system *s, int i)
+{
+    for (int k = 0; k < s->ncond; k++) {
+        const fl_cond *c = &s->conds[k];
+        if (c->weak == 2 && c->level <= 1 && c->loc.file &&
+            (cond_col(s, c->node_p, c->level) == i || cond_col(s, c->node_m, c->level) == i))
+            return c->loc;
+    }
+    return fl_unknown_loc(s, i);
+}
+
+fl_loc fl_unknown_loc(const fl_system *s, int i)
+{
+    for (int b = 0; b < s->nbodies; b++) {
+        if (s->bodies[b].qi != i && s->bodies[b].vi != i) continue;
+        for (int k = 0; k < s->ninst; k++)
+            for (int p = s->insts[k].port0; p < s->insts[k].port0 + s->insts[k].cls->nports; p++)
+                if (s->ports[p].node >= 0 && s->nodes[s->ports[p].node].body == b) return s->insts[k].loc;
+    }
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem *el = &s->elems[e];
+        if (el->own >= 0 && i >= el->own && i < el->own + s->insts[el->inst].ops->nown) return s->insts[el->inst].loc;
+    }
+    return fl_noloc;
+}
+
+int fl_compile_init(fl_system *s, int strict, fl_diag *d)
 {
     int n = s->n, N = n + s->nd;
     /* every condition must involve an unknown */
@@ -127,8 +277,12 @@ int fl_compile_init(fl_system *s, fl_diag *d)
             nover++;
         }
     }
+    int nfree = 0;
+    for (int c = 0; c < N; c++) nfree += roc[c] < 0;
+    if (nfree && !strict) fill_from_start_values(s, order.v, (int)order.n, roc, &cor, &used, d);
     fl_buf under = {0}, cand = {0};
     int nunder = 0, ncand = 0;
+    fl_loc under_loc = fl_noloc;
     for (int c = 0; c < N; c++) {
         if (roc[c] >= 0) continue;
         /* a missing derivative means its state lacks a start condition */
@@ -144,6 +298,7 @@ int fl_compile_init(fl_system *s, fl_diag *d)
                 }
         }
         if (nunder < 12) fl_buf_printf(&under, "%s%s", nunder ? ", " : "", s->unk_name[i]);
+        if (!nunder) under_loc = unknown_loc(s, i);
         nunder++;
         for (int k = 0; k < s->ncond && ncand < 8; k++) {
             const fl_cond *cd = &s->conds[k];
@@ -166,12 +321,12 @@ int fl_compile_init(fl_system *s, fl_diag *d)
     }
     if (nunder) {
         if (ncand)
-            fl_err(d, fl_noloc,
+            fl_err(d, under_loc,
                    "initial conditions are under-determined: %d more needed; nothing fixes %s%s; "
                    "set fixed = true (and a start value) on %s%s",
                    nunder, under.s, nunder > 12 ? ", ..." : "", nunder > 1 ? "some of: " : "one of: ", cand.s);
         else
-            fl_err(d, fl_noloc,
+            fl_err(d, under_loc,
                    "initial conditions are under-determined: %d more needed; nothing fixes %s%s "
                    "(set e.g. s(fixed = true) and v(fixed = true) of a mass, or s_rel/v_rel of a spring-damper)",
                    nunder, under.s, nunder > 12 ? ", ..." : "");

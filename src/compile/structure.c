@@ -777,6 +777,24 @@ static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_
     return rc;
 }
 
+/* Which start values complete under-determined initial conditions first,
+ * as Modelica tools choose their states: those the model gives, then by
+ * the component's stateSelect (always, prefer, default; a class without
+ * one - Spring.s_rel, never a state in Modelica - after default; avoid,
+ * never last). */
+static int start_prio(const fl_system *s, int inst, int user_start)
+{
+    const fl_inst_rt *ir = &s->insts[inst];
+    int k = fl_class_param(ir->cls, "stateSelect");
+    int rank = 3;
+    if (k >= 0) {
+        static const int by_select[] = {5, 4, 2, 1, 0}; /* never, avoid, default, prefer, always */
+        int sel = (int)s->par[ir->pofs + k];
+        if (sel >= 1 && sel <= 5) rank = by_select[sel - 1];
+    }
+    return (user_start ? 0 : 8) + rank;
+}
+
 static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
 {
     FL_VEC(fl_cond) conds = {0};
@@ -799,6 +817,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.value = start;
         c.weak = weak;
         c.guess = fixed || a->has_start;
+        c.prio = start_prio(s, st->inst, a->has_start);
         c.nominal = a->has_nominal ? a->nominal : 0;
         c.label = fl_xcat(in->name, ".", vd->name, (char *)NULL);
         c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
@@ -820,6 +839,91 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
     }
     s->conds = conds.v;
     s->ncond = (int)conds.n;
+}
+
+/* ---- massless masses ---------------------------------------------------- */
+
+/* "{a.flange_b, b.flange_a, ...}": the flanges of a body, for messages. */
+static char *body_ports(const fl_system *s, int body)
+{
+    fl_buf b = {0};
+    int n = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        for (int k = 0; k < ir->cls->nports; k++) {
+            int nd = s->ports[ir->port0 + k].node;
+            if (nd < 0 || s->nodes[nd].body != body) continue;
+            if (n < 8) fl_buf_printf(&b, "%s%s.%s", n ? ", " : "{", ir->name, ir->cls->ports[k].name);
+            n++;
+        }
+    }
+    if (n > 8) fl_buf_add(&b, ", ...");
+    fl_buf_add(&b, n ? "}" : "{}");
+    return fl_buf_take(&b);
+}
+
+/* A component with a mass parameter set to 0 (Mass m = 0) on a body that
+ * has no mass at all: the body is then a massless node, whose velocity is
+ * not determined when nothing damps it (and whose acceleration never is),
+ * yet the component reports both. Refused before integration, naming the
+ * components, instead of a non-finite solution at the first step. Massless
+ * nodes without such a component (springs joined directly) are legal. */
+static int check_massless(fl_system *s, fl_diag *d)
+{
+    int rc = 0;
+    int *first = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
+    for (int b = 0; b < s->nbodies; b++) first[b] = -1;
+    for (int l = 0; l < s->nlinks; l++) {
+        const fl_link *lk = &s->links[l];
+        if (lk->node_a < 0 || lk->m != 0 || fl_class_param(s->insts[lk->inst].cls, "m") < 0) continue;
+        int b = s->nodes[lk->node_a].body;
+        if ((s->bodies[b].kind == B_MLQ || s->bodies[b].kind == B_MLV) && first[b] < 0) first[b] = l;
+    }
+    for (int b = 0; b < s->nbodies; b++) {
+        if (first[b] < 0) continue;
+        const fl_body *bd = &s->bodies[b];
+        const fl_inst_rt *ir = &s->insts[s->links[first[b]].inst];
+        fl_buf who = {0};
+        int nwho = 0;
+        for (int l = first[b]; l < s->nlinks; l++) {
+            const fl_link *lk = &s->links[l];
+            if (lk->node_a < 0 || lk->m != 0 || s->nodes[lk->node_a].body != b ||
+                fl_class_param(s->insts[lk->inst].cls, "m") < 0)
+                continue;
+            const fl_inst_rt *o = &s->insts[lk->inst];
+            fl_buf_printf(&who, "%s%s.m = 0", nwho ? " and " : "", o->name);
+            if (nwho && o->loc.line) fl_buf_printf(&who, " (line %d)", o->loc.line);
+            nwho++;
+        }
+        char *ports = body_ports(s, b);
+        if (bd->kind == B_MLQ) {
+            int springs = 0, forces = 0;
+            for (int e = 0; e < s->nelem; e++)
+                for (int j = 0; j < 2; j++)
+                    if (s->elems[e].body[j] == b) {
+                        if (s->insts[s->elems[e].inst].ops->flags & FL_EK_SOURCE) forces = 1;
+                        else springs = 1;
+                    }
+            const char *acting = springs && forces ? "only springs and forces act on it"
+                                 : springs         ? "only springs act on it"
+                                 : forces          ? "only forces act on it"
+                                                   : "nothing acts on it";
+            fl_err(d, ir->loc,
+                   "%s leave%s the rigid body %s without mass, and %s: its motion is not determined (give it "
+                   "mass, or attach a damper)",
+                   who.s, nwho > 1 ? "" : "s", ports, acting);
+        } else {
+            fl_err(d, ir->loc,
+                   "%s leave%s the rigid body %s without mass: its acceleration %s.a is not determined (give it "
+                   "mass)",
+                   who.s, nwho > 1 ? "" : "s", ports, ir->name);
+        }
+        free(ports);
+        fl_buf_free(&who);
+        rc = -1;
+    }
+    free(first);
+    return rc;
 }
 
 /* ---- impulses ----------------------------------------------------------- */
@@ -937,6 +1041,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
         make_contribs(s, &b);
         rc = make_signals(s, m, &b, d);
     }
+    if (!rc) rc = check_massless(s, d);
     if (!rc) rc = check_impulses(s, d);
     if (!rc) rc = check_observers(s, &b, d);
     if (!rc) rc = check_fixed_attrs(s, m, &b, d);

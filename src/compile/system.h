@@ -124,8 +124,12 @@ typedef struct fl_cond {
     double value;
     int sig;
     int weak;    /* 1: used only if the conditions are otherwise incomplete;
-                    2: not fixed, never used (named in messages as a candidate) */
+                    2: not fixed: used only to complete under-determined
+                    initial conditions (filled), else named in messages */
     int guess;   /* a start value the user gave: a first guess for the initialisation */
+    int prio;    /* weak 2: lower is taken first to complete the conditions
+                    (a start value the user gave, then by stateSelect) */
+    int filled;  /* weak 2, taken: the conditions were under-determined */
     double nominal; /* the nominal attribute the user gave, 0 if none */
     char *label; /* "mass1.s" */
     fl_loc loc;
@@ -259,7 +263,12 @@ struct fl_system {
 /* compile stages (compile/...) */
 int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d);
 int fl_compile_layout(fl_system *s, fl_diag *d);
-int fl_compile_init(fl_system *s, fl_diag *d);
+/* strict: under-determined initial conditions are an error instead of being
+ * completed from start values. */
+int fl_compile_init(fl_system *s, int strict, fl_diag *d);
+/* Where unknown i comes from, for messages: the declaration of the first
+ * component attached to its body, or of the element it belongs to. */
+fl_loc fl_unknown_loc(const fl_system *s, int i);
 void fl_compile_vars(fl_system *s);
 
 /* Build a CSC pattern from (row, col) pairs; slot[i] receives the data index

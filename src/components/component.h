@@ -418,6 +418,14 @@ const fl_class *fl_class_find(const char *path);
 const fl_class *fl_class_find_short(const char *name, int *ambiguous);
 /* Is path a package prefix of some registered class ("Modelica.Mechanics")? */
 int fl_package_exists(const char *path);
+/* Is path a real MSL class that flange does not have ("not supported", as
+ * opposed to an unknown name)? */
+int fl_class_msl_unsupported(const char *path);
+/* Offer to s (see util/suggest.h, initialised with the last component of
+ * the name) the classes of flange nearest to the type name written, dotted
+ * or not, by their full paths. */
+struct fl_suggest;
+void fl_class_suggest(const char *written, struct fl_suggest *s);
 int fl_class_port(const fl_class *c, const char *name);
 int fl_class_param(const fl_class *c, const char *name);
 int fl_class_var(const fl_class *c, const char *name);

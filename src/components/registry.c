@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "component.h"
+#include "util/suggest.h"
 
 static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
@@ -175,4 +176,92 @@ int fl_class_nin(const fl_class *c)
     for (int i = 0; i < c->nports; i++)
         if (c->ports[i].kind == FL_PORT_INPUT) n += c->ports[i].width > 0 ? c->ports[i].width : 1;
     return n;
+}
+
+/* ---- names that are not flange's classes ------------------------------- */
+
+/* Real MSL classes that flange lacks. A type that resolves to one of them
+ * is "not supported by flange"; any other name that is not a class of
+ * flange is "unknown" - a typing slip, answered with the nearest names.
+ * Classes are listed one by one only in the packages where flange has
+ * classes of its own (there a slip is likely and must not be taken for a
+ * real class); packages flange has nothing of count as a whole. */
+static const char *const msl_lacking[] = {
+    "Modelica.Mechanics.Translational.Components.IdealGearR2T",
+    "Modelica.Mechanics.Translational.Components.IdealRollingWheel",
+    "Modelica.Mechanics.Translational.Components.InitializeFlange",
+    "Modelica.Mechanics.Translational.Components.RollingResistance",
+    "Modelica.Mechanics.Translational.Components.Vehicle",
+    "Modelica.Mechanics.Translational.Components.GeneralForceToPositionAdaptor",
+    "Modelica.Mechanics.Translational.Components.GeneralPositionToForceAdaptor",
+    "Modelica.Mechanics.Translational.Sources.EddyCurrentForce",
+    "Modelica.Blocks.Sources.RealExpression",
+    "Modelica.Blocks.Sources.IntegerExpression",
+    "Modelica.Blocks.Sources.BooleanExpression",
+    "Modelica.Blocks.Sources.ContinuousClock",
+    "Modelica.Blocks.Sources.SineVariableFrequencyAndAmplitude",
+    "Modelica.Blocks.Sources.CosineVariableFrequencyAndAmplitude",
+    "Modelica.Blocks.Sources.Sinc",
+    "Modelica.Blocks.Sources.Exponentials",
+    "Modelica.Blocks.Sources.SawTooth",
+    "Modelica.Blocks.Sources.LogFrequencySweep",
+    "Modelica.Blocks.Sources.KinematicPTP",
+    "Modelica.Blocks.Sources.KinematicPTP2",
+    "Modelica.Blocks.Sources.BooleanConstant",
+    "Modelica.Blocks.Sources.BooleanStep",
+    "Modelica.Blocks.Sources.BooleanPulse",
+    "Modelica.Blocks.Sources.SampleTrigger",
+    "Modelica.Blocks.Sources.BooleanTable",
+    "Modelica.Blocks.Sources.RadioButtonSource",
+    "Modelica.Blocks.Sources.IntegerConstant",
+    "Modelica.Blocks.Sources.IntegerStep",
+    "Modelica.Blocks.Sources.IntegerTable",
+};
+static const char *const msl_lacking_packages[] = {
+    "Modelica.Mechanics.Translational.Interfaces.", /* partial classes */
+    "Modelica.Mechanics.Translational.Examples.",
+    "Modelica.Mechanics.Rotational.", "Modelica.Mechanics.MultiBody.", "Modelica.Blocks.Continuous.",
+    "Modelica.Blocks.Math.", "Modelica.Blocks.Nonlinear.", "Modelica.Blocks.Tables.", "Modelica.Blocks.Logical.",
+    "Modelica.Blocks.Routing.", "Modelica.Blocks.Discrete.", "Modelica.Blocks.MathBoolean.",
+    "Modelica.Blocks.MathInteger.", "Modelica.Blocks.Noise.", "Modelica.Blocks.Interaction.",
+    "Modelica.Electrical.", "Modelica.Magnetic.", "Modelica.Thermal.", "Modelica.Fluid.", "Modelica.Media.",
+    "Modelica.StateGraph.", "Modelica.Clocked.", "Modelica.ComplexBlocks.",
+};
+
+int fl_class_msl_unsupported(const char *path)
+{
+    for (size_t i = 0; i < sizeof msl_lacking / sizeof msl_lacking[0]; i++)
+        if (strcmp(msl_lacking[i], path) == 0) return 1;
+    for (size_t i = 0; i < sizeof msl_lacking_packages / sizeof msl_lacking_packages[0]; i++)
+        if (strncmp(msl_lacking_packages[i], path, strlen(msl_lacking_packages[i])) == 0) return 1;
+    return 0;
+}
+
+/* The last n dot-separated components of path (all of it if it has fewer). */
+static const char *path_suffix(const char *path, int n)
+{
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '.' && --n == 0) return p;
+        p--;
+    }
+    return path;
+}
+
+void fl_class_suggest(const char *written, fl_suggest *s)
+{
+    ensure();
+    int parts = 1;
+    for (const char *p = written; *p; p++) parts += *p == '.';
+    const char *last = path_suffix(written, 1);
+    for (int i = 0; i < nall; i++) {
+        const char *path = all[i]->path;
+        /* as written, against as many trailing components of the path
+         * (equal: the name is right but not visible where it is written) ... */
+        int d = fl_edit_distance(written, path_suffix(path, parts), s->limit);
+        if (d == 0) d = 1;
+        /* ... and the class name alone, one more when packages are written */
+        int dl = fl_edit_distance(last, path_suffix(path, 1), s->limit) + (parts > 1);
+        fl_suggest_add_dist(s, d < dl ? d : dl, path);
+    }
 }

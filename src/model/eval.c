@@ -170,6 +170,26 @@ err:
     return -1;
 }
 
+/* The enumeration type named by all but the last part of r (a misspelt
+ * literal: Smoothness.LinearSegmnts), NULL if there is none. */
+static const fl_enum_type *enum_of_prefix(const fl_ref *r, const fl_eval_env *env)
+{
+    if (r->n < 2) return NULL;
+    fl_buf b = {0};
+    for (int i = 0; i + 1 < r->n; i++) {
+        if (r->parts[i].nsubs) {
+            fl_buf_free(&b);
+            return NULL;
+        }
+        if (i) fl_buf_addc(&b, '.');
+        fl_buf_add(&b, r->parts[i].name);
+    }
+    const fl_enum_type *t = fl_enum_find(b.s);
+    if (!t && env && env->resolve) t = fl_enum_find(env->resolve(env->ctx, b.s));
+    fl_buf_free(&b);
+    return t;
+}
+
 static int eval_ref(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
 {
     /* Try the longest prefix without subscripts as a parameter; subscripts
@@ -200,6 +220,10 @@ static int eval_ref(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_
     if (r == 0) r = eval_global(&name, env, out);
     free(parts);
     if (r < 0) return -1;
+    if (r == 0 && enum_of_prefix(&e->ref, env)) {
+        fl_enum_unknown_literal(enum_of_prefix(&e->ref, env), e->ref.parts[e->ref.n - 1].name, e->loc, d);
+        return -1;
+    }
     if (r == 0) {
         char *s = fl_ref_str(&e->ref);
         fl_err(d, e->loc, "unknown name '%s'", s);

@@ -14,6 +14,7 @@
 
 #include "model.h"
 #include "parse/lexer.h"
+#include "util/suggest.h"
 
 typedef struct env env;
 
@@ -112,14 +113,14 @@ struct env {
     char *prefix; /* instance path prefix including the trailing '.', "" at top */
     FL_VEC(pslot) params;
     fl_map pindex;
-    fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled)
-                      * in the low 3 bits; a library component's instance + 1 above them */
+    fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled,
+                      * 5 failed) in the low 3 bits; a library component's instance + 1 above them */
     const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
     int stacking; /* eval_param's loop runs: a pending parameter is not evaluated by recursion */
     int need;     /* the pending parameter that stopped an evaluation, or -1 */
 };
 
-enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED };
+enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED, EL_FAILED };
 
 static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc);
 
@@ -589,6 +590,17 @@ static int vfind(ictx *ic, int x)
     return x;
 }
 
+/* Offer the keys of a map that start with prefix and have no further dot
+ * (the elements of one scope, the connectors of one composite). */
+static void suggest_keys(fl_suggest *sg, const fl_map *m, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (size_t j = 0; j < m->cap; j++) {
+        const char *k = m->keys[j];
+        if (k && strncmp(k, prefix, n) == 0 && !strchr(k + n, '.')) fl_suggest_add(sg, k + n, k + n);
+    }
+}
+
 /* Resolve one side of a connect() in scope e to a graph node; returns -2 if
  * it refers to a disabled conditional component (drop the connect). */
 static int connect_side(env *e, const fl_ref *r, fl_loc loc)
@@ -600,8 +612,8 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
     fl_pref p;
     int el = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
     int kind = el < 0 ? -1 : el & 7, inst = el < 0 ? -1 : (el >> 3) - 1;
-    if (kind == EL_DISABLED) {
-        node = -2;
+    if (kind == EL_DISABLED || kind == EL_FAILED) {
+        node = -2; /* absent, or its error is reported: no follow-up messages */
     } else if (kind == EL_CONNECTOR && r->n == 1) {
         char *path = fl_xcat(e->prefix, first, (char *)NULL);
         node = fl_map_get(&ic->node_index, path);
@@ -609,9 +621,20 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
     } else if (kind == EL_COMPOSITE && r->n == 2 && !r->parts[1].nsubs) {
         char *path = fl_xsprintf("%s%s.%s", e->prefix, first, r->parts[1].name);
         node = fl_map_get(&ic->node_index, path);
-        if (node < 0) fl_err(ic->d, loc, "'%s' has no connector '%s'", first, r->parts[1].name);
         free(path);
-        if (node < 0) node = -3;
+        if (node < 0) {
+            char *inner = fl_xsprintf("%s%s.", e->prefix, first);
+            fl_suggest sg;
+            fl_suggest_init(&sg, r->parts[1].name);
+            suggest_keys(&sg, &ic->node_index, inner);
+            fl_buf b = {0};
+            fl_buf_printf(&b, "'%s' has no connector '%s'", first, r->parts[1].name);
+            fl_suggest_append(&sg, &b);
+            fl_err(ic->d, loc, "%s", b.s);
+            fl_buf_free(&b);
+            free(inner);
+            node = -3;
+        }
     } else if (kind == EL_LIB && r->n == 2 && lib_port_fast(e, inst, r, &p) == 0) {
         node = leaf_get(ic, p, loc);
     } else if (kind == EL_LIB && r->n == 2) {
@@ -620,7 +643,14 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
         node = fl_model_port_ref(ic->m, path, &p, loc, ic->d) == 0 ? leaf_get(ic, p, loc) : -3;
         free(path);
     } else if (kind < 0) {
-        fl_err(ic->d, loc, "unknown component '%s' in connect()", first);
+        fl_suggest sg;
+        fl_suggest_init(&sg, first);
+        suggest_keys(&sg, &e->elems, "");
+        fl_buf b = {0};
+        fl_buf_printf(&b, "unknown component '%s' in connect()", first);
+        fl_suggest_append(&sg, &b);
+        fl_err(ic->d, loc, "%s", b.s);
+        fl_buf_free(&b);
         node = -3;
     } else {
         text = fl_ref_str(r);
@@ -720,6 +750,19 @@ static void mods_for(pmod_vec *all, const mod_index *x, const char *name, pmod_v
     }
 }
 
+/* An attribute given to parameter k of a library instance ("unit" of
+ * s_rel0(unit = "mm") = 5): checked by the model's rules for attributes. */
+static int param_attr(const pmod *p, int inst, int k, const fl_mod *am, const char *attr)
+{
+    ictx *ic = p->where->ic;
+    if (!am->value) return 0;
+    fl_value v;
+    if (eval_in(p->where, p->lex, am->value, &v)) return -1;
+    int rc = fl_model_param_attr(ic->m, inst, k, attr, &v, am->loc, ic->d);
+    fl_value_free(&v);
+    return rc;
+}
+
 /* Apply modifications to a library component instance. */
 static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
 {
@@ -749,7 +792,13 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                     fl_value_free(&v);
                 }
             }
-            /* attributes of parameters (displayUnit, ...) carry no meaning here */
+            /* attributes of parameters: a unit must be the declared one, the
+             * rest (displayUnit, min, ...) carry no meaning here */
+            for (int s = 0; s < md->nsubs; s++)
+                if (param_attr(p, inst, k, &md->subs[s], md->subs[s].name)) rc = -1;
+        } else if (k >= 0) {
+            /* m.unit = "g" */
+            if (param_attr(p, inst, k, md, dot + 1)) rc = -1;
         } else if (vk >= 0) {
             /* s(start = 1, fixed = true) or s.start = 1 */
             if (dot) {
@@ -785,11 +834,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
             fl_err(ic->d, md->loc, "modifying connector '%s' of %s is not supported", head, in->name);
             rc = -1;
         } else {
-            fl_buf b = {0};
-            for (int j = 0; j < in->cls->nparams; j++) fl_buf_printf(&b, "%s%s", j ? ", " : "", in->cls->params[j].name);
-            fl_err(ic->d, md->loc, "%s (%s) has no parameter '%s'%s%s", in->name, in->cls->path, head,
-                   b.n ? "; its parameters are: " : "", b.n ? b.s : "");
-            fl_buf_free(&b);
+            fl_model_no_param(ic->m, inst, head, !md->value && md->nsubs, md->loc, ic->d);
             rc = -1;
         }
         free(owned);
@@ -921,6 +966,47 @@ static void env_free(env *e)
     free(e->prefix);
 }
 
+/* A declaration in error: connect() equations naming it are dropped
+ * without further messages. Returns -1 for the caller's status. */
+static int decl_failed(env *e, const fl_decl *dc)
+{
+    fl_map_put(&e->elems, dc->name, EL_FAILED);
+    return -1;
+}
+
+/* A type that is not a class of flange: a real MSL class that flange lacks
+ * is "not supported"; anything else is unknown, a slip answered with the
+ * nearest class names (flange's and the file's own). path is what the
+ * name resolved to, NULL if it did not. */
+static void report_bad_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc, const char *path)
+{
+    const char *ty = dc->type;
+    int shown = path && strcmp(ty, path) != 0;
+    if (path && fl_class_msl_unsupported(path)) {
+        fl_err(ic->d, dc->type_loc, "component type '%s'%s%s%s is not supported by flange (see `flange components`)",
+               ty, shown ? " (" : "", shown ? path : "", shown ? ")" : "");
+        return;
+    }
+    const char *last = strrchr(ty, '.');
+    last = last ? last + 1 : ty;
+    fl_suggest sg;
+    fl_suggest_init(&sg, last);
+    fl_class_suggest(ty, &sg);
+    /* models of the file, visible from where the type is written */
+    if (last == ty) {
+        for (const fl_class_ast *c = lex; c; c = c->parent)
+            for (size_t i = 0; i < c->classes.n; i++) fl_suggest_add(&sg, c->classes.v[i]->name, c->classes.v[i]->name);
+        for (size_t i = 0; i < ic->file->classes.n; i++)
+            fl_suggest_add(&sg, ic->file->classes.v[i]->name, ic->file->classes.v[i]->name);
+    }
+    fl_buf b = {0};
+    fl_buf_printf(&b, "unknown component type '%s'", ty);
+    if (shown) fl_buf_printf(&b, " (%s)", path);
+    if (!fl_suggest_append(&sg, &b)) fl_buf_add(&b, " (see `flange components`)");
+    fl_err(ic->d, dc->type_loc, "%s", b.s);
+    fl_buf_free(&b);
+}
+
 static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc)
 {
     if (ic->depth > 30) {
@@ -939,6 +1025,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     fl_map seen = {0};
     int rc = collect(ic, &e, c, &els, &conns, &ext_mods, 0, &seen);
     fl_map_free(&seen);
+    int collected = !rc; /* a broken extends leaves the class incomplete: check nothing more */
     /* outer modifiers first: they win over those of extends clauses */
     pmod_vec all = {0};
     if (mods) {
@@ -955,7 +1042,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     mod_index_build(&mix, &all);
     fl_map elnames = {0};
     for (size_t k = 0; k < els.n; k++) fl_map_put(&elnames, els.v[k].decl->name, 0);
-    for (size_t i = 0; i < all.n && !rc; i++) {
+    for (size_t i = 0; collected && i < all.n; i++) {
         int found = fl_map_getn(&elnames, all.v[i].name, first_part_len(all.v[i].name)) >= 0;
         if (!found) {
             char *cls = c->name;
@@ -966,14 +1053,17 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         }
     }
 
-    /* pass 1: parameters (evaluated lazily, in any order) */
-    for (size_t i = 0; i < els.n && !rc; i++) {
+    /* pass 1: parameters (evaluated lazily, in any order). A declaration in
+     * error is reported and the others are still checked: one run lists
+     * every independent error. A parameter that failed stays in the table,
+     * failed, so that what refers to it fails without more messages. */
+    for (size_t i = 0; collected && i < els.n; i++) {
         const fl_decl *dc = els.v[i].decl;
         if (!(dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) continue;
         if (fl_map_get(&e.pindex, dc->name) >= 0) {
             fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
             rc = -1;
-            break;
+            continue;
         }
         pslot s;
         memset(&s, 0, sizeof s);
@@ -988,47 +1078,46 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         }
         if (tr == -2 || (tr < 0 && fl_class_find(dc->type))) {
             fl_err(ic->d, dc->type_loc, "'%s' cannot be the type of parameter '%s'", dc->type, dc->name);
-            rc = -1;
-            break;
-        }
-        if (tr < 0) {
+            s.state = 3;
+        } else if (tr < 0) {
             fl_err(ic->d, dc->type_loc, "unknown type '%s' of parameter '%s'", dc->type, dc->name);
-            rc = -1;
-            break;
+            s.state = 3;
         }
         for (int k = fl_map_get(&mix.head, dc->name); k >= 0 && !s.over.mod; k = mix.next[k])
             if (strcmp(all.v[k].name, dc->name) == 0) s.over = all.v[k];
-        if ((dc->prefix & FL_PFX_FINAL) && s.over.mod && s.over.mod->value) {
+        if (!s.state && (dc->prefix & FL_PFX_FINAL) && s.over.mod && s.over.mod->value) {
             fl_err(ic->d, s.over.mod->loc, "parameter '%s' is final and cannot be modified", dc->name);
-            rc = -1;
-            break;
+            s.state = 3;
         }
+        if (s.state) rc = -1;
         FL_VEC_PUSH(e.params, s);
         fl_map_put(&e.pindex, dc->name, (int)e.params.n - 1);
     }
-    for (size_t i = 0; i < e.params.n && !rc; i++)
-        if (eval_param(&e, &e.params.v[i])) rc = -1;
+    for (size_t i = 0; i < e.params.n; i++)
+        if (e.params.v[i].state != 3 && eval_param(&e, &e.params.v[i])) rc = -1;
 
-    /* pass 2: components and connectors */
-    for (size_t i = 0; i < els.n && !rc; i++) {
+    /* pass 2: components and connectors; a declaration in error is marked
+     * failed (connections to it are dropped without more messages) and the
+     * others are still checked */
+    for (size_t i = 0; collected && i < els.n; i++) {
         const elem *el = &els.v[i];
         const fl_decl *dc = el->decl;
         if (dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) continue;
         if (fl_map_get(&e.elems, dc->name) >= 0 || fl_map_get(&e.pindex, dc->name) >= 0) {
             fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
             rc = -1;
-            break;
+            continue;
         }
         if (dc->prefix & (FL_PFX_INNER | FL_PFX_OUTER)) {
             fl_err(ic->d, dc->loc, "inner/outer components are not supported");
-            rc = -1;
-            break;
+            rc = decl_failed(&e, dc);
+            continue;
         }
         if (dc->cond) {
             int present = 0;
             if (eval_cond(&e, el, &present)) {
-                rc = -1;
-                break;
+                rc = decl_failed(&e, dc);
+                continue;
             }
             if (!present) {
                 fl_map_put(&e.elems, dc->name, EL_DISABLED);
@@ -1047,7 +1136,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
                 if (!cls && ck != CONN_NONE) {
                     if (dc->ndims || dc->ntype_dims) {
                         fl_err(ic->d, dc->loc, "connector arrays are not supported");
-                        rc = -1;
+                        rc = decl_failed(&e, dc);
                     } else {
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
                         vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
@@ -1061,13 +1150,11 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
                     if (starts_with(r.path, "Modelica.Units.") || starts_with(r.path, "Modelica.SIunits.") ||
                         strcmp(r.path, "Real") == 0)
                         fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
-                    else if (strcmp(ty, r.path) == 0)
-                        fl_err(ic->d, dc->type_loc, "component type '%s' is not supported by flange (see `flange components`)", ty);
                     else
-                        fl_err(ic->d, dc->type_loc, "component type '%s' (%s) is not supported by flange (see `flange components`)", ty, r.path);
+                        report_bad_type(ic, el->lex, dc, r.path);
                     free(r.path);
-                    rc = -1;
-                    break;
+                    rc = decl_failed(&e, dc);
+                    continue;
                 }
                 free(r.path);
                 tcache_put(ic, el->lex, ty, cls);
@@ -1076,35 +1163,35 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
             int amb = 0;
             if (strcmp(ty, "Real") == 0 || strcmp(ty, "Integer") == 0 || strcmp(ty, "Boolean") == 0) {
                 fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
-                rc = -1;
-                break;
+                rc = decl_failed(&e, dc);
+                continue;
             }
             cls = fl_class_find_short(ty, &amb);
             if (!cls) {
-                fl_err(ic->d, dc->type_loc, amb ? "component type '%s' is ambiguous: write its full path"
-                                                : "unknown component type '%s'", ty);
-                rc = -1;
-                break;
+                if (amb) fl_err(ic->d, dc->type_loc, "component type '%s' is ambiguous: write its full path", ty);
+                else report_bad_type(ic, el->lex, dc, NULL);
+                rc = decl_failed(&e, dc);
+                continue;
             }
         } else {
-            fl_err(ic->d, dc->type_loc, "unknown component type '%s'", ty);
-            rc = -1;
-            break;
+            report_bad_type(ic, el->lex, dc, NULL);
+            rc = decl_failed(&e, dc);
+            continue;
         }
         if (dc->ndims || dc->ntype_dims) {
             fl_err(ic->d, dc->loc, "arrays of components are not supported ('%s')", dc->name);
-            rc = -1;
-            break;
+            rc = decl_failed(&e, dc);
+            continue;
         }
         if (dc->binding) {
             fl_err(ic->d, dc->binding->loc, "a component cannot have a value binding ('%s = ...')", dc->name);
-            rc = -1;
-            break;
+            rc = decl_failed(&e, dc);
+            continue;
         }
         /* modifiers: outer ones first (they win), then the declaration's own */
         pmod_vec sub = {0};
         mods_for(&all, &mix, dc->name, &sub);
-        for (int k = 0; k < dc->nmods; k++) {
+        for (int k = dc->nmods; k-- > 0;) { /* backwards: in text order after the reversal */
             pmod p = {&dc->mods[k], dc->mods[k].name, &e, el->lex};
             FL_VEC_PUSH(sub, p);
         }
@@ -1123,27 +1210,28 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         } else {
             if (r.user->kind != CK_MODEL && r.user->kind != CK_CLASS && r.user->kind != CK_BLOCK) {
                 fl_err(ic->d, dc->type_loc, "'%s' is not a model", ty);
-                rc = -1;
+                rc = decl_failed(&e, dc);
             } else if (r.user->partial) {
                 fl_err(ic->d, dc->type_loc, "'%s' is partial and cannot be instantiated", ty);
-                rc = -1;
+                rc = decl_failed(&e, dc);
             } else {
                 /* modifiers of a composite are evaluated where written: keep pmod.where */
                 char *subprefix = fl_xsprintf("%s.", name);
                 pmod_vec fwd = {0};
                 for (size_t k = sub.n; k-- > 0;) FL_VEC_PUSH(fwd, sub.v[k]);
-                if (instantiate_class(ic, r.user, subprefix, &fwd, dc->name_loc)) rc = -1;
+                int failed = instantiate_class(ic, r.user, subprefix, &fwd, dc->name_loc);
                 FL_VEC_FREE(fwd);
                 free(subprefix);
                 fl_map_put(&e.elems, dc->name, EL_COMPOSITE);
+                if (failed) rc = decl_failed(&e, dc);
             }
         }
         free(name);
         FL_VEC_FREE(sub);
     }
 
-    /* pass 3: connections */
-    for (size_t i = 0; i < conns.n && !rc; i++) add_connect(&e, conns.v[i]);
+    /* pass 3: connections (those of failed declarations are dropped) */
+    for (size_t i = 0; collected && i < conns.n; i++) add_connect(&e, conns.v[i]);
 
     for (size_t i = 0; i < els.n; i++) FL_VEC_FREE(els.v[i].extra);
     FL_VEC_FREE(els);

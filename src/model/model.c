@@ -1,6 +1,7 @@
 /* model.c - model descriptions: instances, parameter values, attributes and
  * connections, and the public API that builds them. */
 #include "model.h"
+#include "util/suggest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,10 +96,24 @@ int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d)
     if (!cls) {
         int amb = 0;
         cls = fl_class_find_short(type, &amb);
+        if (!cls && amb) {
+            fl_err(d, api_loc, "component type '%s' is ambiguous: give the full path", type);
+            return -1;
+        }
         if (!cls) {
-            fl_err(d, api_loc, amb ? "component type '%s' is ambiguous: give the full path"
-                                   : "unknown component type '%s' (see `flange components`)",
-                   type);
+            const char *last = strrchr(type, '.');
+            fl_suggest sg;
+            fl_suggest_init(&sg, last ? last + 1 : type);
+            fl_class_suggest(type, &sg);
+            fl_buf b = {0};
+            if (fl_class_msl_unsupported(type)) {
+                fl_buf_printf(&b, "component type '%s' is not supported by flange (see `flange components`)", type);
+            } else {
+                fl_buf_printf(&b, "unknown component type '%s'", type);
+                if (!fl_suggest_append(&sg, &b)) fl_buf_add(&b, " (see `flange components`)");
+            }
+            fl_err(d, api_loc, "%s", b.s);
+            fl_buf_free(&b);
             return -1;
         }
     }
@@ -145,11 +160,19 @@ int fl_model_port_ref(const fl_model *m, const char *text, fl_pref *out, fl_loc 
     for (int i = 0; i < c->nports; i++)
         if (strlen(c->ports[i].name) == plen && strncmp(c->ports[i].name, rest, plen) == 0) port = i;
     if (port < 0) {
+        char *wanted = fl_xstrndup(rest, plen);
+        fl_suggest sg;
+        fl_suggest_init(&sg, wanted);
         fl_buf b = {0};
+        fl_buf_printf(&b, "%s has no connector '%s'", m->insts.v[inst].name, wanted);
+        for (int i = 0; i < c->nports; i++) fl_suggest_add(&sg, c->ports[i].name, c->ports[i].name);
+        fl_suggest_append(&sg, &b);
+        fl_buf_printf(&b, " (%s has: ", c->path);
         for (int i = 0; i < c->nports; i++) fl_buf_printf(&b, "%s%s", i ? ", " : "", c->ports[i].name);
-        fl_err(d, loc, "%s has no connector '%.*s' (%s has: %s)", m->insts.v[inst].name, (int)plen, rest,
-               c->path, b.n ? b.s : "none");
+        fl_buf_add(&b, c->nports ? ")" : "none)");
+        fl_err(d, loc, "%s", b.s);
         fl_buf_free(&b);
+        free(wanted);
         return -1;
     }
     int sub = 0;
@@ -320,7 +343,7 @@ int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value 
                 fl_err(d, loc, "%s.%s is a variable, not a parameter: set %s(start = ..., fixed = true)",
                        in->name, field, field);
             else
-                fl_err(d, loc, "%s (%s) has no parameter '%s'", in->name, in->cls->path, field);
+                fl_model_no_param(m, inst, field, 0, loc, d);
             return -1;
         }
         return fl_model_set_param(m, inst, k, val, loc, d);
@@ -352,6 +375,106 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
     return 0;
 }
 
+/* The attributes of a Real variable or parameter. start, fixed, nominal
+ * and unit have meaning in flange; the others are accepted as hints. */
+static const char *const attr_names[] = {"start", "fixed", "nominal", "stateSelect", "unit",
+                                         "displayUnit", "min", "max", "quantity"};
+
+static int known_attr(const char *attr)
+{
+    for (size_t i = 0; i < sizeof attr_names / sizeof attr_names[0]; i++)
+        if (strcmp(attr_names[i], attr) == 0) return 1;
+    return 0;
+}
+
+static void unknown_attr(const char *inst, const char *var, const char *attr, fl_loc loc, fl_diag *d)
+{
+    fl_suggest sg;
+    fl_suggest_init(&sg, attr);
+    for (size_t i = 0; i < sizeof attr_names / sizeof attr_names[0]; i++) fl_suggest_add(&sg, attr_names[i], attr_names[i]);
+    fl_buf b = {0};
+    fl_buf_printf(&b, "unknown attribute '%s' of %s.%s", attr, inst, var);
+    if (!fl_suggest_append(&sg, &b)) {
+        fl_buf_add(&b, " (the attributes are ");
+        for (size_t i = 0; i < sizeof attr_names / sizeof attr_names[0]; i++)
+            fl_buf_printf(&b, "%s%s", i ? ", " : "", attr_names[i]);
+        fl_buf_addc(&b, ')');
+    }
+    fl_err(d, loc, "%s", b.s);
+    fl_buf_free(&b);
+}
+
+/* flange computes in the units the library declares and converts nothing:
+ * a unit attribute is accepted only when it repeats the declared one
+ * (s_rel0(unit = "mm") = 5 would otherwise silently mean 5 m). */
+static int check_unit(const char *owner, const char *declared, const fl_value *v, fl_loc loc, fl_diag *d)
+{
+    if (v->kind != V_STRING) {
+        fl_err(d, loc, "%s.unit must be a string", owner);
+        return -1;
+    }
+    const char *given = v->str ? v->str : "";
+    const char *decl = declared && strcmp(declared, "1") != 0 ? declared : "";
+    if (strcmp(given, decl) == 0 || (strcmp(given, "1") == 0 && !*decl)) return 0;
+    if (*decl)
+        fl_err(d, loc, "%s is declared in \"%s\": it cannot be given the unit \"%s\" (flange does not convert units; "
+                       "give the value in %s)", owner, decl, given, decl);
+    else
+        fl_err(d, loc, "%s has no unit: it cannot be given the unit \"%s\"", owner, given);
+    return -1;
+}
+
+int fl_model_param_attr(fl_model *m, int inst, int k, const char *attr, const fl_value *v, fl_loc loc, fl_diag *d)
+{
+    const fl_minst *in = &m->insts.v[inst];
+    const fl_param_def *pd = &in->cls->params[k];
+    if (strcmp(attr, "unit") == 0) {
+        char *owner = fl_xcat(in->name, ".", pd->name, (char *)NULL);
+        int rc = check_unit(owner, pd->unit, v, loc, d);
+        free(owner);
+        return rc;
+    }
+    if (!known_attr(attr)) {
+        unknown_attr(in->name, pd->name, attr, loc, d);
+        return -1;
+    }
+    if (strcmp(attr, "displayUnit") == 0 || strcmp(attr, "min") == 0 || strcmp(attr, "max") == 0 ||
+        strcmp(attr, "quantity") == 0)
+        return 0; /* no meaning for the value of a parameter */
+    fl_err(d, loc, "%s.%s is a parameter: it has no attribute '%s' (give it a value: %s = ...)", in->name, pd->name,
+           attr, pd->name);
+    return -1;
+}
+
+void fl_model_no_param(const fl_model *m, int inst, const char *name, int as_variable, fl_loc loc, fl_diag *d)
+{
+    const fl_minst *in = &m->insts.v[inst];
+    const fl_class *c = in->cls;
+    fl_suggest sg;
+    fl_suggest_init(&sg, name);
+    fl_buf b = {0}, all = {0};
+    fl_buf_printf(&b, "%s (%s) has no %s '%s'", in->name, c->path, as_variable ? "variable" : "parameter", name);
+    if (as_variable) {
+        for (int i = 0; i < c->nvars; i++) {
+            if (!(c->vars[i].flags & FL_VF_ATTR)) continue;
+            fl_suggest_add(&sg, c->vars[i].name, c->vars[i].name);
+            fl_buf_printf(&all, "%s%s", all.n ? ", " : "", c->vars[i].name);
+        }
+    } else {
+        for (int i = 0; i < c->nparams; i++) {
+            fl_suggest_add(&sg, c->params[i].name, c->params[i].name);
+            fl_buf_printf(&all, "%s%s", all.n ? ", " : "", c->params[i].name);
+        }
+    }
+    if (!fl_suggest_append(&sg, &b)) {
+        if (all.n) fl_buf_printf(&b, "; its %s are: %s", as_variable ? "variables with start values" : "parameters", all.s);
+        else fl_buf_printf(&b, "; it has no %s", as_variable ? "variables with start values" : "parameters");
+    }
+    fl_err(d, loc, "%s", b.s);
+    fl_buf_free(&b);
+    fl_buf_free(&all);
+}
+
 /* field = "var.attr" (dot at the '.') */
 static int set_attr(fl_model *m, int inst, const char *field, const char *dot, const fl_value *val, fl_loc loc,
                     fl_diag *d)
@@ -361,11 +484,11 @@ static int set_attr(fl_model *m, int inst, const char *field, const char *dot, c
     const char *attr = dot + 1;
     int k = fl_class_var(in->cls, var);
     int rc = -1;
-    if (k < 0) {
-        if (fl_class_param(in->cls, var) >= 0)
-            fl_err(d, loc, "%s.%s is a parameter: it has no attribute '%s'", in->name, var, attr);
-        else
-            fl_err(d, loc, "%s (%s) has no variable '%s'", in->name, in->cls->path, var);
+    int kp = k < 0 ? fl_class_param(in->cls, var) : -1;
+    if (kp >= 0) {
+        rc = fl_model_param_attr(m, inst, kp, attr, val, loc, d);
+    } else if (k < 0) {
+        fl_model_no_param(m, inst, var, 1, loc, d);
     } else if (!(in->cls->vars[k].flags & FL_VF_ATTR)) {
         fl_err(d, loc, "%s.%s does not accept start/fixed attributes", in->name, var);
     } else {
@@ -373,6 +496,8 @@ static int set_attr(fl_model *m, int inst, const char *field, const char *dot, c
         if (strcmp(attr, "start") == 0 || strcmp(attr, "nominal") == 0) {
             if (!fl_value_is_number(val) || val->kind == V_BOOL) {
                 fl_err(d, loc, "%s.%s.%s must be a number", in->name, var, attr);
+            } else if (!isfinite(val->num)) {
+                fl_err(d, loc, "%s.%s.%s is not a finite number", in->name, var, attr);
             } else if (attr[0] == 's') {
                 a->has_start = 1;
                 a->start = val->num;
@@ -394,12 +519,14 @@ static int set_attr(fl_model *m, int inst, const char *field, const char *dot, c
                 if (!a->loc.file) a->loc = loc;
                 rc = 0;
             }
-        } else if (strcmp(attr, "stateSelect") == 0 || strcmp(attr, "min") == 0 ||
-                   strcmp(attr, "max") == 0 || strcmp(attr, "displayUnit") == 0 ||
-                   strcmp(attr, "unit") == 0) {
+        } else if (strcmp(attr, "unit") == 0) {
+            char *owner = fl_xcat(in->name, ".", var, (char *)NULL);
+            rc = check_unit(owner, in->cls->vars[k].unit, val, loc, d);
+            free(owner);
+        } else if (known_attr(attr)) {
             rc = 0; /* hints: accepted, no effect on the solution */
         } else {
-            fl_err(d, loc, "unknown attribute '%s' of %s.%s", attr, in->name, var);
+            unknown_attr(in->name, var, attr, loc, d);
         }
     }
     free(var);
@@ -487,6 +614,11 @@ fl_experiment fl_model_experiment(const fl_model *m)
     fl_experiment e = m->exp;
     if (e.interval <= 0) e.interval = (e.stop_time - e.start_time) / 500;
     return e;
+}
+
+void fl_model_set_strict_init(fl_model *m, int strict)
+{
+    if (m) m->strict_init = strict != 0;
 }
 
 void fl_model_set_experiment(fl_model *m, fl_experiment e)

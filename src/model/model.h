@@ -62,6 +62,7 @@ struct fl_model {
     fl_experiment exp;
     int has_exp[4]; /* start, stop, interval, tolerance given */
     char *path; /* source file named by the locations (owned); the AST is freed after instantiation */
+    int strict_init; /* under-determined initial conditions are an error (fl_model_set_strict_init) */
 };
 
 fl_model *fl_model_alloc(const char *name);
@@ -75,6 +76,12 @@ int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag
 /* Set a parameter/attribute of an instance from a value. attr is NULL for a
  * parameter, else "start"/"fixed"/"nominal"/"stateSelect" of variable var. */
 int fl_model_set_value(fl_model *m, int inst, const char *field, const fl_value *v, fl_loc loc, fl_diag *d);
+/* Attribute attr (e.g. "unit") of parameter k of an instance, given the
+ * value v: checked (a unit must be the declared one), never stored. */
+int fl_model_param_attr(fl_model *m, int inst, int k, const char *attr, const fl_value *v, fl_loc loc, fl_diag *d);
+/* Report that an instance has no parameter (as_variable: no variable with
+ * start/fixed attributes) called name, with the nearest names. */
+void fl_model_no_param(const fl_model *m, int inst, const char *name, int as_variable, fl_loc loc, fl_diag *d);
 /* Set parameter k (class table index) of an instance: fl_model_set_value
  * without the name lookup. */
 int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *v, fl_loc loc, fl_diag *d);

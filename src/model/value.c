@@ -1,5 +1,6 @@
 /* value.c - parameter values and the enumeration types flange knows. */
 #include "value.h"
+#include "util/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -161,4 +162,19 @@ int fl_enum_parse(const char *dotted, fl_value *out)
         }
     }
     return 0;
+}
+
+void fl_enum_unknown_literal(const fl_enum_type *t, const char *lit, fl_loc loc, fl_diag *d)
+{
+    fl_suggest sg;
+    fl_suggest_init(&sg, lit);
+    for (int i = 0; i < t->n; i++) fl_suggest_add(&sg, t->lits[i], t->lits[i]);
+    fl_buf b = {0};
+    fl_buf_printf(&b, "'%s' is not a literal of %s", lit, t->path);
+    fl_suggest_append(&sg, &b);
+    fl_buf_add(&b, " (its literals are ");
+    for (int i = 0; i < t->n; i++) fl_buf_printf(&b, "%s%s", i ? ", " : "", t->lits[i]);
+    fl_buf_addc(&b, ')');
+    fl_err(d, loc, "%s", b.s);
+    fl_buf_free(&b);
 }

@@ -64,5 +64,7 @@ typedef struct fl_enum_type {
 const fl_enum_type *fl_enum_find(const char *path);
 /* Try to read "<enum path>.<Literal>" from a dotted name. */
 int fl_enum_parse(const char *dotted, fl_value *out);
+/* Report lit as not a literal of t, with the nearest and all literals. */
+void fl_enum_unknown_literal(const fl_enum_type *t, const char *lit, fl_loc loc, fl_diag *d);
 
 #endif

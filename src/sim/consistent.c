@@ -217,7 +217,7 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
         progress = 0;
         for (int k = 0; k < sys->ncond; k++) {
             const fl_cond *c = &sys->conds[k];
-            if (c->level != 0 || c->source != CV_ATTR || !(c->weak == 0 || c->guess)) continue;
+            if (c->level != 0 || c->source != CV_ATTR || !(c->weak == 0 || c->guess || c->filled)) continue;
             const fl_node *np = c->node_p >= 0 ? &sys->nodes[c->node_p] : NULL;
             const fl_node *nm = c->node_m >= 0 ? &sys->nodes[c->node_m] : NULL;
             int kp = !np || known[np->body], km = !nm || known[nm->body];
@@ -237,6 +237,19 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     for (int b = 0; b < sys->nbodies; b++)
         if (sys->bodies[b].qi >= 0) y[sys->bodies[b].qi] = s->bq[b] - s->qoff[b];
     free(known);
+}
+
+/* What to say about an unknown that the equations do not determine: the
+ * element's own hint, or for the position of a massless node between
+ * springs, that they have no stiffness there (zero spring constants, a
+ * contact out of touch). NULL: nothing specific. */
+static const char *unknown_hint(const fl_system *sys, int i)
+{
+    if (sys->unk_hint[i]) return sys->unk_hint[i];
+    for (int b = 0; b < sys->nbodies; b++)
+        if (sys->bodies[b].qi == i && sys->bodies[b].kind == B_MLQ)
+            return "a massless node held only by springs, which have no stiffness there: give it mass, or stiffness";
+    return NULL;
 }
 
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
@@ -262,10 +275,10 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
         return 0;
     case NEWTON_SINGULAR:
         if (info > 0 && info - 1 < n)
-            fl_err(s->diag, fl_noloc, "the initialisation problem is singular: %s is not determined by the model and the "
-                   "initial conditions (%s)", sys->unk_name[info - 1],
-                   sys->unk_hint[info - 1] ? sys->unk_hint[info - 1]
-                                           : "are two conditions saying the same thing, or is a force balance impossible?");
+            fl_err(s->diag, fl_unknown_loc(sys, info - 1), "the initialisation problem is singular: %s is not determined "
+                   "by the model and the initial conditions (%s)", sys->unk_name[info - 1],
+                   unknown_hint(sys, info - 1) ? unknown_hint(sys, info - 1)
+                                               : "are two conditions saying the same thing, or is a force balance impossible?");
         else
             fl_err(s->diag, fl_noloc, "the initialisation problem is singular (dependent initial conditions?)");
         return -1;
@@ -314,9 +327,10 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
     free(w);
     if (rc == NEWTON_OK) return 0;
     if (rc == NEWTON_SINGULAR && info > 0 && info - 1 < n)
-        fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular: %s is not determined%s%s%s",
-               t, sys->unk_name[info - 1], sys->unk_hint[info - 1] ? " (" : "",
-               sys->unk_hint[info - 1] ? sys->unk_hint[info - 1] : "", sys->unk_hint[info - 1] ? ")" : "");
+        fl_err(s->diag, fl_unknown_loc(sys, info - 1),
+               "re-initialisation after the event at t = %.9g is singular: %s is not determined%s%s%s", t,
+               sys->unk_name[info - 1], unknown_hint(sys, info - 1) ? " (" : "",
+               unknown_hint(sys, info - 1) ? unknown_hint(sys, info - 1) : "", unknown_hint(sys, info - 1) ? ")" : "");
     else if (rc == NEWTON_SINGULAR)
         fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);
     else if (rc == NEWTON_NO_CONVERGENCE)

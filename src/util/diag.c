@@ -55,6 +55,7 @@ void fl_diag_vadd(fl_diag *d, int severity, fl_loc loc, const char *fmt, va_list
     int cap = d->max_errors ? d->max_errors : 50;
     if (severity == FL_SEV_ERROR) {
         d->nerrors++;
+        if (d->nerrors == cap + 1) fl_diag_add(d, FL_SEV_NOTE, fl_noloc, "too many errors: only the first %d are shown", cap);
         if (d->nerrors > cap) return;
     }
     char *msg = fl_xvsprintf(fmt, ap);

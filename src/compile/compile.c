@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "components/user.h"
 
 /* Systems with more unknowns than this use KLU (sparse LU) by default. */
 #define FL_KLU_THRESHOLD 100
@@ -42,6 +43,7 @@ void fl_compile_vars(fl_system *s)
             const fl_port_rt *pr = &s->ports[ir->port0 + k];
             if (pd->kind != FL_PORT_INPUT || pr->sig < 0) continue;
             if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
+            if (c->port_ext) continue; /* user classes show their inputs as variables */
             int w = pd->width > 0 ? pd->width : 1;
             for (int q = 0; q < w; q++) add_var(&v, i, OV_INPUT, k, pr->sig - ir->in0 + q);
         }
@@ -64,10 +66,12 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     const fl_var *x = &s->vars[v];
     const fl_inst_rt *ir = &s->insts[x->inst];
     const fl_class *c = ir->cls;
+    /* the equations of the model itself belong to an instance named "" */
+    const char *in = ir->name, *dot = ir->name[0] ? "." : "";
     switch (x->kind) {
-    case OV_CLASS: snprintf(buf, cap, "%s.%s", ir->name, c->vars[x->def].name); break;
-    case OV_PORT_S: snprintf(buf, cap, "%s.%s.s", ir->name, c->ports[x->def].name); break;
-    case OV_PORT_F: snprintf(buf, cap, "%s.%s.f", ir->name, c->ports[x->def].name); break;
+    case OV_CLASS: snprintf(buf, cap, "%s%s%s", in, dot, c->vars[x->def].name); break;
+    case OV_PORT_S: snprintf(buf, cap, "%s%s%s.s", in, dot, c->ports[x->def].name); break;
+    case OV_PORT_F: snprintf(buf, cap, "%s%s%s.f", in, dot, c->ports[x->def].name); break;
     case OV_BLOCK_OUT:
     case OV_INPUT: {
         const fl_port_def *pd = &c->ports[x->def];
@@ -106,7 +110,10 @@ void fl_system_free(fl_system *s)
     if (!s) return;
     for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
     free(s->files);
-    for (int i = 0; i < s->ninst; i++) free(s->insts[i].name);
+    for (int i = 0; i < s->ninst; i++) {
+        free(s->insts[i].name);
+        fl_class_release(s->insts[i].cls);
+    }
     free(s->insts);
     free(s->ports);
     free(s->contrib);
@@ -125,6 +132,8 @@ void fl_system_free(fl_system *s)
     free(s->elems);
     free(s->elem_node);
     free(s->elem_frow);
+    free(s->att_body);
+    free(s->att_off);
     free(s->egroups);
     free(s->sigs);
     free(s->blocks);
@@ -143,6 +152,7 @@ void fl_system_free(fl_system *s)
     free(s->conds);
     free(s->cond_used);
     free(s->centry);
+    free(s->ientry);
     free(s->var_names);
     free(s->var_name);
     fl_map_free(&s->inst_index);
@@ -164,6 +174,7 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
     s->insts = fl_xcalloc((size_t)(s->ninst ? s->ninst : 1), sizeof(fl_inst_rt));
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].cls = m->insts.v[i].cls;
+        fl_class_retain(s->insts[i].cls); /* classes made from user equations outlive the model */
         s->insts[i].name = fl_xstrdup(m->insts.v[i].name);
         s->insts[i].loc = fl_system_loc(s, m->insts.v[i].loc);
         s->insts[i].elem = s->insts[i].drv = -1;
@@ -173,8 +184,8 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
     if (!rc) rc = fl_compile_layout(s, d);
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;
-        for (int r = 0; r < 2 + ops->nown; r++)
-            if (ops->dep[r] & ((1ULL << FL_J_A0) | (1ULL << FL_J_A1))) s->uses_accel = 1;
+        for (int j = 0; j < fl_ops_natt(ops); j++)
+            if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
     if (!rc) rc = fl_compile_init(s, m->strict_init, d);
     if (rc || fl_diag_errors(d) > errors_before) {

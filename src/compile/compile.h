@@ -14,4 +14,8 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d);
  * the message naming inst.param; 0 when valid. */
 int fl_param_check_number(const char *inst, const fl_param_def *pd, double x, fl_loc loc, fl_diag *d);
 
+/* Does some row of an element with these callbacks depend on local column
+ * col (dense masks or the sparse list)? */
+int fl_ops_uses_column(const fl_elem_ops *ops, int col);
+
 #endif

@@ -30,6 +30,68 @@ static int cond_col(const fl_system *s, int node, int level)
     return bd->vi >= 0 && s->dpos[bd->vi] >= 0 ? s->n + s->dpos[bd->vi] : -1;
 }
 
+int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2])
+{
+    if (c->source == CV_OWN) {
+        col[0] = s->elems[c->elem].own + c->row;
+        coef[0] = 1;
+        return 1;
+    }
+    if (c->source == CV_ELEM) return 0; /* several columns, computed by the element */
+    col[0] = cond_col(s, c->node_p, c->level);
+    coef[0] = 1;
+    col[1] = cond_col(s, c->node_m, c->level);
+    coef[1] = -1;
+    return 2;
+}
+
+/* Init-matrix column of local column lc of element e (initial rows). */
+static int elem_init_col(const fl_system *s, const fl_elem *el, int lc)
+{
+    const fl_elem_ops *ops = s->insts[el->inst].ops;
+    int na = fl_ops_natt(ops), n = s->n;
+    if (lc < 3 * na) return cond_col(s, s->elem_node[fl_att_slot(el, lc / 3)], lc % 3);
+    lc -= 3 * na;
+    if (lc < ops->nown) return el->own + lc;
+    lc -= ops->nown;
+    if (lc < ops->nown) return s->dpos[el->own + lc] >= 0 ? n + s->dpos[el->own + lc] : -1;
+    lc -= ops->nown;
+    const fl_sigref *sr = &s->sigs[el->sig + lc];
+    if (sr->kind == SIG_KIN) return cond_col(s, sr->node[0], sr->level);
+    if (sr->kind == SIG_Y) return s->elems[sr->inst].own + sr->out;
+    return -1;
+}
+
+/* Does condition c involve an unknown (is it more than a statement about
+ * known quantities)? */
+static int cond_involves(const fl_system *s, const fl_cond *c)
+{
+    if (c->source == CV_ELEM) {
+        const fl_elem *el = &s->elems[c->elem];
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        for (int k = 0; k < ops->ninit_dep; k++)
+            if (ops->init_dep_rc[2 * k] == c->row && elem_init_col(s, el, ops->init_dep_rc[2 * k + 1]) >= 0) return 1;
+        return 0;
+    }
+    int col[2];
+    double coef[2];
+    int n = fl_cond_cols(s, c, col, coef);
+    for (int i = 0; i < n; i++)
+        if (col[i] >= 0) return 1;
+    return 0;
+}
+
+/* Does condition c fix column i directly? */
+static int cond_on_col(const fl_system *s, const fl_cond *c, int i)
+{
+    int col[2];
+    double coef[2];
+    int n = fl_cond_cols(s, c, col, coef);
+    for (int k = 0; k < n; k++)
+        if (col[k] == i) return 1;
+    return 0;
+}
+
 /* Build the init pattern for the given condition list; fills islot of the
  * Jacobian entries and the condition entries. */
 static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat, ivec *crow, ivec *ccol,
@@ -46,31 +108,43 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     size_t cbase = rows.n;
     for (int k = 0; k < ncond; k++) {
         const fl_cond *c = &s->conds[conds[k]];
-        int cp = cond_col(s, c->node_p, c->level), cm = cond_col(s, c->node_m, c->level);
-        if (cp >= 0) {
+        int col[2];
+        double coef[2];
+        int nc = fl_cond_cols(s, c, col, coef);
+        for (int q = 0; q < nc; q++) {
+            if (col[q] < 0) continue;
             FL_VEC_PUSH(rows, n + k);
-            FL_VEC_PUSH(cols, cp);
+            FL_VEC_PUSH(cols, col[q]);
             if (crow) {
                 FL_VEC_PUSH(*crow, n + k);
-                FL_VEC_PUSH(*ccol, cp);
-                FL_VEC_PUSH(*ccoef, 1.0);
+                FL_VEC_PUSH(*ccol, col[q]);
+                FL_VEC_PUSH(*ccoef, coef[q]);
             }
         }
-        if (cm >= 0) {
+    }
+    /* rows elements compute: after the constant ones */
+    size_t ebase = rows.n;
+    FL_VEC(struct fl_ientry) ient = {0};
+    for (int k = 0; k < ncond; k++) {
+        const fl_cond *c = &s->conds[conds[k]];
+        if (c->source != CV_ELEM) continue;
+        const fl_elem *el = &s->elems[c->elem];
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        for (int q = 0; q < ops->ninit_dep; q++) {
+            if (ops->init_dep_rc[2 * q] != c->row) continue;
+            int col = elem_init_col(s, el, ops->init_dep_rc[2 * q + 1]);
+            if (col < 0) continue;
             FL_VEC_PUSH(rows, n + k);
-            FL_VEC_PUSH(cols, cm);
-            if (crow) {
-                FL_VEC_PUSH(*crow, n + k);
-                FL_VEC_PUSH(*ccol, cm);
-                FL_VEC_PUSH(*ccoef, -1.0);
-            }
+            FL_VEC_PUSH(cols, col);
+            struct fl_ientry ie = {c->elem, q, -1};
+            FL_VEC_PUSH(ient, ie);
         }
     }
     int *slot = fl_xmalloc(sizeof(int) * (rows.n ? rows.n : 1));
     fl_csc_build(pat, n + ncond, N, rows.v, cols.v, (int)rows.n, slot);
     if (fill_slots) {
         for (int i = 0; i < s->njent; i++) s->jent[i].islot = slot[i];
-        s->ncentry = (int)(rows.n - cbase);
+        s->ncentry = (int)(ebase - cbase);
         s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
         for (int k = 0; k < s->ncentry; k++) {
             s->centry[k].row = crow->v[k];
@@ -78,7 +152,12 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
             s->centry[k].coef = ccoef->v[k];
             s->centry[k].islot = slot[cbase + (size_t)k];
         }
+        s->nientry = (int)ient.n;
+        s->ientry = ient.v;
+        ient.v = NULL;
+        for (int k = 0; k < s->nientry; k++) s->ientry[k].islot = slot[ebase + (size_t)k];
     }
+    FL_VEC_FREE(ient);
     free(slot);
     FL_VEC_FREE(rows);
     FL_VEC_FREE(cols);
@@ -131,8 +210,8 @@ static int fill_from_start_values(fl_system *s, const int *order, int norder, in
     FL_VEC(int) cand = {0};
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
-        if (c->weak != 2 || c->level > 1 || c->source != CV_ATTR) continue;
-        if (cond_col(s, c->node_p, c->level) < 0 && cond_col(s, c->node_m, c->level) < 0) continue;
+        if (c->weak != 2 || c->level > 1 || (c->source != CV_ATTR && c->source != CV_OWN)) continue;
+        if (!cond_involves(s, c)) continue;
         FL_VEC_PUSH(cand, k);
     }
     /* by priority, then in the order of the model (a stable sort by index) */
@@ -206,9 +285,7 @@ static fl_loc unknown_loc(const fl_system *s, int i)
 {
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
-        if (c->weak == 2 && c->level <= 1 && c->loc.file &&
-            (cond_col(s, c->node_p, c->level) == i || cond_col(s, c->node_m, c->level) == i))
-            return c->loc;
+        if (c->weak == 2 && c->level <= 1 && c->loc.file && cond_on_col(s, c, i)) return c->loc;
     }
     return fl_unknown_loc(s, i);
 }
@@ -236,7 +313,7 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
         if (c->weak == 2) continue;
-        if (cond_col(s, c->node_p, c->level) < 0 && cond_col(s, c->node_m, c->level) < 0) {
+        if (!cond_involves(s, c)) {
             if (c->weak) continue;
             fl_err(d, c->loc,
                    "initial conditions are over-determined: %s is fixed, but it is already determined "
@@ -256,8 +333,7 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
         if (!s->conds[k].weak) FL_VEC_PUSH(order, k);
     int nstrong = (int)order.n;
     for (int k = 0; k < s->ncond; k++)
-        if (s->conds[k].weak == 1 && (cond_col(s, s->conds[k].node_p, s->conds[k].level) >= 0 ||
-                                 cond_col(s, s->conds[k].node_m, s->conds[k].level) >= 0))
+        if (s->conds[k].weak == 1 && cond_involves(s, &s->conds[k]))
             FL_VEC_PUSH(order, k);
     fl_csc pat;
     build_pattern(s, order.v, (int)order.n, &pat, NULL, NULL, NULL, 0);
@@ -303,7 +379,7 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
         for (int k = 0; k < s->ncond && ncand < 8; k++) {
             const fl_cond *cd = &s->conds[k];
             if (cd->weak != 2 || cd->level > 1) continue;
-            if (cond_col(s, cd->node_p, cd->level) != i && cond_col(s, cd->node_m, cd->level) != i) continue;
+            if (!cond_on_col(s, cd, i)) continue;
             if (cand.s && strstr(cand.s, cd->label)) continue;
             fl_buf_printf(&cand, "%s%s", ncand ? ", " : "", cd->label);
             ncand++;

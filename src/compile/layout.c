@@ -160,6 +160,19 @@ int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row)
     return matched;
 }
 
+int fl_ops_uses_column(const fl_elem_ops *ops, int col)
+{
+    if (ops->ndep) {
+        for (int k = 0; k < ops->ndep; k++)
+            if (ops->dep_rc[2 * k + 1] == col) return 1;
+        return 0;
+    }
+    if (col >= 64) return 0;
+    for (int r = 0; r < 2 + ops->nown; r++)
+        if (ops->dep[r] & (1ULL << col)) return 1;
+    return 0;
+}
+
 /* ---- unknowns ---------------------------------------------------------- */
 
 /* A short label for a body: its first member with mass (first_mass[b],
@@ -198,6 +211,29 @@ static void add_kin(const fl_system *s, pend_vec *v, int row, int node, int leve
     if (level == 0) add_entry(v, row, bd->qi, src, sign, 0);
     else if (level == 1 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 0);
     else if (level == 2 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 1);
+}
+
+/* The global columns of local column c of an element, for the entry
+ * at `row` whose value is jloc[src]. */
+static void add_local(const fl_system *s, pend_vec *pv, const fl_elem *el, const fl_elem_ops *ops, int row, int c,
+                      int src)
+{
+    int na = fl_ops_natt(ops);
+    if (c < 3 * na) {
+        add_kin(s, pv, row, s->elem_node[fl_att_slot(el, c / 3)], c % 3, src, 1.0);
+    } else if (c < 3 * na + ops->nown) {
+        add_entry(pv, row, el->own + c - 3 * na, src, 1, 0);
+    } else if (c < 3 * na + 2 * ops->nown) {
+        add_entry(pv, row, el->own + c - 3 * na - ops->nown, src, 1, 1);
+    } else {
+        const fl_sigref *sr = &s->sigs[el->sig + c - 3 * na - 2 * ops->nown];
+        if (sr->kind == SIG_KIN) {
+            add_kin(s, pv, row, sr->node[0], sr->level, src, 1.0);
+            add_kin(s, pv, row, sr->node[1], sr->level, src, -1.0);
+        } else if (sr->kind == SIG_Y) {
+            add_entry(pv, row, s->elems[sr->inst].own + sr->out, src, 1, 0);
+        }
+    }
 }
 
 int fl_compile_layout(fl_system *s, fl_diag *d)
@@ -283,8 +319,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             int k = fl_class_param(c, "s_nominal");
             if (k >= 0) nom = par[k];
         }
-        for (int j = 0; j < 2; j++) {
-            int b = s->elems[e].body[j];
+        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
+            int b = s->att_body[fl_att_slot(&s->elems[e], j)];
             if (b >= 0 && s->bodies[b].qi >= 0 && nom > 0 && nom < s->nominal[s->bodies[b].qi])
                 s->nominal[s->bodies[b].qi] = nom;
         }
@@ -302,18 +338,20 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         }
     }
     for (int e = 0; e < s->nelem; e++)
-        for (int j = 0; j < 2; j++) {
-            int b = s->elems[e].body[j];
-            s->elem_frow[2 * e + j] = b >= 0 ? s->bodies[b].frow : -1;
+        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
+            int slot = fl_att_slot(&s->elems[e], j);
+            int b = s->att_body[slot];
+            s->elem_frow[slot] = b >= 0 ? s->bodies[b].frow : -1;
         }
 
-    /* local Jacobian blocks */
+    /* local Jacobian blocks: dense rows x columns, or the sparse list */
     int njloc = 0;
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
-        int R = 2 + ops->nown, C = FL_J_OWN + 2 * ops->nown + ops->nin;
+        int na = fl_ops_natt(ops);
+        int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
         s->elems[e].jofs = njloc;
-        njloc += R * C;
+        njloc += ops->ndep ? ops->ndep : R * C;
     }
     int drv0 = njloc;
     njloc += 2 * s->ndrv; /* da/ds, da/dv of each driver */
@@ -349,27 +387,15 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
-        int R = 2 + ops->nown, C = FL_J_OWN + 2 * ops->nown + ops->nin;
-        for (int r = 0; r < R; r++) {
-            int row = r < 2 ? s->elem_frow[2 * e + r] : el->own + r - 2;
+        int na = fl_ops_natt(ops);
+        int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
+        int nentries = ops->ndep ? ops->ndep : R * C;
+        for (int k = 0; k < nentries; k++) {
+            int r = ops->ndep ? ops->dep_rc[2 * k] : k / C, c = ops->ndep ? ops->dep_rc[2 * k + 1] : k % C;
+            if (!ops->ndep && !(ops->dep[r] & (1ULL << c))) continue;
+            int row = r < na ? s->elem_frow[fl_att_slot(el, r)] : el->own + r - na;
             if (row < 0) continue;
-            for (int c = 0; c < C; c++) {
-                if (!(ops->dep[r] & (1ULL << c))) continue;
-                int src = el->jofs + r * C + c;
-                if (c < FL_J_OWN) {
-                    int j = c / 3, level = c % 3;
-                    add_kin(s, &pv, row, s->elem_node[2 * e + j], level, src, 1.0);
-                } else if (c < FL_J_OWN + ops->nown) {
-                    add_entry(&pv, row, el->own + c - FL_J_OWN, src, 1, 0);
-                } else if (c < FL_J_OWN + 2 * ops->nown) {
-                    add_entry(&pv, row, el->own + c - FL_J_OWN - ops->nown, src, 1, 1);
-                } else {
-                    const fl_sigref *sr = &s->sigs[el->sig + c - FL_J_OWN - 2 * ops->nown];
-                    if (sr->kind != SIG_KIN) continue;
-                    add_kin(s, &pv, row, sr->node[0], sr->level, src, 1.0);
-                    add_kin(s, &pv, row, sr->node[1], sr->level, src, -1.0);
-                }
-            }
+            add_local(s, &pv, el, ops, row, c, el->jofs + k);
         }
     }
     int np = (int)pv.n;

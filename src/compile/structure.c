@@ -12,11 +12,13 @@
 typedef struct b_link { int inst, pa, pb; double L, m; } b_link;
 typedef struct b_ground { int inst, port; double s0; } b_ground;
 typedef struct b_driver { int inst, flange, support; } b_driver;
-typedef struct b_elem { int inst, att0, att1; } b_elem;
+typedef struct b_elem { int inst, att0, att1, natt, xofs; } b_elem; /* attachments 2.. at xports[xofs] */
 typedef struct b_state { int inst, var, level, pp, pm; double offset; } b_state;
 typedef struct b_initin { int inst, level, pp, pm, input; } b_initin;
 typedef struct b_kin { int inst, outport, level, pp, pm; } b_kin;
 typedef struct b_obs { int inst, port, level; } b_obs;
+typedef struct b_own { int inst, k, var; } b_own;
+typedef struct b_irows { int inst; const char *const *labels; } b_irows;
 
 struct fl_builder {
     fl_system *s;
@@ -29,10 +31,13 @@ struct fl_builder {
     FL_VEC(b_ground) grounds;
     FL_VEC(b_driver) drivers;
     FL_VEC(b_elem) elems;
+    FL_VEC(int) xports; /* attachments beyond the second (fl_b_element_n) */
     FL_VEC(b_state) states;
     FL_VEC(b_initin) initins;
     FL_VEC(b_kin) kins;
     FL_VEC(b_obs) obs;
+    FL_VEC(b_own) owns;
+    FL_VEC(b_irows) irows;
 };
 
 /* ---- builder primitives ------------------------------------------------ */
@@ -60,6 +65,26 @@ double fl_b_par(fl_builder *b, const char *name)
     return b->s->par[ir->pofs + k];
 }
 
+const double *fl_b_params(fl_builder *b)
+{
+    return b->s->par + b->s->insts[b->inst].pofs;
+}
+
+void fl_b_fix_par(fl_builder *b, int k)
+{
+    b->s->par_fixed[b->s->insts[b->inst].pofs + k] = 1;
+}
+
+const char *fl_b_inst_name(fl_builder *b)
+{
+    return b->s->insts[b->inst].name;
+}
+
+const fl_class *fl_b_class(fl_builder *b)
+{
+    return b->s->insts[b->inst].cls;
+}
+
 void fl_b_link(fl_builder *b, int pa, int pb, double L, double m)
 {
     b_link l = {b->inst, pa, pb, L, m};
@@ -80,8 +105,22 @@ void fl_b_driver(fl_builder *b, int flange, int support)
 
 void fl_b_element(fl_builder *b, int att0, int att1)
 {
-    b_elem e = {b->inst, att0, att1};
+    b_elem e = {b->inst, att0, att1, 2, 0};
     FL_VEC_PUSH(b->elems, e);
+}
+
+void fl_b_element_n(fl_builder *b, const int *ports, int n)
+{
+    b_elem e = {b->inst, n > 0 ? ports[0] : FL_GROUND, n > 1 ? ports[1] : FL_GROUND, n < 2 ? 2 : n,
+                (int)b->xports.n};
+    for (int j = 2; j < n; j++) FL_VEC_PUSH(b->xports, ports[j]);
+    FL_VEC_PUSH(b->elems, e);
+}
+
+/* Port of attachment j of a builder element. */
+static int belem_port(const fl_builder *b, const b_elem *be, int j)
+{
+    return j == 0 ? be->att0 : j == 1 ? be->att1 : b->xports.v[be->xofs + j - 2];
 }
 
 void fl_b_state(fl_builder *b, const char *var, int level, int pp, int pm, double offset)
@@ -112,6 +151,18 @@ void fl_b_observe(fl_builder *b, int port, int level)
 {
     b_obs o = {b->inst, port, level};
     FL_VEC_PUSH(b->obs, o);
+}
+
+void fl_b_own_state(fl_builder *b, int k, int var)
+{
+    b_own o = {b->inst, k, var};
+    FL_VEC_PUSH(b->owns, o);
+}
+
+void fl_b_init_rows(fl_builder *b, const char *const *labels)
+{
+    b_irows r = {b->inst, labels};
+    FL_VEC_PUSH(b->irows, r);
 }
 
 void fl_b_error(fl_builder *b, const char *fmt, ...)
@@ -470,8 +521,15 @@ static void make_elements(fl_system *s, fl_builder *b)
     int ne = (int)b->elems.n;
     s->nelem = ne;
     s->elems = fl_xcalloc((size_t)(ne ? ne : 1), sizeof(fl_elem));
-    s->elem_node = fl_xmalloc(sizeof(int) * (size_t)(2 * ne + 1));
-    s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(2 * ne + 1));
+    /* attachment slots: two per element, then the extra ones of wide elements */
+    int nslots = 2 * ne;
+    for (int k = 0; k < ne; k++) nslots += b->elems.v[k].natt - 2;
+    s->nslots = nslots;
+    s->elem_node = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
+    s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
+    s->att_body = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
+    s->att_off = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
+    int xnext = 2 * ne;
     eord *ord = fl_xmalloc(sizeof(eord) * (size_t)(ne ? ne : 1));
     for (int k = 0; k < ne; k++) {
         fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
@@ -498,12 +556,19 @@ static void make_elements(fl_system *s, fl_builder *b)
         nmodes += ir->ops->nmodes;
         nroots += ir->ops->nroots;
         nreal += ir->ops->nreal;
-        int att[2] = {be->att0, be->att1};
-        for (int j = 0; j < 2; j++) {
-            int n = port_node(s, be->inst, att[j]);
-            s->elem_node[2 * i + j] = n;
-            e->body[j] = n >= 0 ? s->nodes[n].body : -1;
-            e->off[j] = n >= 0 ? s->nodes[n].off : 0;
+        e->user = ir->cls->user;
+        e->xatt = be->natt > 2 ? xnext : -1;
+        if (be->natt > 2) xnext += be->natt - 2;
+        for (int j = 0; j < be->natt; j++) {
+            int n = port_node(s, be->inst, belem_port(b, be, j));
+            int slot = fl_att_slot(e, j);
+            s->elem_node[slot] = n;
+            s->att_body[slot] = n >= 0 ? s->nodes[n].body : -1;
+            s->att_off[slot] = n >= 0 ? s->nodes[n].off : 0;
+            if (j < 2) {
+                e->body[j] = s->att_body[slot];
+                e->off[j] = s->att_off[slot];
+            }
         }
         ir->elem = i;
         if (!groups.n || groups.v[groups.n - 1].ops != ir->ops) {
@@ -530,10 +595,10 @@ static void make_contribs(fl_system *s, fl_builder *b)
     for (size_t k = 0; k < b->elems.n; k++) elem_of[b->elems.v[k].inst] = (int)k;
     for (int e = 0; e < s->nelem; e++) {
         const b_elem *be = &b->elems.v[elem_of[s->elems[e].inst]];
-        int att[2] = {be->att0, be->att1};
-        for (int j = 0; j < 2; j++) {
-            if (att[j] < 0) continue;
-            pc_tmp t = {s->insts[be->inst].port0 + att[j], {PC_ELEM, e, j}};
+        for (int j = 0; j < be->natt; j++) {
+            int port = belem_port(b, be, j);
+            if (port < 0) continue;
+            pc_tmp t = {s->insts[be->inst].port0 + port, {PC_ELEM, fl_att_slot(&s->elems[e], j), j}};
             FL_VEC_PUSH(tmp, t);
         }
     }
@@ -572,24 +637,28 @@ static void make_contribs(fl_system *s, fl_builder *b)
 
 /* ---- body kinds -------------------------------------------------------- */
 
-static int elem_depends_on_motion(const fl_system *s, int e, int j)
+/* Does some row of element e depend on level `level` of its attachment j? */
+static int elem_uses(const fl_system *s, int e, int j, int level)
 {
     const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
-    int nrows = 2 + ops->nown;
-    uint64_t bits = (1ULL << (j == 0 ? FL_J_V0 : FL_J_V1)) | (1ULL << (j == 0 ? FL_J_A0 : FL_J_A1));
-    for (int r = 0; r < nrows; r++)
-        if (ops->dep[r] & bits) return 1;
-    return 0;
+    return fl_ops_uses_column(ops, 3 * j + level);
+}
+
+static int elem_depends_on_motion(const fl_system *s, int e, int j)
+{
+    return elem_uses(s, e, j, 1) || elem_uses(s, e, j, 2);
 }
 
 static void classify_bodies(fl_system *s)
 {
     int *damped = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
-    for (int e = 0; e < s->nelem; e++)
-        for (int j = 0; j < 2; j++) {
-            int bd = s->elems[e].body[j];
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        for (int j = 0; j < fl_ops_natt(ops); j++) {
+            int bd = s->att_body[fl_att_slot(&s->elems[e], j)];
             if (bd >= 0 && elem_depends_on_motion(s, e, j)) damped[bd] = 1;
         }
+    }
     for (int i = 0; i < s->nbodies; i++) {
         fl_body *bd = &s->bodies[i];
         if (bd->root >= 0) continue;
@@ -600,6 +669,52 @@ static void classify_bodies(fl_system *s)
 }
 
 /* ---- signals ----------------------------------------------------------- */
+
+/* An input of a user class that reads a variable of a library instance
+ * (mass.s, spring.s_rel, mass.flange_a.s): the kinematic quantity the
+ * class's build() declared for it. */
+static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int inst, int input, fl_sigref *sr,
+                          fl_diag *d)
+{
+    const fl_minst *mi = &m->insts.v[inst];
+    if (input >= mi->nobs || mi->obs[input].inst < 0) {
+        fl_err(d, s->insts[inst].loc, "%s: internal error: an observed input without a target", s->insts[inst].name);
+        return -1;
+    }
+    int oi = mi->obs[input].inst;
+    const fl_inst_rt *ir = &s->insts[oi];
+    const char *name = mi->obs[input].var;
+    const char *dot = strchr(name, '.');
+    if (dot && strcmp(dot, ".s") == 0) { /* a port position */
+        char *pn = fl_xstrndup(name, (size_t)(dot - name));
+        int port = fl_class_port(ir->cls, pn);
+        free(pn);
+        if (port >= 0 && ir->cls->ports[port].kind == FL_PORT_FLANGE) {
+            sr->kind = SIG_KIN;
+            sr->level = 0;
+            sr->node[0] = port_node(s, oi, port);
+            sr->node[1] = -1;
+            sr->offset = 0;
+            return 0;
+        }
+    }
+    int var = fl_class_var(ir->cls, name);
+    for (size_t j = 0; var >= 0 && j < b->states.n; j++) {
+        const b_state *st = &b->states.v[j];
+        if (st->inst != oi || st->var != var) continue;
+        sr->kind = SIG_KIN;
+        sr->level = st->level;
+        sr->node[0] = port_node(s, oi, st->pp);
+        sr->node[1] = st->pm == FL_NOPORT ? -1 : port_node(s, oi, st->pm);
+        sr->offset = st->offset;
+        return 0;
+    }
+    fl_err(d, s->insts[inst].loc,
+           "%s: equations read %s.%s, which flange does not compute while it integrates (equations can read "
+           "positions, velocities and accelerations of library components)",
+           s->insts[inst].name[0] ? s->insts[inst].name : "the model", ir->name, name);
+    return -1;
+}
 
 /* global index of a scalar signal element: port slot + sub */
 typedef struct sigport { int inst, port, sub; } sigport;
@@ -683,6 +798,12 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
             for (int q = 0; q < w; q++, k_in++) {
                 fl_sigref *sr = &s->sigs[ir->in0 + k_in];
                 if (b->pnode[ir->port0 + k] == -1) continue; /* absent input */
+                const fl_port_ext *px = ir->cls->port_ext ? &ir->cls->port_ext[k] : NULL;
+                if (px) sr->nderiv = px->nderiv;
+                if (px && px->observed) {
+                    if (observe_signal(s, m, b, i, k_in, sr, d)) rc = -1;
+                    continue;
+                }
                 int el = el0[ir->port0 + k] + q;
                 int srcel = src[fl_uf_find(&uf, el)];
                 if (srcel < 0) {
@@ -699,6 +820,24 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                     sr->kind = SIG_BLOCK;
                     sr->inst = so->inst;
                     sr->out = so->sub;
+                    continue;
+                }
+                if (si->cls->port_ext && si->cls->port_ext[so->port].own >= 0 && si->elem >= 0) {
+                    /* an output of a user class: the own unknown that holds it */
+                    if (sr->nderiv) {
+                        fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
+                        char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
+                        fl_err(d, ir->loc, "%s needs the derivative of %s, which is computed by equations: connect it "
+                                           "to a signal source block or a sensor",
+                               sq, sp);
+                        free(sp);
+                        free(sq);
+                        rc = -1;
+                        continue;
+                    }
+                    sr->kind = SIG_Y;
+                    sr->inst = si->elem;
+                    sr->out = si->cls->port_ext[so->port].own;
                     continue;
                 }
                 const b_kin *kin = NULL;
@@ -754,26 +893,30 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
 static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_diag *d)
 {
     int rc = 0;
-    /* the declared states of each instance, as a bit per class variable */
-    uint64_t *declared_vars = fl_xcalloc((size_t)(s->ninst ? s->ninst : 1), sizeof(uint64_t));
-    for (size_t j = 0; j < b->states.n; j++)
-        if (b->states.v[j].var < 64) declared_vars[b->states.v[j].inst] |= 1ULL << b->states.v[j].var;
+    /* the declared states of each instance: a flag per class variable */
+    size_t *var0 = fl_xmalloc(sizeof(size_t) * (size_t)(s->ninst + 1));
+    size_t total = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        var0[i] = total;
+        total += (size_t)s->insts[i].cls->nvars;
+    }
+    unsigned char *declared = fl_xcalloc(total + 1, 1);
+    for (size_t j = 0; j < b->states.n; j++) declared[var0[b->states.v[j].inst] + (size_t)b->states.v[j].var] = 1;
+    for (size_t j = 0; j < b->owns.n; j++) declared[var0[b->owns.v[j].inst] + (size_t)b->owns.v[j].var] = 1;
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
         for (int j = 0; j < in->nattrs; j++) {
             int k = in->attrs[j].var;
             const fl_attr *a = &in->attrs[j].a;
-            if (!a->has_fixed || !a->fixed) continue;
-            int declared = k < 64 && (declared_vars[i] >> k & 1);
-            if (!declared) {
-                fl_err(d, a->loc.file ? a->loc : in->loc,
-                       "%s.%s cannot be fixed: it is not a state of this component in this configuration",
-                       in->name, in->cls->vars[k].name);
-                rc = -1;
-            }
+            if (!a->has_fixed || !a->fixed || declared[var0[i] + (size_t)k]) continue;
+            fl_err(d, a->loc.file ? a->loc : in->loc,
+                   "%s%s%s cannot be fixed: it is not a state of this component in this configuration", in->name,
+                   in->name[0] ? "." : "", in->cls->vars[k].name);
+            rc = -1;
         }
     }
-    free(declared_vars);
+    free(declared);
+    free(var0);
     return rc;
 }
 
@@ -836,6 +979,44 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.label = fl_xsprintf("%s.%s (initial equation)", ir->name, x->level == 0 ? "s = s_ref" : "v = v_ref");
         c.loc = ir->loc;
         FL_VEC_PUSH(conds, c);
+    }
+    /* own unknowns of user classes: their start values */
+    for (size_t k = 0; k < b->owns.n; k++) {
+        const b_own *o = &b->owns.v[k];
+        const fl_minst *in = &m->insts.v[o->inst];
+        const fl_var_def *vd = &in->cls->vars[o->var];
+        const fl_attr *a = fl_minst_attr(in, o->var);
+        int fixed = a->has_fixed ? a->fixed : vd->fixed;
+        fl_cond c;
+        memset(&c, 0, sizeof c);
+        c.level = 0;
+        c.node_p = c.node_m = -1;
+        c.source = CV_OWN;
+        c.elem = s->insts[o->inst].elem;
+        c.row = o->k;
+        c.value = a->has_start ? a->start : vd->start;
+        c.weak = fixed ? 0 : 2;
+        c.guess = fixed || a->has_start;
+        c.prio = start_prio(s, o->inst, a->has_start);
+        c.nominal = a->has_nominal ? a->nominal : 0;
+        c.label = in->name[0] ? fl_xcat(in->name, ".", vd->name, (char *)NULL) : fl_xstrdup(vd->name);
+        c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
+        FL_VEC_PUSH(conds, c);
+    }
+    for (size_t k = 0; k < b->irows.n; k++) {
+        const b_irows *r = &b->irows.v[k];
+        const fl_inst_rt *ir = &s->insts[r->inst];
+        for (int q = 0; q < ir->ops->ninit; q++) {
+            fl_cond c;
+            memset(&c, 0, sizeof c);
+            c.node_p = c.node_m = -1;
+            c.source = CV_ELEM;
+            c.elem = ir->elem;
+            c.row = q;
+            c.label = fl_xstrdup(r->labels && r->labels[q] ? r->labels[q] : "initial equation");
+            c.loc = ir->loc;
+            FL_VEC_PUSH(conds, c);
+        }
     }
     s->conds = conds.v;
     s->ncond = (int)conds.n;
@@ -947,7 +1128,7 @@ static int check_impulses(fl_system *s, fl_diag *d)
                 fl_err(d, ir->loc,
                        "%s: an impact needs mass on both sides, but %s has none (attach a mass, or use a "
                        "stiffness-based contact model)",
-                       ir->name, s->node_names[s->elem_node[2 * e + j]]);
+                       ir->name, s->node_names[s->elem_node[fl_att_slot(el, j)]]);
                 rc = -1;
             }
             if (k == B_FREE) movable = 1;
@@ -985,21 +1166,19 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
             rc = -1;
         }
     }
-    for (int e = 0; e < s->nelem; e++)
-        for (int j = 0; j < 2; j++) {
-            int bd = s->elems[e].body[j];
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        for (int j = 0; j < fl_ops_natt(ops); j++) {
+            int slot = fl_att_slot(&s->elems[e], j);
+            int bd = s->att_body[slot];
             if (bd < 0) continue;
-            const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
-            uint64_t bits = 1ULL << (j == 0 ? FL_J_A0 : FL_J_A1);
-            int uses_a = 0;
-            for (int r = 0; r < 2 + ops->nown; r++)
-                if (ops->dep[r] & bits) uses_a = 1;
-            if (uses_a && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
+            if (elem_uses(s, e, j, 2) && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
                 fl_err(d, s->insts[s->elems[e].inst].loc, "%s needs the acceleration of the massless node %s; add a mass there",
-                       s->insts[s->elems[e].inst].name, s->node_names[s->elem_node[2 * e + j]]);
+                       s->insts[s->elems[e].inst].name, s->node_names[s->elem_node[slot]]);
                 rc = -1;
             }
         }
+    }
     return rc;
 }
 
@@ -1051,9 +1230,12 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
     FL_VEC_FREE(b.grounds);
     FL_VEC_FREE(b.drivers);
     FL_VEC_FREE(b.elems);
+    FL_VEC_FREE(b.xports);
     FL_VEC_FREE(b.states);
     FL_VEC_FREE(b.initins);
     FL_VEC_FREE(b.kins);
     FL_VEC_FREE(b.obs);
+    FL_VEC_FREE(b.owns);
+    FL_VEC_FREE(b.irows);
     return rc;
 }

@@ -73,14 +73,17 @@ typedef struct fl_driver {
     int flange_port;
 } fl_driver;
 
-enum { SIG_NONE = 0, SIG_BLOCK, SIG_KIN };
+enum { SIG_NONE = 0, SIG_BLOCK, SIG_KIN, SIG_Y };
 
 /* Where an input signal comes from. */
 typedef struct fl_sigref {
     int kind;
-    int inst, out;   /* SIG_BLOCK: block instance and output index */
+    int inst, out;   /* SIG_BLOCK: block instance and output index; SIG_Y: element and its own
+                        unknown that holds the signal (an output of a user class) */
     int level;       /* SIG_KIN: 0 position, 1 velocity, 2 acceleration */
-    int node[2];     /* SIG_KIN: value = level(node[0]) - level(node[1]); -1 = none */
+    int node[2];     /* SIG_KIN: value = level(node[0]) - level(node[1]) + offset; -1 = none */
+    double offset;
+    int nderiv;      /* time derivatives the reading element needs (du, ddu) */
 } fl_sigref;
 
 enum { PC_ELEM = 0, PC_LINK, PC_ROOT, PC_DRVSUP };
@@ -112,7 +115,11 @@ typedef struct fl_inst_rt {
     int has_support;
 } fl_inst_rt;
 
-enum { CV_ATTR = 0, CV_INPUT };
+/* Sources of initial conditions: a start value of a kinematic quantity,
+ * an input at the start time (filtered sources), the start value of an
+ * own unknown of an element, a row an element computes (initial
+ * equations of user classes). */
+enum { CV_ATTR = 0, CV_INPUT, CV_OWN, CV_ELEM };
 
 /* Initial condition: level-quantity(node_p) - level-quantity(node_m) +
  * offset = value (or = input at t0). */
@@ -120,9 +127,10 @@ typedef struct fl_cond {
     int level;
     int node_p, node_m; /* -1: nothing */
     double offset;
-    int source;  /* CV_ATTR (value) or CV_INPUT (sig) */
+    int source;  /* CV_* */
     double value;
     int sig;
+    int elem, row; /* CV_OWN: element and own unknown (y[own + row] = value); CV_ELEM: element and row */
     int weak;    /* 1: used only if the conditions are otherwise incomplete;
                     2: not fixed: used only to complete under-determined
                     initial conditions (filled), else named in messages */
@@ -203,8 +211,13 @@ struct fl_system {
     int ndrv;
     fl_elem *elems;
     int nelem;
-    int *elem_node; /* node of attachment 2*e+j, -1 for ground */
-    int *elem_frow; /* residual row of attachment 2*e+j, -1 if none */
+    /* Per attachment slot (fl_att_slot: 2e+j for j < 2, wide elements'
+     * further attachments after 2 nelem): */
+    int nslots;
+    int *elem_node; /* node, -1 for ground */
+    int *elem_frow; /* residual row, -1 if none */
+    int *att_body;  /* body, -1 for ground */
+    double *att_off; /* offset of the node on its body */
     fl_egroup *egroups;
     int negroups;
     fl_sigref *sigs;
@@ -251,6 +264,12 @@ struct fl_system {
         double coef;
     } *centry;
     int ncentry;
+    /* entries of rows elements compute (CV_ELEM): dependency dep of the
+     * element's initial rows goes to init matrix slot islot */
+    struct fl_ientry {
+        int elem, dep, islot;
+    } *ientry;
+    int nientry;
 
     fl_var *vars;
     int nvars;
@@ -282,6 +301,11 @@ void fl_csc_free(fl_csc *c);
 int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row);
 
 const char *fl_body_kind_name(fl_body_kind k);
+
+/* The init-matrix columns of a condition with their coefficients (linear
+ * conditions); returns their number (at most 2); -1 entries are known
+ * quantities. */
+int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2]);
 
 /* A location whose file name the system owns. */
 fl_loc fl_system_loc(fl_system *s, fl_loc loc);

@@ -49,6 +49,15 @@ typedef struct fl_port_def {
     const char *desc;
 } fl_port_def;
 
+/* More about the ports of classes made from user equations
+ * (components/user.c), one per port. */
+typedef struct fl_port_ext {
+    int observed;        /* input: reads a variable of another instance (fl_minst.obs) instead of a
+                            connection */
+    int nderiv;          /* input: how many time derivatives the class needs (0..2) */
+    int own;             /* output: the own unknown that holds it (-1: none) */
+} fl_port_ext;
+
 typedef enum fl_ptype { FL_P_REAL, FL_P_INT, FL_P_BOOL, FL_P_ENUM, FL_P_STRING, FL_P_VECTOR, FL_P_MATRIX } fl_ptype;
 
 enum {
@@ -93,7 +102,9 @@ typedef struct fl_var_def {
 /* A force element. Attachment j sits on body[j] (or on ground at position 0
  * when body[j] < 0) at position bq[body] + off[j]. */
 typedef struct fl_elem {
-    int idx;       /* element number (forces go to f[2*idx + j]) */
+    int idx;       /* element number (forces go to f[2*idx + j], j = 0, 1) */
+    int xatt;      /* attachments j >= 2 (elements of user classes): at slot xatt + j - 2 of the
+                      per-attachment arrays (f, att_body, att_off); -1 if none */
     int inst;      /* instance number */
     int pofs;      /* parameters of the instance start at par[pofs] */
     int body[2];
@@ -104,6 +115,7 @@ typedef struct fl_elem {
     int sig;  /* first input reference; inputs are u[sig + k] */
     int jofs; /* local Jacobian at jloc[jofs] */
     int rs;   /* first discrete Real state */
+    const void *user; /* classes made from user equations: their description (components/user.c) */
 } fl_elem;
 
 /* Evaluation context passed to eval(), roots() and event(). */
@@ -112,6 +124,9 @@ typedef struct fl_ectx {
     double cj;             /* IDA's Jacobian scaling: d(yp)/d(y) */
     const double *y, *yp;  /* unknowns and their derivatives */
     const double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
+    const int *att_body;   /* per attachment slot: body (-1: ground) and offset */
+    const double *att_off;
+    const double *du, *ddu; /* first and second time derivatives of the inputs (where asked for) */
     const double *par;     /* parameter storage */
     const double *u;       /* input signal values */
     int *mode;             /* discrete states (events may change them) */
@@ -134,6 +149,7 @@ typedef struct fl_ectx {
     const fl_value *arrays; /* array parameters (tables); par holds their index */
     double rtol;         /* the run's relative tolerance: how exactly roots are located */
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
+    int *terminate;      /* an event that ends the run (terminate()) sets it */
 } fl_ectx;
 
 #define FL_ERRLEN 512
@@ -235,8 +251,15 @@ static inline double fl_att_a(const fl_ectx *x, const fl_elem *e, int j)
     return e->body[j] >= 0 ? x->ba[e->body[j]] : 0.0;
 }
 
+/* Slot of attachment j of an element in the per-attachment arrays. */
+static inline int fl_att_slot(const fl_elem *e, int j)
+{
+    return j < 2 ? 2 * e->idx + j : e->xatt + j - 2;
+}
+
 /* Local Jacobian layout: rows are [f0, f1, own residuals]; columns are
- * [s0, v0, a0, s1, v1, a1, own y..., own yp..., inputs...]. */
+ * [s0, v0, a0, s1, v1, a1, own y..., own yp..., inputs...]. An element
+ * with natt attachments has natt force rows and 3 natt columns first. */
 enum { FL_J_S0 = 0, FL_J_V0, FL_J_A0, FL_J_S1, FL_J_V1, FL_J_A1, FL_J_OWN };
 
 /* Element callbacks for a class. */
@@ -284,7 +307,27 @@ typedef struct fl_elem_ops {
      * when one of them is not determined (a singular system). */
     const char *const *own_names;
     const char *own_hint;
+    /* Elements of user classes: natt attachments (0 means 2), and the
+     * structural dependencies as a list of ndep (row, column) pairs in
+     * place of dep masks; the local Jacobian is then ndep values in the
+     * order of the list. */
+    int natt;
+    int ndep;
+    const int *dep_rc;
+    /* Rows of the initialisation the element computes (initial equations):
+     * ninit rows with values g[k] at (x->y, x->yp); their Jacobian over the
+     * local columns, ninit_dep values in the order of init_dep_rc (row,
+     * column) pairs, when jac is not NULL. */
+    int ninit;
+    int ninit_dep;
+    const int *init_dep_rc;
+    void (*init_eval)(fl_ectx *x, const fl_elem *e, double *g, double *jac);
 } fl_elem_ops;
+
+static inline int fl_ops_natt(const fl_elem_ops *o)
+{
+    return o->natt ? o->natt : 2;
+}
 
 enum {
     FL_EK_SOURCE = 1 << 0,  /* its power is work done on the system (force sources) */
@@ -296,6 +339,7 @@ enum {
 typedef enum fl_drv_kind { FL_DRV_POS = 1, FL_DRV_VEL, FL_DRV_ACC } fl_drv_kind;
 
 typedef struct fl_drv_in {
+    const void *user;     /* classes made from user equations: their description */
     double t;
     const double *par;
     const double *u;      /* input values, u[0..nin-1] of the driver */
@@ -333,6 +377,8 @@ typedef struct fl_octx {
     const double *ps, *pv, *pa, *pf; /* per port of the instance: s, v, a, f (NAN if n/a) */
     const double *u;                 /* inputs of the instance */
     const double *own, *ownp;        /* own unknowns and derivatives */
+    const double *du, *ddu;          /* derivatives of the inputs (where computed) */
+    const void *user;                /* classes made from user equations: their description */
     const int *mode;
     const double *rs;                /* discrete Real states of the element */
     int has_support;                 /* convenience: useSupport evaluated */
@@ -375,6 +421,10 @@ typedef struct fl_class {
      * absolute tolerance scale of the bodies it attaches to); default the
      * parameter s_nominal if the class has one. */
     double (*length_scale)(const double *par);
+    /* Classes made from user equations: per port (NULL for library
+     * classes), and their description (components/user.c). */
+    const fl_port_ext *port_ext;
+    const void *user;
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */
@@ -387,6 +437,14 @@ typedef struct fl_class {
 int fl_b_port(fl_builder *b, const char *name);
 /* Parameter value by name (scalar). */
 double fl_b_par(fl_builder *b, const char *name);
+/* The instance's parameter values (class order); fl_b_fix_par marks one
+ * as structural (fl_sim_set_param refuses it). */
+const double *fl_b_params(fl_builder *b);
+void fl_b_fix_par(fl_builder *b, int k);
+/* The instance's name and model description (user classes read their
+ * attributes). */
+const char *fl_b_inst_name(fl_builder *b);
+const fl_class *fl_b_class(fl_builder *b);
 void fl_b_link(fl_builder *b, int port_a, int port_b, double L, double m);
 void fl_b_ground(fl_builder *b, int port, double s0);
 /* Prescribe the motion of flange relative to support (FL_GROUND if none);
@@ -394,6 +452,8 @@ void fl_b_ground(fl_builder *b, int port, double s0);
 void fl_b_driver(fl_builder *b, int flange, int support);
 /* Declare the instance's force element with its two attachments. */
 void fl_b_element(fl_builder *b, int att0, int att1);
+/* ... or with n attachments (ports; FL_GROUND for none), the element ops' natt. */
+void fl_b_element_n(fl_builder *b, const int *ports, int n);
 /* Class variable var equals level-quantity (0 s, 1 v, 2 a) of port_p minus
  * that of port_m (FL_NOPORT: nothing subtracted), plus offset. */
 void fl_b_state(fl_builder *b, const char *var, int level, int port_p, int port_m, double offset);
@@ -405,6 +465,13 @@ void fl_b_kin_output(fl_builder *b, const char *out, int level, int port_p, int 
 /* Mark that the class needs the velocity / acceleration of a port for its
  * outputs (sensors): compile fails where it is undetermined. */
 void fl_b_observe(fl_builder *b, int port, int level);
+/* Initial condition on own unknown k of the instance's element: the start
+ * value of class variable var (its fixed attribute decides whether it is
+ * a condition or a first guess). */
+void fl_b_own_state(fl_builder *b, int k, int var);
+/* The element's initial rows (ops->ninit) become conditions; labels name
+ * them in messages. */
+void fl_b_init_rows(fl_builder *b, const char *const *labels);
 /* Fail the build with a message (located at the declaration). */
 void fl_b_error(fl_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -310,12 +310,15 @@ static int binop_scalar(int op, double a, double b, fl_value *out, fl_loc loc, f
     switch (op) {
     case T_PLUS: r = a + b; break;
     case T_MINUS: r = a - b; break;
-    case T_STAR: r = a * b; break;
+    case T_STAR:
+    case T_DSTAR: r = a * b; break;
     case T_SLASH:
+    case T_DSLASH:
         if (b == 0) return fail(d, loc, "division by zero%s", "");
         r = a / b;
         break;
-    case T_CARET: r = pow(a, b); break;
+    case T_CARET:
+    case T_DCARET: r = pow(a, b); break;
     case T_LT: *out = fl_value_bool(a < b); return 0;
     case T_LE: *out = fl_value_bool(a <= b); return 0;
     case T_GT: *out = fl_value_bool(a > b); return 0;
@@ -341,22 +344,24 @@ static int combine(const fl_expr *e, fl_value a, fl_value b, fl_value *out, fl_d
             rc = fail(d, e->loc, "'and'/'or' need Boolean operands%s", "");
         } else {
             rc = binop_scalar(e->op, a.num, b.num, out, e->loc, d);
-            if (!rc && out->kind == V_REAL && a.kind == V_INT && b.kind == V_INT &&
-                e->op != T_SLASH && e->op != T_CARET)
+            if (!rc && out->kind == V_REAL && a.kind == V_INT && b.kind == V_INT && e->op != T_SLASH &&
+                e->op != T_CARET && e->op != T_DSLASH && e->op != T_DCARET)
                 out->kind = V_INT;
         }
     } else if (a.kind == V_ENUM && b.kind == V_ENUM && (e->op == T_EQEQ || e->op == T_NEQ)) {
         int eq = a.enum_type == b.enum_type && a.num == b.num;
         *out = fl_value_bool(e->op == T_EQEQ ? eq : !eq);
     } else if ((a.kind == V_ARRAY || b.kind == V_ARRAY) &&
-               (e->op == T_PLUS || e->op == T_MINUS || e->op == T_STAR || e->op == T_SLASH)) {
+               (e->op == T_PLUS || e->op == T_MINUS || e->op == T_STAR || e->op == T_SLASH || e->op == T_DSTAR ||
+                e->op == T_DSLASH || e->op == T_DCARET || e->op == T_DPLUS || e->op == T_DMINUS)) {
         /* element-wise with broadcasting of scalars (+,- need equal shapes) */
         const fl_value *arr = a.kind == V_ARRAY ? &a : &b;
         int shape_ok = 1;
+        int ew = e->op == T_DSTAR || e->op == T_DSLASH || e->op == T_DCARET;
         if (a.kind == V_ARRAY && b.kind == V_ARRAY) {
             shape_ok = a.ndims == b.ndims && a.dim[0] == b.dim[0] && a.dim[1] == b.dim[1] &&
-                       e->op != T_STAR && e->op != T_SLASH;
-        } else if ((e->op == T_PLUS || e->op == T_MINUS) || (e->op == T_SLASH && b.kind == V_ARRAY)) {
+                       ((e->op != T_STAR && e->op != T_SLASH) || ew);
+        } else if (!ew && ((e->op == T_PLUS || e->op == T_MINUS) || (e->op == T_SLASH && b.kind == V_ARRAY))) {
             shape_ok = 0;
         }
         if (!shape_ok || (!fl_value_is_number(&a) && a.kind != V_ARRAY) ||

@@ -16,66 +16,9 @@
 #include "parse/lexer.h"
 #include "util/suggest.h"
 
-typedef struct env env;
-
-/* A modification waiting to be applied to an element: name is what is left
- * of mod->name after the parts consumed on the way down. */
-typedef struct pmod {
-    const fl_mod *mod;
-    const char *name;
-    env *where;              /* instance scope its value is evaluated in */
-    const fl_class_ast *lex; /* class it is written in (imports, packages) */
-} pmod;
-typedef FL_VEC(pmod) pmod_vec;
-
-typedef enum ptype { PT_REAL, PT_INT, PT_BOOL, PT_STRING, PT_ENUM } ptype;
-
-typedef struct pslot {
-    const char *name;
-    const fl_decl *decl;
-    const fl_class_ast *lex;
-    pmod over; /* modifier from outside (mod == NULL: none) */
-    ptype type;
-    const char *enum_type;
-    int state; /* 0 pending, 1 evaluating, 2 done, 3 failed */
-    int scanned; /* its pending dependencies were put on the evaluation stack */
-    fl_value val;
-} pslot;
-
-/* Virtual connection graph node: a library port or a connector of a
- * composite model. */
-typedef struct vnode {
-    int parent;
-    int is_flange;
-    int is_leaf;
-    fl_pref leaf;
-    fl_loc loc;
-} vnode;
-
-typedef struct ictx {
-    fl_model *m;
-    fl_file_ast *file;
-    fl_diag *d;
-    int failed;
-    FL_VEC(vnode) nodes;
-    fl_map node_index; /* connector path of a composite model -> node */
-    struct {               /* library port (instance, port, element) -> node */
-        uint64_t *keys;    /* key + 1; 0 marks a free slot */
-        int *vals;
-        size_t n, cap;
-    } leaves;
-    char *resolved;    /* buffer for resolve_name results */
-    int depth;
-    /* Library classes of declaration types already resolved, by lexical
-     * class and type name (names are interned, so pointers identify them):
-     * a big model declares the same few types over and over. */
-    struct tcache {
-        const fl_class_ast *lex;
-        const char *type;
-        const fl_class *cls;
-    } *tc;
-    size_t ntc, captc;
-} ictx;
+#include "bundled.h"
+#include "flatten.h"
+#include "scope.h"
 
 static const fl_class *tcache_get(const ictx *ic, const fl_class_ast *lex, const char *type)
 {
@@ -107,22 +50,6 @@ static void tcache_put(ictx *ic, const fl_class_ast *lex, const char *type, cons
     ic->ntc++;
 }
 
-struct env {
-    ictx *ic;
-    const fl_class_ast *cls;
-    char *prefix; /* instance path prefix including the trailing '.', "" at top */
-    FL_VEC(pslot) params;
-    fl_map pindex;
-    fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled,
-                      * 5 failed) in the low 3 bits; a library component's instance + 1 above them */
-    const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
-    int stacking; /* eval_param's loop runs: a pending parameter is not evaluated by recursion */
-    int need;     /* the pending parameter that stopped an evaluation, or -1 */
-};
-
-enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED, EL_FAILED };
-
-static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc);
 
 /* ------------------------------------------------------------------------
  * Name resolution
@@ -168,12 +95,6 @@ static const fl_class_ast *find_nested(const fl_class_ast *c, const char *name, 
     return NULL;
 }
 
-/* Result of a lookup: a user class of the file, or a library path. */
-typedef struct resolved {
-    const fl_class_ast *user; /* non-NULL: user class */
-    char *path;               /* library full path (owned), when user == NULL */
-} resolved;
-
 /* Follow the remaining dotted parts inside a user class. */
 static int descend_user(const fl_class_ast *c, const char *rest, resolved *out)
 {
@@ -190,7 +111,7 @@ static int descend_user(const fl_class_ast *c, const char *rest, resolved *out)
 }
 
 /* Resolve a dotted name as written inside lexical class `lex`. */
-static int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out)
+static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out)
 {
     memset(out, 0, sizeof *out);
     const char *dot = strchr(written, '.');
@@ -267,6 +188,22 @@ static int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *wri
     return 0;
 }
 
+/* Library paths of the interface classes flange carries as text become
+ * user classes (their variables and equations join the model). */
+int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out)
+{
+    if (!resolve_name_raw(ic, lex, written, out)) return 0;
+    if (!out->user && out->path) {
+        const fl_class_ast *b = fl_bundled_class(out->path);
+        if (b) {
+            free(out->path);
+            out->path = NULL;
+            out->user = b;
+        }
+    }
+    return 1;
+}
+
 static const char *resolve_cb(void *ctx, const char *written)
 {
     env *e = ctx;
@@ -282,7 +219,6 @@ static const char *resolve_cb(void *ctx, const char *written)
  * Parameters of user classes
  * ------------------------------------------------------------------------ */
 
-static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 
 /* The type of a parameter declaration, through chains of short type
  * definitions (type Length = Real(unit="m")) followed by a loop; a
@@ -362,7 +298,7 @@ static int eval_value(env *e, pslot *s)
 {
     int rc;
     if (s->over.mod && s->over.mod->value) {
-        rc = eval_in(s->over.where, s->over.lex, s->over.mod->value, &s->val);
+        rc = eval_pmod(&s->over, s->over.mod->value, &s->val);
         if (!rc) rc = check_ptype(e, s, s->over.mod->loc);
     } else if (s->decl->binding) {
         rc = eval_in(e, s->lex, s->decl->binding, &s->val);
@@ -473,6 +409,13 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
     FL_UNUSED(loc);
     FL_UNUSED(d);
     if (ref->n != 1) return 0;
+    if (!ref->parts[0].nsubs)
+        for (const iterb *it = e->iters; it; it = it->next)
+            if (strcmp(it->name, ref->parts[0].name) == 0) {
+                *out = fl_value_real(it->value);
+                out->kind = V_INT;
+                return 1;
+            }
     int k = fl_map_get(&e->pindex, ref->parts[0].name);
     if (k < 0) return 0;
     pslot *s = &e->params.v[k];
@@ -485,7 +428,24 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
     return 1;
 }
 
-static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
+int eval_pmod(const pmod *p, const fl_expr *value, fl_value *out)
+{
+    if (eval_in(p->where, p->lex, value, out)) return -1;
+    if (p->nelem <= 0 || p->mod->is_each || out->kind != V_ARRAY) return 0;
+    /* an array of components modified with an array: each its element */
+    if ((int)fl_value_count(out) != p->nelem) {
+        fl_err(p->where->ic->d, value->loc, "this modifier has %d values for %d components", (int)fl_value_count(out),
+               p->nelem);
+        fl_value_free(out);
+        return -1;
+    }
+    double x = out->data[p->elem];
+    fl_value_free(out);
+    *out = fl_value_real(x);
+    return 0;
+}
+
+int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
 {
     const fl_class_ast *saved = e->lex_for_eval;
     e->lex_for_eval = lex;
@@ -499,7 +459,7 @@ static int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *
  * Connection graph
  * ------------------------------------------------------------------------ */
 
-static int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc)
+int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc)
 {
     int k = fl_map_get(&ic->node_index, path);
     if (k >= 0) return k;
@@ -581,7 +541,7 @@ static int lib_port_fast(env *e, int inst, const fl_ref *r, fl_pref *p)
     return 0;
 }
 
-static int vfind(ictx *ic, int x)
+int vfind(ictx *ic, int x)
 {
     while (ic->nodes.v[x].parent != x) {
         ic->nodes.v[x].parent = ic->nodes.v[ic->nodes.v[x].parent].parent;
@@ -661,7 +621,7 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
     return node;
 }
 
-static void add_connect(env *e, const fl_connect *cn)
+void add_connect(env *e, const fl_connect *cn)
 {
     ictx *ic = e->ic;
     int a = connect_side(e, &cn->a, cn->loc_a);
@@ -735,16 +695,16 @@ static void mods_for(pmod_vec *all, const mod_index *x, const char *name, pmod_v
         pmod *p = &all->v[i];
         if (p->name[n] == '\0') {
             for (int k = 0; k < p->mod->nsubs; k++) {
-                pmod q = {&p->mod->subs[k], p->mod->subs[k].name, p->where, p->lex};
+                pmod q = {&p->mod->subs[k], p->mod->subs[k].name, p->where, p->lex, p->elem, p->nelem};
                 FL_VEC_PUSH(*out, q);
             }
             if (p->mod->value) {
                 /* a value for the element itself, e.g. "s = 1" on a variable: handled by the caller */
-                pmod q = {p->mod, "", p->where, p->lex};
+                pmod q = {p->mod, "", p->where, p->lex, p->elem, p->nelem};
                 FL_VEC_PUSH(*out, q);
             }
         } else {
-            pmod q = {p->mod, p->name + n + 1, p->where, p->lex};
+            pmod q = {p->mod, p->name + n + 1, p->where, p->lex, p->elem, p->nelem};
             FL_VEC_PUSH(*out, q);
         }
     }
@@ -757,7 +717,7 @@ static int param_attr(const pmod *p, int inst, int k, const fl_mod *am, const ch
     ictx *ic = p->where->ic;
     if (!am->value) return 0;
     fl_value v;
-    if (eval_in(p->where, p->lex, am->value, &v)) return -1;
+    if (eval_pmod(p, am->value, &v)) return -1;
     int rc = fl_model_param_attr(ic->m, inst, k, attr, &v, am->loc, ic->d);
     fl_value_free(&v);
     return rc;
@@ -785,7 +745,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
         if (k >= 0 && !dot) {
             if (md->value) {
                 fl_value v;
-                if (eval_in(p->where, p->lex, md->value, &v)) {
+                if (eval_pmod(p, md->value, &v)) {
                     rc = -1;
                 } else {
                     if (fl_model_set_param(ic->m, inst, k, &v, md->loc, ic->d)) rc = -1;
@@ -804,7 +764,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
             if (dot) {
                 if (md->value) {
                     fl_value v;
-                    if (eval_in(p->where, p->lex, md->value, &v)) rc = -1;
+                    if (eval_pmod(p, md->value, &v)) rc = -1;
                     else {
                         if (fl_model_set_value(ic->m, inst, p->name, &v, md->loc, ic->d)) rc = -1;
                         fl_value_free(&v);
@@ -820,7 +780,7 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                     const fl_mod *sm = &md->subs[s];
                     if (!sm->value) continue;
                     fl_value v;
-                    if (eval_in(p->where, p->lex, sm->value, &v)) {
+                    if (eval_pmod(p, sm->value, &v)) {
                         rc = -1;
                         continue;
                     }
@@ -875,6 +835,7 @@ typedef struct elem {
 typedef FL_VEC(elem) elem_vec;
 
 typedef FL_VEC(const fl_connect *) connect_vec;
+typedef FL_VEC(eqlist) eqlist_vec;
 
 /* Base classes of base classes ... (README.md, "Limits"). */
 #define FL_MAX_EXTENDS_DEPTH 20
@@ -884,7 +845,7 @@ typedef FL_VEC(const fl_connect *) connect_vec;
  * adds nothing new (Modelica merges identical inherited elements), and
  * collecting it once keeps a lattice of extends clauses linear instead of
  * exponential. */
-static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, connect_vec *conns,
+static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, connect_vec *conns, eqlist_vec *eqs,
                    pmod_vec *ext_mods, int depth, fl_map *seen)
 {
     char key[2 * sizeof(void *) + 8];
@@ -902,8 +863,7 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
     }
     fl_map_put(seen, key, 1);
     for (size_t i = 0; i < c->unsupported.n; i++) {
-        fl_err(ic->d, c->unsupported.v[i].loc, "%s are not supported by flange (only connect() equations)",
-               c->unsupported.v[i].what);
+        fl_err(ic->d, c->unsupported.v[i].loc, "%s are not supported by flange", c->unsupported.v[i].what);
         ic->failed = 1;
     }
     for (size_t i = 0; i < c->extends.n; i++) {
@@ -927,10 +887,10 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
         /* modifiers of the extends clause apply to inherited elements, evaluated here */
         /* (pushed before the base's own extends modifiers, so they take precedence) */
         for (int k = 0; k < ex->nmods; k++) {
-            pmod p = {&ex->mods[k], ex->mods[k].name, e, c};
+            pmod p = {&ex->mods[k], ex->mods[k].name, e, c, 0, 0};
             FL_VEC_PUSH(*ext_mods, p);
         }
-        if (collect(ic, e, r.user, els, conns, ext_mods, depth + 1, seen)) return -1;
+        if (collect(ic, e, r.user, els, conns, eqs, ext_mods, depth + 1, seen)) return -1;
     }
     for (size_t i = 0; i < c->decls.n; i++) {
         elem el;
@@ -940,6 +900,19 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
         FL_VEC_PUSH(*els, el);
     }
     for (size_t i = 0; i < c->connects.n; i++) FL_VEC_PUSH(*conns, &c->connects.v[i]);
+    if (c->eqs.n) {
+        eqlist l = {c->eqs.v, (int)c->eqs.n, c, 0};
+        FL_VEC_PUSH(*eqs, l);
+    }
+    if (c->ieqs.n) {
+        eqlist l = {c->ieqs.v, (int)c->ieqs.n, c, 1};
+        FL_VEC_PUSH(*eqs, l);
+    }
+    for (size_t i = 0; i < c->algs.n; i++) {
+        fl_err(ic->d, c->algs.v[i].loc, "algorithm sections in models are not supported (write equations, or call a "
+                                        "function from an equation)");
+        ic->failed = 1;
+    }
     fl_map_put(seen, key, 2);
     return 0;
 }
@@ -1007,60 +980,76 @@ static void report_bad_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc
     fl_buf_free(&b);
 }
 
-static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc)
+/* Everything one instance is made of, gathered from its class and bases. */
+typedef struct iparts {
+    elem_vec els;
+    connect_vec conns;
+    eqlist_vec eqs;
+    pmod_vec ext_mods;
+    pmod_vec all;   /* outer modifiers first, then those of extends clauses */
+    mod_index mix;
+    fl_map elnames;
+    int collected;  /* 0: a broken extends left the class incomplete */
+    int has_eqs;    /* equations other than plain connects: its signal connectors are variables */
+} iparts;
+
+static void iparts_free(iparts *ip)
 {
-    if (ic->depth > 30) {
-        fl_err(ic->d, loc, "model nesting too deep (recursive model?)");
-        return -1;
-    }
-    ic->depth++;
-    env e;
-    memset(&e, 0, sizeof e);
-    e.ic = ic;
-    e.cls = c;
-    e.prefix = fl_xstrdup(prefix);
-    elem_vec els = {0};
-    connect_vec conns = {0};
-    pmod_vec ext_mods = {0};
+    for (size_t i = 0; i < ip->els.n; i++) FL_VEC_FREE(ip->els.v[i].extra);
+    FL_VEC_FREE(ip->els);
+    FL_VEC_FREE(ip->conns);
+    FL_VEC_FREE(ip->eqs);
+    FL_VEC_FREE(ip->ext_mods);
+    FL_VEC_FREE(ip->all);
+    mod_index_free(&ip->mix);
+    fl_map_free(&ip->elnames);
+}
+
+/* Declarations, connects, equations and modifiers of the class and its
+ * bases; every outer modifier must name an element. */
+static int gather_parts(env *e, const fl_class_ast *c, pmod_vec *mods, iparts *ip)
+{
+    ictx *ic = e->ic;
     fl_map seen = {0};
-    int rc = collect(ic, &e, c, &els, &conns, &ext_mods, 0, &seen);
+    int rc = collect(ic, e, c, &ip->els, &ip->conns, &ip->eqs, &ip->ext_mods, 0, &seen);
     fl_map_free(&seen);
-    int collected = !rc; /* a broken extends leaves the class incomplete: check nothing more */
-    /* outer modifiers first: they win over those of extends clauses */
-    pmod_vec all = {0};
+    ip->collected = !rc;
+    for (size_t i = 0; i < ip->eqs.n; i++)
+        if (!ip->eqs.v[i].initial || ip->eqs.v[i].n) ip->has_eqs = 1;
     if (mods) {
         for (size_t i = 0; i < mods->n; i++) {
             pmod p = mods->v[i];
-            if (!p.where) p.where = &e; /* --param overrides: evaluated in the model itself */
-            FL_VEC_PUSH(all, p);
+            if (!p.where) p.where = e; /* --param overrides: evaluated in the model itself */
+            FL_VEC_PUSH(ip->all, p);
         }
     }
-    for (size_t i = 0; i < ext_mods.n; i++) FL_VEC_PUSH(all, ext_mods.v[i]);
-
-    /* check that every outer modifier names an element */
-    mod_index mix;
-    mod_index_build(&mix, &all);
-    fl_map elnames = {0};
-    for (size_t k = 0; k < els.n; k++) fl_map_put(&elnames, els.v[k].decl->name, 0);
-    for (size_t i = 0; collected && i < all.n; i++) {
-        int found = fl_map_getn(&elnames, all.v[i].name, first_part_len(all.v[i].name)) >= 0;
+    for (size_t i = 0; i < ip->ext_mods.n; i++) FL_VEC_PUSH(ip->all, ip->ext_mods.v[i]);
+    mod_index_build(&ip->mix, &ip->all);
+    for (size_t k = 0; k < ip->els.n; k++) fl_map_put(&ip->elnames, ip->els.v[k].decl->name, 0);
+    for (size_t i = 0; ip->collected && i < ip->all.n; i++) {
+        int found = fl_map_getn(&ip->elnames, ip->all.v[i].name, first_part_len(ip->all.v[i].name)) >= 0;
         if (!found) {
-            char *cls = c->name;
-            const char *dot = strchr(all.v[i].name, '.');
-            fl_err(ic->d, all.v[i].mod->loc, "'%s' has no element '%.*s'", cls,
-                   dot ? (int)(dot - all.v[i].name) : (int)strlen(all.v[i].name), all.v[i].name);
+            const char *dot = strchr(ip->all.v[i].name, '.');
+            fl_err(ic->d, ip->all.v[i].mod->loc, "'%s' has no element '%.*s'", c->name,
+                   dot ? (int)(dot - ip->all.v[i].name) : (int)strlen(ip->all.v[i].name), ip->all.v[i].name);
             rc = -1;
         }
     }
+    return rc;
+}
 
-    /* pass 1: parameters (evaluated lazily, in any order). A declaration in
-     * error is reported and the others are still checked: one run lists
-     * every independent error. A parameter that failed stays in the table,
-     * failed, so that what refers to it fails without more messages. */
-    for (size_t i = 0; collected && i < els.n; i++) {
-        const fl_decl *dc = els.v[i].decl;
+/* Pass 1: parameters (evaluated lazily, in any order). A declaration in
+ * error is reported and the others are still checked: one run lists
+ * every independent error. A parameter that failed stays in the table,
+ * failed, so that what refers to it fails without more messages. */
+static int declare_params(env *e, iparts *ip)
+{
+    ictx *ic = e->ic;
+    int rc = 0;
+    for (size_t i = 0; ip->collected && i < ip->els.n; i++) {
+        const fl_decl *dc = ip->els.v[i].decl;
         if (!(dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) continue;
-        if (fl_map_get(&e.pindex, dc->name) >= 0) {
+        if (fl_map_get(&e->pindex, dc->name) >= 0) {
             fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
             rc = -1;
             continue;
@@ -1069,7 +1058,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         memset(&s, 0, sizeof s);
         s.name = dc->name;
         s.decl = dc;
-        s.lex = els.v[i].lex;
+        s.lex = ip->els.v[i].lex;
         int tr = param_type(ic, s.lex, dc, &s.type, &s.enum_type);
         if (tr == -3) {
             fl_err(ic->d, dc->type_loc, "type '%s' of parameter '%s' is defined in terms of itself", dc->type, dc->name);
@@ -1083,50 +1072,148 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
             fl_err(ic->d, dc->type_loc, "unknown type '%s' of parameter '%s'", dc->type, dc->name);
             s.state = 3;
         }
-        for (int k = fl_map_get(&mix.head, dc->name); k >= 0 && !s.over.mod; k = mix.next[k])
-            if (strcmp(all.v[k].name, dc->name) == 0) s.over = all.v[k];
+        for (int k = fl_map_get(&ip->mix.head, dc->name); k >= 0 && !s.over.mod; k = ip->mix.next[k])
+            if (strcmp(ip->all.v[k].name, dc->name) == 0) s.over = ip->all.v[k];
         if (!s.state && (dc->prefix & FL_PFX_FINAL) && s.over.mod && s.over.mod->value) {
             fl_err(ic->d, s.over.mod->loc, "parameter '%s' is final and cannot be modified", dc->name);
             s.state = 3;
         }
         if (s.state) rc = -1;
-        FL_VEC_PUSH(e.params, s);
-        fl_map_put(&e.pindex, dc->name, (int)e.params.n - 1);
+        FL_VEC_PUSH(e->params, s);
+        fl_map_put(&e->pindex, dc->name, (int)e->params.n - 1);
     }
-    for (size_t i = 0; i < e.params.n; i++)
-        if (e.params.v[i].state != 3 && eval_param(&e, &e.params.v[i])) rc = -1;
+    for (size_t i = 0; i < e->params.n; i++)
+        if (e->params.v[i].state != 3 && eval_param(e, &e->params.v[i])) rc = -1;
+    return rc;
+}
 
-    /* pass 2: components and connectors; a declaration in error is marked
-     * failed (connections to it are dropped without more messages) and the
-     * others are still checked */
-    for (size_t i = 0; collected && i < els.n; i++) {
-        const elem *el = &els.v[i];
+/* The modifiers of element name: outer ones first (they win), then the
+ * declaration's own, in the order they are applied. */
+static void element_mods(env *e, iparts *ip, const elem *el, pmod_vec *sub)
+{
+    const fl_decl *dc = el->decl;
+    mods_for(&ip->all, &ip->mix, dc->name, sub);
+    for (int k = dc->nmods; k-- > 0;) { /* backwards: in text order after the reversal */
+        pmod p = {&dc->mods[k], dc->mods[k].name, e, el->lex, 0, 0};
+        FL_VEC_PUSH(*sub, p);
+    }
+    /* later entries are applied last, so reverse to let outer ones win */
+    for (size_t a = 0, b = sub->n ? sub->n - 1 : 0; a < b; a++, b--) {
+        pmod t = sub->v[a];
+        sub->v[a] = sub->v[b];
+        sub->v[b] = t;
+    }
+}
+
+/* The shape of a declaration (array dimensions, evaluated): 0 for a
+ * scalar, or the number of elements; -1 after reporting. */
+static int decl_count(env *e, const elem *el, int *dims, int *nd)
+{
+    const fl_decl *dc = el->decl;
+    *nd = dc->ndims + dc->ntype_dims;
+    if (*nd == 0) return 0;
+    if (*nd > 1) {
+        fl_err(e->ic->d, dc->loc, "arrays of components must have one dimension ('%s')", dc->name);
+        return -1;
+    }
+    const fl_expr *x = dc->ndims ? dc->dims[0] : dc->type_dims[0];
+    fl_value v;
+    if (eval_in(e, el->lex, x, &v)) return -1;
+    int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+    if (ok) dims[0] = (int)v.num;
+    else fl_err(e->ic->d, x->loc, "the size of '%s' must be a non-negative integer", dc->name);
+    fl_value_free(&v);
+    return ok ? dims[0] : -1;
+}
+
+static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc,
+                             env *up);
+
+/* A component of a class: a library instance or an instance of a user
+ * model (name may be an array element "m[3]"). */
+static int declare_component(env *e, const elem *el, const fl_class *cls, const resolved *r, const char *ename,
+                             pmod_vec *sub)
+{
+    ictx *ic = e->ic;
+    const fl_decl *dc = el->decl;
+    char *name = fl_xcat(e->prefix, ename, (char *)NULL);
+    int rc = 0;
+    if (cls) {
+        int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
+        if (inst < 0 || apply_lib_mods(e, inst, sub)) rc = -1;
+        /* the kind, and the instance for connect() to find without a second lookup */
+        fl_map_put(&e->elems, ename, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));
+    } else if (r->user->kind != CK_MODEL && r->user->kind != CK_CLASS && r->user->kind != CK_BLOCK) {
+        fl_err(ic->d, dc->type_loc, "'%s' is not a model", dc->type);
+        rc = decl_failed(e, dc);
+    } else if (r->user->partial) {
+        fl_err(ic->d, dc->type_loc, "'%s' is partial and cannot be instantiated", dc->type);
+        rc = decl_failed(e, dc);
+    } else {
+        /* modifiers of a composite are evaluated where written: keep pmod.where */
+        char *subprefix = fl_xsprintf("%s.", name);
+        pmod_vec fwd = {0};
+        for (size_t k = sub->n; k-- > 0;) FL_VEC_PUSH(fwd, sub->v[k]);
+        int failed = instantiate_class(ic, r->user, subprefix, &fwd, dc->name_loc, e);
+        FL_VEC_FREE(fwd);
+        free(subprefix);
+        fl_map_put(&e->elems, ename, EL_COMPOSITE);
+        if (failed) rc = decl_failed(e, dc);
+    }
+    free(name);
+    return rc;
+}
+
+/* Pass 2: components, connectors and variables; a declaration in error is
+ * marked failed (connections to it are dropped without more messages)
+ * and the others are still checked. */
+static int declare_elements(env *e, iparts *ip)
+{
+    ictx *ic = e->ic;
+    const char *prefix = e->prefix;
+    int rc = 0;
+    for (size_t i = 0; ip->collected && i < ip->els.n; i++) {
+        const elem *el = &ip->els.v[i];
         const fl_decl *dc = el->decl;
         if (dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) continue;
-        if (fl_map_get(&e.elems, dc->name) >= 0 || fl_map_get(&e.pindex, dc->name) >= 0) {
+        if (fl_map_get(&e->elems, dc->name) >= 0 || fl_map_get(&e->pindex, dc->name) >= 0) {
             fl_err(ic->d, dc->name_loc, "duplicate declaration of '%s'", dc->name);
             rc = -1;
             continue;
         }
         if (dc->prefix & (FL_PFX_INNER | FL_PFX_OUTER)) {
             fl_err(ic->d, dc->loc, "inner/outer components are not supported");
-            rc = decl_failed(&e, dc);
+            rc = decl_failed(e, dc);
             continue;
         }
         if (dc->cond) {
             int present = 0;
-            if (eval_cond(&e, el, &present)) {
-                rc = decl_failed(&e, dc);
+            if (eval_cond(e, el, &present)) {
+                rc = decl_failed(e, dc);
                 continue;
             }
             if (!present) {
-                fl_map_put(&e.elems, dc->name, EL_DISABLED);
+                fl_map_put(&e->elems, dc->name, EL_DISABLED);
                 continue;
             }
         }
+        pmod_vec sub = {0};
+        element_mods(e, ip, el, &sub);
+        /* a variable: Real, Integer, Boolean and their types */
+        unsigned char vt;
+        const char *unit;
+        int nlits;
+        if (fl_flat_is_var_type(ic, el->lex, dc->type, &vt, &unit, &nlits)) {
+            if (fl_flat_declare_var(e, dc, el->lex, &sub, 0)) rc = decl_failed(e, dc);
+            else fl_map_put(&e->elems, dc->name, EL_VAR);
+            FL_VEC_FREE(sub);
+            continue;
+        }
         resolved r;
+        memset(&r, 0, sizeof r);
         const char *ty = dc->type;
         const fl_class *cls = tcache_get(ic, el->lex, ty);
+        int skip = 0;
         if (cls) {
             /* a library class seen before under this name */
         } else if (resolve_name(ic, el->lex, ty, &r)) {
@@ -1134,112 +1221,124 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
                 cls = fl_class_find(r.path);
                 conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);
                 if (!cls && ck != CONN_NONE) {
-                    if (dc->ndims || dc->ntype_dims) {
-                        fl_err(ic->d, dc->loc, "connector arrays are not supported");
-                        rc = decl_failed(&e, dc);
+                    int dims[2], nd;
+                    int n = decl_count(e, el, dims, &nd);
+                    if (n < 0) {
+                        rc = decl_failed(e, dc);
+                    } else if (ck == CONN_SIGNAL && ip->has_eqs) {
+                        /* the signal connectors of a class with equations are its variables */
+                        if (fl_flat_declare_var(e, dc, el->lex, &sub, 1)) rc = decl_failed(e, dc);
+                        else fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
+                        for (int k = 0; k < n && !rc; k++) {
+                            char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                            fl_map_put(&e->elems, en, EL_CONNECTOR);
+                            free(en);
+                        }
+                    } else if (nd) {
+                        for (int k = 0; k < n; k++) {
+                            char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                            char *path = fl_xcat(prefix, en, (char *)NULL);
+                            vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            fl_map_put(&e->elems, en, EL_CONNECTOR);
+                            free(path);
+                            free(en);
+                        }
+                        fl_map_put(&e->elems, dc->name, EL_ARRAY);
                     } else {
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
                         vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
                         free(path);
-                        fl_map_put(&e.elems, dc->name, EL_CONNECTOR);
+                        fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                     }
                     free(r.path);
+                    FL_VEC_FREE(sub);
                     continue;
                 }
                 if (!cls) {
-                    if (starts_with(r.path, "Modelica.Units.") || starts_with(r.path, "Modelica.SIunits.") ||
-                        strcmp(r.path, "Real") == 0)
-                        fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
-                    else
-                        report_bad_type(ic, el->lex, dc, r.path);
+                    report_bad_type(ic, el->lex, dc, r.path);
                     free(r.path);
-                    rc = decl_failed(&e, dc);
-                    continue;
+                    rc = decl_failed(e, dc);
+                    skip = 1;
+                } else {
+                    free(r.path);
+                    tcache_put(ic, el->lex, ty, cls);
                 }
-                free(r.path);
-                tcache_put(ic, el->lex, ty, cls);
             }
         } else if (!strchr(ty, '.')) {
             int amb = 0;
-            if (strcmp(ty, "Real") == 0 || strcmp(ty, "Integer") == 0 || strcmp(ty, "Boolean") == 0) {
-                fl_err(ic->d, dc->loc, "variable '%s' is not supported: flange models contain parameters, components and connect() equations only", dc->name);
-                rc = decl_failed(&e, dc);
-                continue;
-            }
             cls = fl_class_find_short(ty, &amb);
             if (!cls) {
                 if (amb) fl_err(ic->d, dc->type_loc, "component type '%s' is ambiguous: write its full path", ty);
                 else report_bad_type(ic, el->lex, dc, NULL);
-                rc = decl_failed(&e, dc);
-                continue;
+                rc = decl_failed(e, dc);
+                skip = 1;
             }
         } else {
             report_bad_type(ic, el->lex, dc, NULL);
-            rc = decl_failed(&e, dc);
-            continue;
+            rc = decl_failed(e, dc);
+            skip = 1;
         }
-        if (dc->ndims || dc->ntype_dims) {
-            fl_err(ic->d, dc->loc, "arrays of components are not supported ('%s')", dc->name);
-            rc = decl_failed(&e, dc);
-            continue;
-        }
-        if (dc->binding) {
+        if (!skip && dc->binding) {
             fl_err(ic->d, dc->binding->loc, "a component cannot have a value binding ('%s = ...')", dc->name);
-            rc = decl_failed(&e, dc);
+            rc = decl_failed(e, dc);
+            skip = 1;
+        }
+        if (skip) {
+            FL_VEC_FREE(sub);
             continue;
         }
-        /* modifiers: outer ones first (they win), then the declaration's own */
-        pmod_vec sub = {0};
-        mods_for(&all, &mix, dc->name, &sub);
-        for (int k = dc->nmods; k-- > 0;) { /* backwards: in text order after the reversal */
-            pmod p = {&dc->mods[k], dc->mods[k].name, &e, el->lex};
-            FL_VEC_PUSH(sub, p);
-        }
-        /* later entries are applied last, so reverse to let outer ones win */
-        for (size_t a = 0, b = sub.n ? sub.n - 1 : 0; a < b; a++, b--) {
-            pmod t = sub.v[a];
-            sub.v[a] = sub.v[b];
-            sub.v[b] = t;
-        }
-        char *name = fl_xcat(prefix, dc->name, (char *)NULL);
-        if (cls) {
-            int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
-            if (inst < 0 || apply_lib_mods(&e, inst, &sub)) rc = -1;
-            /* the kind, and the instance for connect() to find without a second lookup */
-            fl_map_put(&e.elems, dc->name, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));
+        int dims[2], nd;
+        int n = decl_count(e, el, dims, &nd);
+        if (n < 0) {
+            rc = decl_failed(e, dc);
+        } else if (nd == 0) {
+            if (declare_component(e, el, cls, &r, dc->name, &sub)) rc = -1;
         } else {
-            if (r.user->kind != CK_MODEL && r.user->kind != CK_CLASS && r.user->kind != CK_BLOCK) {
-                fl_err(ic->d, dc->type_loc, "'%s' is not a model", ty);
-                rc = decl_failed(&e, dc);
-            } else if (r.user->partial) {
-                fl_err(ic->d, dc->type_loc, "'%s' is partial and cannot be instantiated", ty);
-                rc = decl_failed(&e, dc);
-            } else {
-                /* modifiers of a composite are evaluated where written: keep pmod.where */
-                char *subprefix = fl_xsprintf("%s.", name);
-                pmod_vec fwd = {0};
-                for (size_t k = sub.n; k-- > 0;) FL_VEC_PUSH(fwd, sub.v[k]);
-                int failed = instantiate_class(ic, r.user, subprefix, &fwd, dc->name_loc);
-                FL_VEC_FREE(fwd);
-                free(subprefix);
-                fl_map_put(&e.elems, dc->name, EL_COMPOSITE);
-                if (failed) rc = decl_failed(&e, dc);
+            /* an array of components: each element gets its share of the modifiers */
+            for (int k = 0; k < n; k++) {
+                pmod_vec esub = {0};
+                for (size_t q = 0; q < sub.n; q++) {
+                    pmod p = sub.v[q];
+                    p.elem = k;
+                    p.nelem = n;
+                    FL_VEC_PUSH(esub, p);
+                }
+                char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                if (declare_component(e, el, cls, &r, en, &esub)) rc = -1;
+                free(en);
+                FL_VEC_FREE(esub);
             }
+            if (fl_map_get(&e->elems, dc->name) < 0) fl_map_put(&e->elems, dc->name, EL_ARRAY);
         }
-        free(name);
         FL_VEC_FREE(sub);
     }
+    return rc;
+}
 
-    /* pass 3: connections (those of failed declarations are dropped) */
-    for (size_t i = 0; collected && i < conns.n; i++) add_connect(&e, conns.v[i]);
-
-    for (size_t i = 0; i < els.n; i++) FL_VEC_FREE(els.v[i].extra);
-    FL_VEC_FREE(els);
-    FL_VEC_FREE(conns);
-    FL_VEC_FREE(ext_mods);
-    FL_VEC_FREE(all);
-    mod_index_free(&mix);
-    fl_map_free(&elnames);
+static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc, env *up)
+{
+    if (ic->depth > 30) {
+        fl_err(ic->d, loc, "model nesting too deep (recursive model?)");
+        return -1;
+    }
+    ic->depth++;
+    env e;
+    memset(&e, 0, sizeof e);
+    e.ic = ic;
+    e.cls = c;
+    e.prefix = fl_xstrdup(prefix);
+    e.up = up;
+    e.uinst = -1;
+    iparts ip;
+    memset(&ip, 0, sizeof ip);
+    int rc = gather_parts(&e, c, mods, &ip);
+    if (declare_params(&e, &ip)) rc = -1;
+    if (declare_elements(&e, &ip)) rc = -1;
+    /* equations (their connects inside for-loops and if-equations too),
+     * then the plain connects (those of failed declarations are dropped) */
+    if (ip.collected && ip.eqs.n && fl_flat_equations(&e, ip.eqs.v, (int)ip.eqs.n)) rc = -1;
+    for (size_t i = 0; ip.collected && i < ip.conns.n; i++) add_connect(&e, ip.conns.v[i]);
+    iparts_free(&ip);
     env_free(&e);
     ic->depth--;
     return rc || ic->failed ? -1 : 0;
@@ -1371,10 +1470,13 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     /* overrides are outer modifications of the top-level model */
     pmod_vec mods = {0};
     for (int i = 0; i < nover; i++) {
-        pmod p = {&over[i], over[i].name, NULL, top};
+        pmod p = {&over[i], over[i].name, NULL, top, 0, 0};
         FL_VEC_PUSH(mods, p);
     }
-    int rc = instantiate_class(&ic, top, "", &mods, top->loc);
+    ic.flat = fl_flat_new();
+    int rc = instantiate_class(&ic, top, "", &mods, top->loc, NULL);
+    /* the user part: clusters of equations become model instances */
+    if (!rc && fl_flat_finish(&ic)) rc = -1;
     FL_VEC_FREE(mods);
 
     /* connections: every group of library ports joined through the graph */
@@ -1437,6 +1539,7 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     free(ic.leaves.vals);
     free(ic.resolved);
     free(ic.tc);
+    fl_flat_free(ic.flat);
     fl_mod_free_array(over, nover);
     fl_file_free(ast);
     if (rc || fl_diag_errors(d)) {

@@ -1,6 +1,7 @@
 /* model.c - model descriptions: instances, parameter values, attributes and
  * connections, and the public API that builds them. */
 #include "model.h"
+#include "components/user.h"
 #include "util/suggest.h"
 
 #include <errno.h>
@@ -44,9 +45,13 @@ void fl_model_free(fl_model *m)
         free(in->pars);
         free(in->attrs);
         free(in->name);
+        for (int k = 0; k < in->nobs; k++) free(in->obs[k].var);
+        free(in->obs);
     }
     FL_VEC_FREE(m->insts);
     FL_VEC_FREE(m->conns);
+    for (size_t i = 0; i < m->uclasses.n; i++) fl_class_release(m->uclasses.v[i]);
+    FL_VEC_FREE(m->uclasses);
     fl_map_free(&m->index);
     free(m->path);
     free(m->name);
@@ -316,8 +321,7 @@ const fl_attr *fl_minst_attr(const fl_minst *in, int k)
     return &none;
 }
 
-/* The attributes of variable k, added (all unset) when absent. */
-static fl_attr *attr_slot(fl_minst *in, int k)
+fl_attr *fl_minst_attr_slot(fl_minst *in, int k)
 {
     for (int j = 0; j < in->nattrs; j++)
         if (in->attrs[j].var == k) return &in->attrs[j].a;
@@ -492,7 +496,7 @@ static int set_attr(fl_model *m, int inst, const char *field, const char *dot, c
     } else if (!(in->cls->vars[k].flags & FL_VF_ATTR)) {
         fl_err(d, loc, "%s.%s does not accept start/fixed attributes", in->name, var);
     } else {
-        fl_attr *a = attr_slot(in, k);
+        fl_attr *a = fl_minst_attr_slot(in, k);
         if (strcmp(attr, "start") == 0 || strcmp(attr, "nominal") == 0) {
             if (!fl_value_is_number(val) || val->kind == V_BOOL) {
                 fl_err(d, loc, "%s.%s.%s must be a number", in->name, var, attr);

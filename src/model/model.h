@@ -29,6 +29,13 @@ typedef struct fl_mattr {
     fl_attr a;
 } fl_mattr;
 
+/* A variable of another instance that an input of a class made from
+ * user equations reads (mass.s read by an equation). */
+typedef struct fl_mobs {
+    int inst;  /* the instance read */
+    char *var; /* its class variable, or "port.s" */
+} fl_mobs;
+
 typedef struct fl_minst {
     char *name; /* full dotted instance path */
     const fl_class *cls;
@@ -36,6 +43,8 @@ typedef struct fl_minst {
     fl_mpar *pars; /* parameters set, npars of them */
     fl_mattr *attrs;
     int npars, nattrs;
+    fl_mobs *obs;  /* per input of a user class: what it reads (inst -1: a connection) */
+    int nobs;
 } fl_minst;
 
 /* The value set for parameter k of an instance, NULL for the class default;
@@ -43,6 +52,8 @@ typedef struct fl_minst {
 const fl_value *fl_minst_par(const fl_minst *in, int k, fl_loc *loc);
 /* The attributes set for variable k of an instance (none set: all zero). */
 const fl_attr *fl_minst_attr(const fl_minst *in, int k);
+/* ... to be set (added, all unset, when absent). */
+fl_attr *fl_minst_attr_slot(fl_minst *in, int k);
 
 /* A port of an instance; sub is the element of a vector signal port (0-based). */
 typedef struct fl_pref {
@@ -62,6 +73,7 @@ struct fl_model {
     fl_experiment exp;
     int has_exp[4]; /* start, stop, interval, tolerance given */
     char *path; /* source file named by the locations (owned); the AST is freed after instantiation */
+    FL_VEC(const fl_class *) uclasses; /* classes made from user equations, held by the model */
     int strict_init; /* under-determined initial conditions are an error (fl_model_set_strict_init) */
 };
 

@@ -158,6 +158,9 @@ static const char *op_text(int op)
     case T_STAR: return "*";
     case T_SLASH: return "/";
     case T_CARET: return "^";
+    case T_DSTAR: return " .* ";
+    case T_DSLASH: return " ./ ";
+    case T_DCARET: return " .^ ";
     case T_LT: return " < ";
     case T_LE: return " <= ";
     case T_GT: return " > ";

@@ -425,11 +425,12 @@ static fl_expr *parse_factor(parser *p)
 {
     fl_expr *a = parse_primary(p);
     while (a && (p->tok.kind == T_CARET || p->tok.kind == T_DCARET)) {
+        int op_caret = p->tok.kind;
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_primary(p);
         if (!b) return NULL;
-        a = binary(loc, T_CARET, a, b);
+        a = binary(loc, op_caret, a, b);
     }
     return a;
 }
@@ -439,7 +440,7 @@ static fl_expr *parse_term(parser *p)
     fl_expr *a = parse_factor(p);
     while (a && (p->tok.kind == T_STAR || p->tok.kind == T_SLASH || p->tok.kind == T_DSTAR ||
                  p->tok.kind == T_DSLASH)) {
-        int op = (p->tok.kind == T_STAR || p->tok.kind == T_DSTAR) ? T_STAR : T_SLASH;
+        int op = p->tok.kind; /* element-wise .* ./ kept apart: they differ on arrays */
         fl_loc loc = p->tok.loc;
         advance(p);
         fl_expr *b = parse_factor(p);

@@ -90,6 +90,24 @@ static double node_level(const fl_sim *s, int node, int level)
     return level == 0 ? s->bq[nd->body] + nd->off : level == 1 ? s->bv[nd->body] : s->ba[nd->body];
 }
 
+/* Row `row` of the initial rows element e computes (initial equations of
+ * user classes) at the current kinematics; with jac, also their Jacobian
+ * values (ninit_dep of them). */
+static double elem_init_row(fl_sim *s, double t, const double *y, const double *yp, int e, int row, double *jac)
+{
+    const fl_system *sys = s->sys;
+    const fl_elem *el = &sys->elems[e];
+    const fl_elem_ops *ops = sys->insts[el->inst].ops;
+    double gsmall[16];
+    double *g = ops->ninit <= 16 ? gsmall : fl_xmalloc(sizeof(double) * (size_t)ops->ninit);
+    fl_ectx x;
+    fl_init_ectx(s, &x, t, 0, y, yp, s->res, jac != NULL);
+    ops->init_eval(&x, el, g, jac);
+    double r = row >= 0 ? g[row] : 0;
+    if (g != gsmall) free(g);
+    return r;
+}
+
 /* Residual of the initialisation system at z = [y; yp of differential]. */
 static int init_residual(fl_sim *s, double t0, const double *z, double *y, double *yp, double *G)
 {
@@ -102,8 +120,15 @@ static int init_residual(fl_sim *s, double t0, const double *z, double *y, doubl
     int bad = fl_eval_residual(s, t0, y, yp, G);
     for (int k = 0; k < sys->ncond_used; k++) {
         const fl_cond *c = &sys->conds[sys->cond_used[k]];
-        double target = c->source == CV_INPUT ? s->u[c->sig] : c->value;
-        G[n + k] = node_level(s, c->node_p, c->level) - node_level(s, c->node_m, c->level) + c->offset - target;
+        if (c->source == CV_OWN) {
+            G[n + k] = y[sys->elems[c->elem].own + c->row] - c->value;
+        } else if (c->source == CV_ELEM) {
+            G[n + k] = elem_init_row(s, t0, y, yp, c->elem, c->row, NULL);
+        } else {
+            double target = c->source == CV_INPUT ? s->u[c->sig] : c->value;
+            G[n + k] = node_level(s, c->node_p, c->level) - node_level(s, c->node_m, c->level) + c->offset - target;
+        }
+        if (!isfinite(G[n + k])) bad = 1;
     }
     return bad;
 }
@@ -198,7 +223,26 @@ static int init_resid(fl_sim *s, newton_sys *ns, const double *z, double *G)
 
 static void init_jac(fl_sim *s, newton_sys *ns)
 {
+    const fl_system *sys = s->sys;
     fl_eval_jacobian(s, ns->t, 0, ns->y, ns->yp, NULL, ns->ls->data, NULL);
+    /* rows elements compute: their Jacobians, one evaluation per element */
+    double *jac = NULL;
+    int cap = 0, last = -1;
+    for (int k = 0; k < sys->nientry; k++) {
+        const struct fl_ientry *ie = &sys->ientry[k];
+        const fl_elem_ops *ops = sys->insts[sys->elems[ie->elem].inst].ops;
+        if (ie->elem != last) {
+            if (ops->ninit_dep > cap) {
+                cap = ops->ninit_dep;
+                jac = fl_xrealloc(jac, sizeof(double) * (size_t)cap);
+            }
+            memset(jac, 0, sizeof(double) * (size_t)ops->ninit_dep);
+            elem_init_row(s, ns->t, ns->y, ns->yp, ie->elem, -1, jac);
+            last = ie->elem;
+        }
+        ns->ls->data[ie->islot] += jac[ie->dep];
+    }
+    free(jac);
 }
 
 /* First guesses of the free positions from the position conditions and
@@ -209,7 +253,7 @@ static void init_jac(fl_sim *s, newton_sys *ns)
 void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
-    if (!sys->n || !sys->nbodies) return;
+    if (!sys->n) return;
     fl_eval_kinematics(s, t0, y, yp);
     int *known = fl_xcalloc((size_t)sys->nbodies, sizeof(int));
     for (int b = 0; b < sys->nbodies; b++) known[b] = sys->bodies[b].qi < 0;
@@ -237,6 +281,11 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     for (int b = 0; b < sys->nbodies; b++)
         if (sys->bodies[b].qi >= 0) y[sys->bodies[b].qi] = s->bq[b] - s->qoff[b];
     free(known);
+    /* own unknowns of user classes: their start values */
+    for (int k = 0; k < sys->ncond; k++) {
+        const fl_cond *c = &sys->conds[k];
+        if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled)) y[sys->elems[c->elem].own + c->row] = c->value;
+    }
 }
 
 /* What to say about an unknown that the equations do not determine: the

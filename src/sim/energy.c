@@ -36,11 +36,12 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         double p = 0; /* power delivered by the element to the bodies */
-        for (int j = 0; j < 2; j++) {
-            int b = el->body[j];
+        for (int j = 0; j < fl_ops_natt(ops); j++) {
+            int slot = fl_att_slot(el, j);
+            int b = sys->att_body[slot];
             if (b < 0) continue;
-            p -= s->f[2 * e + j] * s->bv[b];
-            s->bodyF[b] += s->f[2 * e + j];
+            p -= s->f[slot] * s->bv[b];
+            s->bodyF[b] += s->f[slot];
         }
         if (ops->energy && !(ops->flags & FL_EK_SOURCE)) {
             r->upot += s->eU[e];

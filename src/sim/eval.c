@@ -25,10 +25,17 @@ static double node_level(const fl_sim *s, int node, int level)
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
-    /* signals from source blocks (time only) */
+    /* signals from source blocks (time only), and from own unknowns of
+     * user classes; their derivatives where an element asks for them */
     for (int k = 0; k < sys->nsig; k++) {
         const fl_sigref *sr = &sys->sigs[k];
-        if (sr->kind == SIG_BLOCK) s->u[k] = block_value(s, sr->inst, sr->out, 0, t);
+        if (sr->kind == SIG_BLOCK) {
+            s->u[k] = block_value(s, sr->inst, sr->out, 0, t);
+            if (sr->nderiv >= 1) s->du[k] = block_value(s, sr->inst, sr->out, 1, t);
+            if (sr->nderiv >= 2) s->ddu[k] = block_value(s, sr->inst, sr->out, 2, t);
+        } else if (sr->kind == SIG_Y) {
+            s->u[k] = y[sys->elems[sr->inst].own + sr->out];
+        }
     }
     /* prescribed motions */
     for (int k = 0; k < sys->ndrv; k++) {
@@ -43,6 +50,7 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
             if (nder >= 2) s->ddu[dv->sig + q] = block_value(s, sr->inst, sr->out, 2, t);
         }
         fl_drv_in in;
+        in.user = ir->cls->user;
         in.t = t;
         in.par = s->par + ir->pofs;
         in.u = s->u + dv->sig;
@@ -88,8 +96,15 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
     /* signals from sensors */
     for (int k = 0; k < sys->nsig; k++) {
         const fl_sigref *sr = &sys->sigs[k];
-        if (sr->kind == SIG_KIN)
-            s->u[k] = node_level(s, sr->node[0], sr->level) - node_level(s, sr->node[1], sr->level);
+        if (sr->kind != SIG_KIN) continue;
+        s->u[k] = node_level(s, sr->node[0], sr->level) - node_level(s, sr->node[1], sr->level) +
+                  (sr->level == 0 ? sr->offset : 0);
+        for (int o = 1; o <= sr->nderiv; o++) {
+            int l = sr->level + o;
+            double v = l > 2 ? NAN : node_level(s, sr->node[0], l) - node_level(s, sr->node[1], l);
+            if (o == 1) s->du[k] = v;
+            else s->ddu[k] = v;
+        }
     }
 }
 
@@ -103,6 +118,10 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->bq = s->bq;
     x->bv = s->bv;
     x->ba = s->ba;
+    x->att_body = s->sys->att_body;
+    x->att_off = s->sys->att_off;
+    x->du = s->du;
+    x->ddu = s->ddu;
     x->par = s->par;
     x->u = s->u;
     x->mode = s->mode;
@@ -122,6 +141,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->impulse_work = s->impulse_work;
     x->arrays = s->sys->arrays;
     x->err = s->elem_err;
+    x->terminate = &s->terminate;
     x->rtol = s->rtol;
 }
 
@@ -149,7 +169,7 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
     prepare(s, &x, t, 0, y, yp, res, 0);
     memset(res, 0, sizeof(double) * (size_t)sys->n);
     eval_elements(s, &x);
-    for (int k = 0; k < 2 * sys->nelem; k++) {
+    for (int k = 0; k < sys->nslots; k++) {
         int r = sys->elem_frow[k];
         if (r >= 0) res[r] += s->f[k];
     }
@@ -305,7 +325,7 @@ static void internal_forces(fl_sim *s)
 {
     const fl_system *sys = s->sys;
     memset(s->nodeE, 0, sizeof(double) * (size_t)(sys->nnodes ? sys->nnodes : 1));
-    for (int k = 0; k < 2 * sys->nelem; k++) {
+    for (int k = 0; k < sys->nslots; k++) {
         int n = sys->elem_node[k];
         if (n >= 0) s->nodeE[n] += s->f[k];
     }
@@ -341,7 +361,7 @@ static void internal_forces(fl_sim *s)
         for (int k = pr->c0; k < pr->c0 + pr->nc; k++) {
             const fl_pcontrib *c = &sys->contrib[k];
             switch (c->type) {
-            case PC_ELEM: f += s->f[2 * c->index + c->end]; break;
+            case PC_ELEM: f += s->f[c->index]; break; /* index: the attachment slot */
             case PC_LINK: f += s->linkf[2 * c->index + c->end]; break;
             case PC_ROOT: f += s->rootf[c->index]; break;
             case PC_DRVSUP: {
@@ -389,13 +409,17 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     }
     if (!s->out_kinematic) internal_forces(s);
     /* per-instance variables */
-    double buf[4 * 16];
-    double *ps = buf, *pv = buf + 16, *pa = buf + 32, *pf = buf + 48;
+    /* per port of an instance: s, v, a, f (the widest class decides the size) */
+    int maxp = 16;
+    for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);
+    double small[4 * 16];
+    double *buf = maxp <= 16 ? small : fl_xmalloc(sizeof(double) * 4 * (size_t)maxp);
+    double *ps = buf, *pv = buf + maxp, *pa = buf + 2 * maxp, *pf = buf + 3 * maxp;
     for (int i = 0; i < sys->ninst; i++) {
         const fl_inst_rt *ir = &sys->insts[i];
         const fl_class *c = ir->cls;
         if (s->out_inst && !s->out_inst[i]) continue;
-        for (int k = 0; k < c->nports && k < 16; k++) {
+        for (int k = 0; k < c->nports; k++) {
             int node = sys->ports[ir->port0 + k].node;
             ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
             pv[k] = node >= 0 ? node_level(s, node, 1) : 0;
@@ -412,6 +436,9 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             o.pa = pa;
             o.pf = pf;
             o.u = s->u + ir->in0;
+            o.du = s->du + ir->in0;
+            o.user = c->user;
+            o.ddu = s->ddu + ir->in0;
             o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
             o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
             o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
@@ -421,6 +448,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             c->outputs(&o, s->vals + ir->var0);
         }
     }
+    if (buf != small) free(buf);
     int nv = s->out_vars ? s->nout_vars : sys->nvars;
     for (int k = 0; k < nv; k++) {
         int v = s->out_vars ? s->out_vars[k] : k;

@@ -64,7 +64,7 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d)
     s->du = fl_xcalloc(ns, sizeof(double));
     s->ddu = fl_xcalloc(ns, sizeof(double));
     s->drv = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), sizeof(fl_drv_out));
-    s->f = fl_xcalloc((size_t)(2 * sys->nelem + 1), sizeof(double));
+    s->f = fl_xcalloc((size_t)(sys->nslots + 1), sizeof(double));
     s->jloc = fl_xcalloc((size_t)(sys->njloc ? sys->njloc : 1), sizeof(double));
     s->res = fl_xcalloc(n, sizeof(double));
     s->jdata = fl_xcalloc((size_t)(sys->jpat.nnz ? sys->jpat.nnz : 1), sizeof(double));

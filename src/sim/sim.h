@@ -40,6 +40,7 @@ struct fl_sim {
     int *bvi;             /* per body: velocity index in y or -1 */
     int *bqi;             /* per body: position index in y or -1 */
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
+    int terminate;        /* an element asked to end the run (terminate()) */
     int last_changed;     /* element whose discrete state changed last (messages) */
     double impact_loss;   /* energy lost in impacts so far (closed form, fl_impact) */
     double impulse_work[2]; /* work of motion sources through impulses so far: signed, absolute */

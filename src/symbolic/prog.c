@@ -151,6 +151,12 @@ double *fl_sprog_scratch(const fl_sprog *p, int B)
     return reg;
 }
 
+void fl_sprog_consts(const fl_sprog *p, double *reg, int B, int n)
+{
+    for (int r = 0; r < p->nconst; r++)
+        for (int i = 0; i < n; i++) reg[(size_t)r * (size_t)B + (size_t)i] = p->konst[r];
+}
+
 static double rel_eval(int rel, double a, double b)
 {
     switch (rel) {

@@ -64,6 +64,9 @@ void fl_sprog_free(fl_sprog *p);
 /* A register file for batches of B: nreg * B doubles with the constants in
  * place. Free with free(). */
 double *fl_sprog_scratch(const fl_sprog *p, int B);
+/* Write the constants into a register file of batch size B shared between
+ * programs (first n elements). */
+void fl_sprog_consts(const fl_sprog *p, double *reg, int B, int n);
 
 /* Calls of user functions during execution: value of output `out` of
  * function fid (wrt = 0) or its partial derivative with respect to argument

@@ -1,0 +1,127 @@
+/* scope.h - what the two files of the instantiation stage share:
+ * instantiate.c (scopes, parameters, components, connections) and
+ * flatten.c (variables and equations of user classes). Internal to
+ * src/model. */
+#ifndef FL_SCOPE_H
+#define FL_SCOPE_H
+
+#include "model.h"
+#include "parse/ast.h"
+
+typedef struct env env;
+
+/* A modification waiting to be applied to an element: name is what is left
+ * of mod->name after the parts consumed on the way down. */
+typedef struct pmod {
+    const fl_mod *mod;
+    const char *name;
+    env *where;              /* instance scope its value is evaluated in */
+    const fl_class_ast *lex; /* class it is written in (imports, packages) */
+    int elem, nelem;         /* for element elem of an array of nelem components (nelem 0: none):
+                                an array value without 'each' gives its element elem */
+} pmod;
+typedef FL_VEC(pmod) pmod_vec;
+
+typedef enum ptype { PT_REAL, PT_INT, PT_BOOL, PT_STRING, PT_ENUM } ptype;
+
+typedef struct pslot {
+    const char *name;
+    const fl_decl *decl;
+    const fl_class_ast *lex;
+    pmod over; /* modifier from outside (mod == NULL: none) */
+    ptype type;
+    const char *enum_type;
+    int state; /* 0 pending, 1 evaluating, 2 done, 3 failed */
+    int scanned; /* its pending dependencies were put on the evaluation stack */
+    fl_value val;
+} pslot;
+
+/* Virtual connection graph node: a library port or a connector of a
+ * composite model. */
+typedef struct vnode {
+    int parent;
+    int is_flange;
+    int is_leaf;
+    fl_pref leaf;
+    fl_loc loc;
+} vnode;
+
+typedef struct ictx {
+    fl_model *m;
+    fl_file_ast *file;
+    fl_diag *d;
+    int failed;
+    FL_VEC(vnode) nodes;
+    fl_map node_index; /* connector path of a composite model -> node */
+    struct {               /* library port (instance, port, element) -> node */
+        uint64_t *keys;    /* key + 1; 0 marks a free slot */
+        int *vals;
+        size_t n, cap;
+    } leaves;
+    char *resolved;    /* buffer for resolve_name results */
+    int depth;
+    /* Library classes of declaration types already resolved, by lexical
+     * class and type name (names are interned, so pointers identify them):
+     * a big model declares the same few types over and over. */
+    struct tcache {
+        const fl_class_ast *lex;
+        const char *type;
+        const fl_class *cls;
+    } *tc;
+    size_t ntc, captc;
+    struct fl_flat *flat; /* variables and equations of user classes (flatten.c) */
+} ictx;
+
+
+struct fl_flat; /* flatten.c */
+
+/* Values of for-loop iterators in scope (innermost first): names resolve
+ * to them before parameters. */
+typedef struct iterb {
+    const char *name;
+    double value;
+    const struct iterb *next;
+} iterb;
+
+struct env {
+    ictx *ic;
+    const fl_class_ast *cls;
+    char *prefix; /* instance path prefix including the trailing '.', "" at top */
+    FL_VEC(pslot) params;
+    fl_map pindex;
+    fl_map elems;    /* element name -> kind (1 library component, 2 composite, 3 connector, 4 disabled,
+                      * 5 failed) in the low 3 bits; a library component's instance + 1 above them */
+    const fl_class_ast *lex_for_eval; /* lexical class of the expression being evaluated */
+    int stacking; /* eval_param's loop runs: a pending parameter is not evaluated by recursion */
+    int need;     /* the pending parameter that stopped an evaluation, or -1 */
+    env *up;      /* the enclosing instance's scope (NULL at the top) */
+    int uinst;    /* its user instance in the user part (flatten.c), -1 */
+    const iterb *iters; /* for-loop iterators of the equations being flattened */
+    void *pending; /* flatten.c: declaration bindings waiting for the equations */
+};
+
+/* Kinds of elements in env.elems (the low 3 bits). */
+enum { EL_LIB = 1, EL_COMPOSITE, EL_CONNECTOR, EL_DISABLED, EL_FAILED, EL_ARRAY, EL_VAR };
+
+
+/* Result of a lookup: a user class of the file, or a library path. */
+typedef struct resolved {
+    const fl_class_ast *user; /* non-NULL: user class */
+    char *path;               /* library full path (owned), when user == NULL */
+} resolved;
+
+/* Resolve a dotted name as written inside lexical class `lex`. */
+int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out);
+/* Evaluate a parameter expression written in lex, in scope e. */
+int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
+/* Evaluate the value of modification p (the element of an array value it
+ * selects, if any). */
+int eval_pmod(const pmod *p, const fl_expr *value, fl_value *out);
+/* The connection graph node of a connector path (created on first use). */
+int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc);
+int vfind(ictx *ic, int x);
+/* Add a connect() of scope e (subscripts of component arrays evaluated
+ * with the iterators in scope). */
+void add_connect(env *e, const fl_connect *cn);
+
+#endif

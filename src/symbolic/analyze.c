@@ -1214,7 +1214,7 @@ static void finish_discrete(actx *c)
             ordered[no++] = u->disc.v[i];
         }
     }
-    if (!c->failed) memcpy(u->disc.v, ordered, sizeof(fl_udisc) * (size_t)nd);
+    if (!c->failed && nd) memcpy(u->disc.v, ordered, sizeof(fl_udisc) * (size_t)nd);
     free(ordered);
     free(state);
     free(pos_of);

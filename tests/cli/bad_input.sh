@@ -107,11 +107,11 @@ expect missing_value 1 "missing_value.mo:2:18: error: parameter 'k' has no value
   $MTC.Mass m1(m=k, s(fixed=true), v(fixed=true));
 end M;"
 
-expect unsupported_equation 1 "unsupported_equation.mo:5:3: error: equations other than connect() are not supported" -- "model M
+expect unsupported_algorithm 1 "unsupported_algorithm.mo:4:1: error: algorithm sections in models are not supported (write equations, or call a function from an equation)" -- "model M
   $MTC.Mass m1(m=1, s(fixed=true), v(fixed=true));
   Real x;
-equation
-  x = m1.s;
+algorithm
+  x := m1.s;
 end M;"
 
 # numerically singular: the free end of the spring cannot balance the force

@@ -89,13 +89,30 @@ typedef struct fl_load_opts {
      * value is a Modelica expression ("2.5", "true", "{1,2}"). */
     const char *const *params;
     int nparams;
+    /* Libraries: where classes the model text does not define are looked
+     * up, in this order. Each entry is a package stored as a directory
+     * (it holds package.mo), a package in one file (P.mo), or a directory
+     * of such packages. Read lazily: a file is parsed when a class in it is
+     * first used. */
+    const char *const *libs;
+    int nlibs;
+    /* Directories of packages separated by ':', searched after libs. NULL
+     * reads the environment variable MODELICAPATH; "" searches nothing.
+     * The top-level names Modelica and Flange always are flange's own
+     * classes, whatever the libraries hold. */
+    const char *modelicapath;
 } fl_load_opts;
 
 /* Load a model from a Modelica file / from text. source_name is used in
- * messages. Returns NULL on error. */
+ * messages. Returns NULL on error. opts->model_name may also name a model
+ * of the libraries by its full path ("Lib.Examples.Demo"). */
 fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d);
 fl_model *fl_model_load_string(const char *text, const char *source_name,
                                const fl_load_opts *opts, fl_diag *d);
+/* Load the model with the full Modelica name `name` ("Lib.Examples.Demo")
+ * from the libraries of opts (opts->libs, then the MODELICAPATH);
+ * opts->model_name is ignored. Returns NULL on error. */
+FLANGE_API fl_model *fl_model_load_class(const char *name, const fl_load_opts *opts, fl_diag *d);
 
 /* An empty model to be built through the API. */
 fl_model *fl_model_new(const char *name);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,9 @@
 
 typedef struct sim_args {
     const char *model_file;
+    const char *class_name; /* a model of the libraries, instead of a file */
+    const char **libs;      /* --lib, in order */
+    int nlibs;
     const char *out;
     const char *model_name;
     const char *plot;
@@ -30,18 +34,38 @@ typedef struct sim_args {
 } sim_args;
 
 static const char simulate_usage[] =
-    "usage: flange simulate MODEL.mo [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
-    "                       [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
+    "usage: flange simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv] [--model NAME] [--start T] [--stop T]\n"
+    "                       [--interval H] [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
     "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--strict-init]\n"
     "                       [--stats] [--quiet]";
-static const char check_usage[] = "usage: flange check MODEL.mo [--model NAME] [--param NAME=VALUE ...] [--strict-init]";
+static const char check_usage[] =
+    "usage: flange check MODEL.mo|CLASS [--lib DIR ...] [--model NAME] [--param NAME=VALUE ...] [--strict-init]";
 
 static void free_args(sim_args *a)
 {
     cli_list_free(&a->globs);
     cli_list_free(&a->plot_vars);
     free(a->params);
+    free(a->libs);
+}
+
+/* A model argument that is no file but reads as a Modelica class name
+ * ("Lib.Examples.Demo", or "Lib" beside a directory Lib) names a model of
+ * the libraries, as in omc, when there are libraries (--lib, MODELICAPATH). */
+static int is_class_name(const char *s, int nlibs)
+{
+    const char *mp = getenv("MODELICAPATH");
+    if (!nlibs && (!mp || !*mp)) return 0;
+    size_t n = strlen(s);
+    struct stat st;
+    if ((stat(s, &st) == 0 && !S_ISDIR(st.st_mode)) || (n > 3 && strcmp(s + n - 3, ".mo") == 0)) return 0;
+    for (const char *p = s; *p; p++) {
+        int start = p == s || p[-1] == '.';
+        int letter = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_';
+        if (!(letter || (!start && ((*p >= '0' && *p <= '9') || *p == '.')))) return 0;
+    }
+    return n && s[n - 1] != '.';
 }
 
 /* Parses arguments of simulate (full = 1) or check (full = 0). */
@@ -51,6 +75,7 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
     const char *cmd = full ? "simulate" : "check";
     memset(a, 0, sizeof *a);
     a->params = calloc((size_t)argc, sizeof(char *));
+    a->libs = calloc((size_t)argc, sizeof(char *));
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         int missing = 0;
@@ -65,6 +90,8 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
         }
         if ((v = cli_option(argc, argv, &i, "--model", &missing))) {
             a->model_name = v;
+        } else if ((v = cli_option(argc, argv, &i, "--lib", &missing))) {
+            a->libs[a->nlibs++] = v;
         } else if ((v = cli_option(argc, argv, &i, "--param", &missing))) {
             if (!strchr(v, '=')) return cli_usage_error(cmd, usage, "--param needs NAME=VALUE, got '%s'", v);
             a->params[a->nparams++] = v;
@@ -115,7 +142,16 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
         }
         if (missing) return cli_usage_error(cmd, usage, "option %s needs a value", arg);
     }
-    if (!a->model_file) return cli_usage_error(cmd, usage, "no model file given");
+    if (a->model_file && is_class_name(a->model_file, a->nlibs)) {
+        if (a->model_name)
+            return cli_usage_error(cmd, usage, "'%s' is no file: name the model as the argument or with --model, not both",
+                                   a->model_file);
+        a->class_name = a->model_file;
+        a->model_file = NULL;
+    } else if (!a->model_file && a->model_name) {
+        a->class_name = a->model_name;
+    }
+    if (!a->model_file && !a->class_name) return cli_usage_error(cmd, usage, "no model file given");
     if (a->energy && a->no_energy) return cli_usage_error(cmd, usage, "--energy and --no-energy contradict each other");
     if (a->plot_vars.n && !a->plot) return cli_usage_error(cmd, usage, "--plot-vars needs --plot FILE");
     return 0;
@@ -141,7 +177,9 @@ static fl_system *load(const sim_args *a, char **name, double times[2], fl_diag 
     lo.model_name = a->model_name;
     lo.params = a->params;
     lo.nparams = a->nparams;
-    fl_model *m = fl_model_load_file(a->model_file, &lo, d);
+    lo.libs = a->libs;
+    lo.nlibs = a->nlibs;
+    fl_model *m = a->class_name ? fl_model_load_class(a->class_name, &lo, d) : fl_model_load_file(a->model_file, &lo, d);
     fl_model_set_strict_init(m, a->strict_init);
     double t1 = wall_now();
     *name = NULL;

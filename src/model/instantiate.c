@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "library.h"
 #include "model.h"
 #include "parse/lexer.h"
 #include "util/suggest.h"
@@ -87,21 +88,23 @@ static int lib_exists(const char *path)
     return 0;
 }
 
-static const fl_class_ast *find_nested(const fl_class_ast *c, const char *name, size_t len)
+/* A class nested in c: written inside it, or (a package of a library
+ * stored as a directory) in a file of its own, read on first use. */
+static const fl_class_ast *find_nested(fl_libs *libs, const fl_class_ast *c, const char *name, size_t len)
 {
     for (size_t i = 0; i < c->classes.n; i++)
         if (strlen(c->classes.v[i]->name) == len && strncmp(c->classes.v[i]->name, name, len) == 0)
             return c->classes.v[i];
-    return NULL;
+    return libs ? fl_libs_child(libs, c, name, len) : NULL;
 }
 
 /* Follow the remaining dotted parts inside a user class. */
-static int descend_user(const fl_class_ast *c, const char *rest, resolved *out)
+static int descend_user(fl_libs *libs, const fl_class_ast *c, const char *rest, resolved *out)
 {
     while (*rest) {
         const char *dot = strchr(rest, '.');
         size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
-        c = find_nested(c, rest, len);
+        c = find_nested(libs, c, rest, len);
         if (!c) return 0;
         rest = dot ? dot + 1 : rest + len;
     }
@@ -110,18 +113,33 @@ static int descend_user(const fl_class_ast *c, const char *rest, resolved *out)
     return 1;
 }
 
-/* Resolve a dotted name as written inside lexical class `lex`. */
+/* The library class of full name path[0..len), NULL if there is none. */
+static const fl_class_ast *lib_class(fl_libs *libs, const char *path, size_t len)
+{
+    const char *end = path + len, *dot = memchr(path, '.', len);
+    const fl_class_ast *c = fl_libs_top(libs, path, dot ? (size_t)(dot - path) : len);
+    while (c && dot) {
+        path = dot + 1;
+        dot = memchr(path, '.', (size_t)(end - path));
+        c = find_nested(libs, c, path, dot ? (size_t)(dot - path) : (size_t)(end - path));
+    }
+    return c;
+}
+
+/* Resolve a dotted name as written inside lexical class `lex`. Classes of
+ * the libraries come last: after the file's classes and flange's. */
 static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out)
 {
     memset(out, 0, sizeof *out);
+    fl_libs *libs = ic->libs;
     const char *dot = strchr(written, '.');
     size_t flen = dot ? (size_t)(dot - written) : strlen(written);
     const char *rest = dot ? dot + 1 : "";
     for (const fl_class_ast *c = lex; c; c = c->parent) {
         if (c->name && strlen(c->name) == flen && strncmp(c->name, written, flen) == 0 && c->kind == CK_PACKAGE)
-            return descend_user(c, rest, out);
-        const fl_class_ast *nested = find_nested(c, written, flen);
-        if (nested) return descend_user(nested, rest, out);
+            return descend_user(libs, c, rest, out);
+        const fl_class_ast *nested = find_nested(libs, c, written, flen);
+        if (nested) return descend_user(libs, nested, rest, out);
         for (size_t i = 0; i < c->imports.n; i++) {
             const fl_import *im = &c->imports.v[i];
             char *base = NULL;
@@ -129,7 +147,7 @@ static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char 
                 if (strlen(im->alias) == flen && strncmp(im->alias, written, flen) == 0) base = fl_xstrdup(im->path);
             } else if (im->wildcard) {
                 char *cand = fl_xsprintf("%s.%.*s", im->path, (int)flen, written);
-                if (lib_exists(cand)) base = cand;
+                if (lib_exists(cand) || (libs && lib_class(libs, cand, strlen(cand)))) base = cand;
                 else free(cand);
             } else if (im->nnames) {
                 for (int k = 0; k < im->nnames; k++)
@@ -143,17 +161,30 @@ static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char 
             if (base) {
                 out->path = *rest ? fl_xsprintf("%s.%s", base, rest) : fl_xstrdup(base);
                 free(base);
-                return 1;
+                /* an imported class of the libraries */
+                char *full = out->path, *dot1 = strchr(full, '.');
+                size_t len1 = dot1 ? (size_t)(dot1 - full) : strlen(full);
+                char *head = fl_xstrndup(full, len1);
+                const fl_class_ast *top = libs && !lib_exists(head) ? fl_libs_top(libs, full, len1) : NULL;
+                free(head);
+                if (!top) return 1;
+                int ok = descend_user(libs, top, dot1 ? dot1 + 1 : "", out);
+                if (!ok) out->path = NULL;
+                free(full);
+                return ok;
             }
         }
     }
     /* top-level classes of the file live in the within package */
     for (size_t i = 0; i < ic->file->classes.n; i++) {
         const fl_class_ast *c = ic->file->classes.v[i];
-        if (strlen(c->name) == flen && strncmp(c->name, written, flen) == 0) return descend_user(c, rest, out);
+        if (strlen(c->name) == flen && strncmp(c->name, written, flen) == 0) return descend_user(libs, c, rest, out);
     }
-    /* the within package and its parents */
-    const char *within = ic->file->within ? ic->file->within : "";
+    /* the within package and its parents (a library class has them as its
+     * enclosing classes: it is not within the model file's package) */
+    const fl_class_ast *root = lex;
+    while (libs && root && root->parent) root = root->parent;
+    const char *within = ic->file->within && !fl_libs_has(libs, root) ? ic->file->within : "";
     char *scope = fl_xstrdup(within);
     for (;;) {
         if (*scope) {
@@ -164,6 +195,12 @@ static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char 
                 out->path = fl_xsprintf("%s.%s", scope, written);
                 free(scope);
                 return 1;
+            }
+            const fl_class_ast *pkg = libs ? lib_class(libs, scope, strlen(scope)) : NULL;
+            const fl_class_ast *hit = pkg ? find_nested(libs, pkg, written, flen) : NULL;
+            if (hit) {
+                free(scope);
+                return descend_user(libs, hit, rest, out);
             }
         }
         char *d2 = strrchr(scope, '.');
@@ -185,6 +222,71 @@ static int resolve_name_raw(const ictx *ic, const fl_class_ast *lex, const char 
         out->path = fl_xstrdup(written);
         return 1;
     }
+    const fl_class_ast *top = libs ? fl_libs_top(libs, written, flen) : NULL;
+    return top ? descend_user(libs, top, rest, out) : 0;
+}
+
+typedef FL_VEC(char *) name_vec;
+
+/* Was a name not found because library files on its way have errors? */
+static int lib_broken(const ictx *ic, const fl_class_ast *lex, const char *ty)
+{
+    const char *dot = strchr(ty, '.');
+    size_t len = dot ? (size_t)(dot - ty) : strlen(ty);
+    int broken = fl_libs_broken(ic->libs, NULL, ty, len);
+    for (const fl_class_ast *c = lex; c && !broken; c = c->parent) broken = fl_libs_broken(ic->libs, c, ty, len);
+    char *first = fl_xstrndup(ty, len);
+    resolved r = {NULL, NULL};
+    const fl_class_ast *c = NULL;
+    if (!broken && resolve_name(ic, lex, first, &r)) c = r.user;
+    free(r.path);
+    free(first);
+    while (c && dot) {
+        const char *part = dot + 1;
+        dot = strchr(part, '.');
+        len = dot ? (size_t)(dot - part) : strlen(part);
+        const fl_class_ast *next = find_nested(ic->libs, c, part, len);
+        if (!next) broken = fl_libs_broken(ic->libs, c, part, len);
+        c = next;
+    }
+    return broken;
+}
+
+/* What the libraries add to the message about a name that is not found:
+ * where its first part was looked for when it is nowhere (into *where),
+ * or else the classes of the package its last part is missing from as
+ * suggestions (their names kept in *keep until the message is built).
+ * Returns 1 when library files it needs are broken (reported already). */
+static int lib_hint(const ictx *ic, const fl_class_ast *lex, const char *ty, fl_suggest *sg, name_vec *keep,
+                    fl_buf *where)
+{
+    if (!ic->libs) return 0;
+    if (lib_broken(ic, lex, ty)) return 1;
+    const char *dot = strchr(ty, '.'), *last = strrchr(ty, '.');
+    char *first = fl_xstrndup(ty, dot ? (size_t)(dot - ty) : strlen(ty));
+    resolved r;
+    int found = resolve_name(ic, lex, first, &r);
+    if (found) free(r.path);
+    if (!found) {
+        fl_buf_printf(where, " ('%s' not found in the model file, flange's library, ", first);
+        fl_libs_where(ic->libs, where);
+        fl_buf_addc(where, ')');
+    } else if (last) {
+        char *pkg = fl_xstrndup(ty, (size_t)(last - ty));
+        if (resolve_name(ic, lex, pkg, &r) && r.user) {
+            int n = 0;
+            const char *const *el = fl_libs_elements(ic->libs, r.user, &n);
+            for (int i = 0; i < n || (!el && i < (int)r.user->classes.n); i++) {
+                const char *nm = el ? el[i] : r.user->classes.v[i]->name;
+                FL_VEC_PUSH(*keep, fl_xsprintf("%s.%s", pkg, nm));
+                fl_suggest_add(sg, nm, keep->v[keep->n - 1]);
+            }
+        } else {
+            free(r.path);
+        }
+        free(pkg);
+    }
+    free(first);
     return 0;
 }
 
@@ -870,7 +972,20 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
         const fl_extends *ex = &c->extends.v[i];
         resolved r;
         if (!resolve_name(ic, c, ex->base, &r)) {
-            fl_err(ic->d, ex->loc, "unknown class '%s' in extends", ex->base);
+            fl_buf where = {0};
+            fl_suggest sg;
+            name_vec keep = {0};
+            const char *last = strrchr(ex->base, '.');
+            fl_suggest_init(&sg, last ? last + 1 : ex->base);
+            if (lib_hint(ic, c, ex->base, &sg, &keep, &where)) {
+                fl_err(ic->d, ex->loc, "class '%s' cannot be used: library files defining it have errors", ex->base);
+            } else {
+                fl_suggest_append(&sg, &where);
+                fl_err(ic->d, ex->loc, "unknown class '%s' in extends%s", ex->base, where.n ? where.s : "");
+            }
+            fl_buf_free(&where);
+            for (size_t k = 0; k < keep.n; k++) free(keep.v[k]);
+            FL_VEC_FREE(keep);
             return -1;
         }
         if (!r.user) {
@@ -972,12 +1087,21 @@ static void report_bad_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc
         for (size_t i = 0; i < ic->file->classes.n; i++)
             fl_suggest_add(&sg, ic->file->classes.v[i]->name, ic->file->classes.v[i]->name);
     }
-    fl_buf b = {0};
-    fl_buf_printf(&b, "unknown component type '%s'", ty);
-    if (shown) fl_buf_printf(&b, " (%s)", path);
-    if (!fl_suggest_append(&sg, &b)) fl_buf_add(&b, " (see `flange components`)");
+    fl_buf b = {0}, where = {0};
+    name_vec keep = {0};
+    if (!path && lib_hint(ic, lex, ty, &sg, &keep, &where)) {
+        fl_buf_printf(&b, "component type '%s' cannot be used: library files defining it have errors", ty);
+    } else {
+        fl_buf_printf(&b, "unknown component type '%s'", ty);
+        if (shown) fl_buf_printf(&b, " (%s)", path);
+        if (where.n) fl_buf_add(&b, where.s);
+        if (!fl_suggest_append(&sg, &b) && !where.n) fl_buf_add(&b, " (see `flange components`)");
+    }
     fl_err(ic->d, dc->type_loc, "%s", b.s);
     fl_buf_free(&b);
+    fl_buf_free(&where);
+    for (size_t i = 0; i < keep.n; i++) free(keep.v[i]);
+    FL_VEC_FREE(keep);
 }
 
 /* Everything one instance is made of, gathered from its class and bases. */
@@ -1368,7 +1492,41 @@ static void collect_models(const fl_class_ast *c, fl_buf *path, class_vec *out, 
     path->s[n0] = '\0';
 }
 
-static const fl_class_ast *pick_model(fl_file_ast *ast, const char *name, fl_diag *d)
+/* A model of the libraries by its full name (when the file has none of
+ * that name); NULL with a message when it is not one. */
+static const fl_class_ast *pick_lib_model(fl_file_ast *ast, fl_libs *libs, const char *name, char *const *here,
+                                          size_t nhere, fl_diag *d)
+{
+    fl_loc floc = {ast->path, 0, 0};
+    int errors = fl_diag_errors(d);
+    const fl_class_ast *c = libs ? lib_class(libs, name, strlen(name)) : NULL;
+    fl_buf b = {0};
+    if (!c && fl_diag_errors(d) > errors) {
+        /* found, but its files are broken: said already */
+    } else if (!c) {
+        if (ast->classes.n) fl_buf_printf(&b, "no model '%s' in the file or in ", name);
+        else fl_buf_printf(&b, "class '%s' not found in ", name);
+        if (libs) fl_libs_where(libs, &b);
+        else fl_buf_add(&b, "any library: none given (--lib DIR, MODELICAPATH)");
+        for (size_t i = 0; ast->classes.n && i < nhere; i++)
+            fl_buf_printf(&b, "%s%s", i ? ", " : "; models in the file: ", here[i]);
+        fl_err(d, floc, "%s", b.s);
+    } else if (c->kind == CK_PACKAGE) {
+        int n = 0;
+        const char *const *el = fl_libs_elements(libs, c, &n);
+        for (int i = 0; i < n || (!el && i < (int)c->classes.n); i++)
+            fl_buf_printf(&b, "%s%s", i ? ", " : "", el ? el[i] : c->classes.v[i]->name);
+        fl_err(d, floc, "'%s' is a package, not a model; its classes: %s", name, b.n ? b.s : "none");
+        c = NULL;
+    } else if ((c->kind != CK_MODEL && c->kind != CK_CLASS) || c->partial) {
+        fl_err(d, c->loc, c->partial ? "'%s' is a partial model: it cannot be simulated" : "'%s' is not a model", name);
+        c = NULL;
+    }
+    fl_buf_free(&b);
+    return c;
+}
+
+static const fl_class_ast *pick_model(fl_file_ast *ast, fl_libs *libs, const char *name, fl_diag *d)
 {
     class_vec models = {0};
     str_vec paths = {0};
@@ -1388,7 +1546,10 @@ static const fl_class_ast *pick_model(fl_file_ast *ast, const char *name, fl_dia
                 nfound++;
             }
         }
-        if (nfound != 1) {
+        if (nfound == 0 && (libs || !ast->classes.n)) {
+            /* a name the file does not define: a model of the libraries */
+            found = pick_lib_model(ast, libs, name, paths.v, paths.n, d);
+        } else if (nfound != 1) {
             fl_buf b = {0};
             for (size_t i = 0; i < models.n; i++) fl_buf_printf(&b, "%s%s", i ? ", " : "", paths.v[i]);
             fl_err(d, floc, nfound ? "model name '%s' is ambiguous; models in the file: %s"
@@ -1446,8 +1607,14 @@ static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_di
 
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 {
-    const fl_class_ast *top = pick_model(ast, opts ? opts->model_name : NULL, d);
+    /* the libraries: --lib entries, then MODELICAPATH (library.c) */
+    fl_libs *libs = NULL;
+    const char *mp = opts && opts->modelicapath ? opts->modelicapath : getenv("MODELICAPATH");
+    const fl_class_ast *top = NULL;
+    if (!fl_libs_open(opts ? opts->libs : NULL, opts ? opts->nlibs : 0, mp, d, &libs))
+        top = pick_model(ast, libs, opts ? opts->model_name : NULL, d);
     if (!top) {
+        fl_libs_free(libs);
         fl_file_free(ast);
         return NULL;
     }
@@ -1455,12 +1622,14 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     int nover = 0;
     if (parse_overrides(opts, &over, &nover, d)) {
         fl_mod_free_array(over, nover);
+        fl_libs_free(libs);
         fl_file_free(ast);
         return NULL;
     }
     ictx ic;
     memset(&ic, 0, sizeof ic);
     ic.file = ast;
+    ic.libs = libs;
     ic.d = d;
     ic.m = fl_model_alloc(top->name);
     /* the model outlives the syntax tree: it takes over the file name that
@@ -1541,6 +1710,8 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     free(ic.tc);
     fl_flat_free(ic.flat);
     fl_mod_free_array(over, nover);
+    fl_libs_take_paths(libs, &m->files, &m->nfiles); /* locations in the model name them */
+    fl_libs_free(libs);
     fl_file_free(ast);
     if (rc || fl_diag_errors(d)) {
         fl_model_free(m);

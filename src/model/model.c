@@ -54,6 +54,8 @@ void fl_model_free(fl_model *m)
     FL_VEC_FREE(m->uclasses);
     fl_map_free(&m->index);
     free(m->path);
+    for (size_t i = 0; i < m->nfiles; i++) free(m->files[i]);
+    free(m->files);
     free(m->name);
     free(m);
 }
@@ -673,7 +675,7 @@ static int check_nul(const char *path, const char *text, size_t n, fl_diag *d)
  * since opening a FIFO waits for a writer and opening a device may act on
  * it, and again on the open file, which is opened without waiting in case
  * it was replaced in between. */
-static char *read_file(const char *path, fl_diag *d)
+char *fl_read_model_text(const char *path, fl_diag *d)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -753,9 +755,23 @@ fl_model *fl_model_load_string(const char *text, const char *source_name, const 
 fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d)
 {
     if (!path) return NULL;
-    char *text = read_file(path, d);
+    char *text = fl_read_model_text(path, d);
     if (!text) return NULL;
     fl_model *m = fl_model_load_string(text, path, opts, d);
     free(text);
     return m;
+}
+
+/* A class of the libraries: instantiated from a model file without
+ * classes, so that everything it uses comes through the library lookup. */
+fl_model *fl_model_load_class(const char *name, const fl_load_opts *opts, fl_diag *d)
+{
+    if (!name) return NULL;
+    fl_load_opts o;
+    if (opts) o = *opts;
+    else memset(&o, 0, sizeof o);
+    o.model_name = name;
+    fl_file_ast *none = fl_xcalloc(1, sizeof *none);
+    none->arena = fl_arena_new();
+    return fl_instantiate(none, &o, d);
 }

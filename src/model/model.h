@@ -74,6 +74,8 @@ struct fl_model {
     int has_exp[4]; /* start, stop, interval, tolerance given */
     char *path; /* source file named by the locations (owned); the AST is freed after instantiation */
     FL_VEC(const fl_class *) uclasses; /* classes made from user equations, held by the model */
+    char **files; /* library files named by locations (owned), nfiles of them */
+    size_t nfiles;
     int strict_init; /* under-determined initial conditions are an error (fl_model_set_strict_init) */
 };
 
@@ -100,7 +102,12 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *v, fl_loc l
 /* Display name of a port reference ("mass.flange_a", "table.y[2]"). */
 char *fl_pref_str(const fl_model *m, fl_pref p);
 
-/* Instantiate a parsed file (instantiate.c). */
+/* The whole text of a model or library file (a regular file of at most
+ * 1 GiB without NUL bytes); NULL on errors, reported. Free it. */
+char *fl_read_model_text(const char *path, fl_diag *d);
+
+/* Instantiate a parsed file (instantiate.c). A file without classes (from
+ * fl_model_load_class) takes opts->model_name from the libraries. */
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d);
 
 #endif

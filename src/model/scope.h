@@ -49,6 +49,7 @@ typedef struct vnode {
 typedef struct ictx {
     fl_model *m;
     fl_file_ast *file;
+    struct fl_libs *libs; /* --lib and MODELICAPATH (library.c), NULL when there are none */
     fl_diag *d;
     int failed;
     FL_VEC(vnode) nodes;

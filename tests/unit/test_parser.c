@@ -29,7 +29,7 @@ static const char *first_error(const fl_diag *d)
 
 static fl_model *load(const char *text, const char *model, fl_diag *d)
 {
-    fl_load_opts o = {model, NULL, 0};
+    fl_load_opts o = {.model_name = model};
     return fl_model_load_string(text, "t.mo", &o, d);
 }
 
@@ -141,7 +141,7 @@ static void test_lookup(void)
     }
     /* --param overrides: a model parameter and a component parameter */
     const char *ov[] = {"mA=7", "spring.c = 4*2", "k=1"};
-    fl_load_opts o = {"A", ov, 3};
+    fl_load_opts o = {.model_name = "A", .params = ov, .nparams = 3};
     m = fl_model_load_string(text, "t.mo", &o, d);
     CHECK(m != NULL);
     if (m) {

@@ -150,6 +150,7 @@ typedef struct fl_ectx {
     double rtol;         /* the run's relative tolerance: how exactly roots are located */
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
     int *terminate;      /* an event that ends the run (terminate()) sets it */
+    char *term_msg;      /* and writes its message here (FL_ERRLEN) */
 } fl_ectx;
 
 #define FL_ERRLEN 512

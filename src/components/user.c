@@ -34,8 +34,9 @@ struct fl_uclass {
     int *disc_start_par;   /* per discrete slot */
     int *own_diff;         /* per own unknown (the element's own_diff) */
     uint64_t *dep0;        /* dense masks of an element without dependencies */
-    /* discrete Real states of an element: [relations][discrete slots][when conditions] */
-    int rs_disc, rs_wcond;
+    /* discrete Real states of an element: [relations][discrete slots][when conditions]
+     * [the time of the last event] */
+    int rs_disc, rs_wcond, rs_tev;
     char **own_names;
     /* per class variable that is a kinematic quantity: level, attachments
      * (+, -) and its offset as an expression of parameters */
@@ -279,6 +280,20 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
         }
         relout[r] = rs[r];
     }
+    /* at a new event instant, the when-conditions' previous values are
+     * their left limits (a sample() was false since the last event) */
+    if (initial) {
+        rs[c->rs_tev] = x->t;
+    } else if (fabs(x->t - rs[c->rs_tev]) > eps) {
+        rs[c->rs_tev] = x->t;
+        const fl_sprog *w = &L->wleft;
+        if (w->nout) {
+            double *wr = registers((size_t)w->nreg + 1);
+            load_ectx(c, w, wr, 1, x, e, 1);
+            fl_sprog_run(w, wr, 1, 1, NULL);
+            for (int k = 0; k < L->nwcond; k++) rs[c->rs_wcond + k] = wr[w->out[k]] != 0;
+        }
+    }
     /* evaluate: relations decided, definitions, conditions, values */
     double *reg = registers((size_t)p->nreg + 1);
     fl_ectx xi = *x;
@@ -351,7 +366,11 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
                                       st->loc.line, st->loc.col, st->msg ? st->msg : "");
                 break;
             case FW_TERMINATE:
-                if (x->terminate) *x->terminate = 1;
+                if (x->terminate && !*x->terminate) {
+                    *x->terminate = 1;
+                    snprintf(x->term_msg, FL_ERRLEN, "%s:%d:%d: %s", st->loc.file ? st->loc.file : "?", st->loc.line,
+                             st->loc.col, st->msg ? st->msg : "");
+                }
                 break;
             }
         }
@@ -665,6 +684,17 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
         uclass_free(c);
         return NULL;
     }
+    /* messages of run-time statements outlive the model's text and file names */
+    for (size_t i = 0; i < c->L.stmts.n; i++) {
+        fl_ustmt *st = &c->L.stmts.v[i];
+        if (st->loc.file) st->loc.file = own_str(c, st->loc.file);
+        if (st->msg) st->msg = own_str(c, st->msg);
+    }
+    for (size_t i = 0; i < c->L.asserts.n; i++) {
+        fl_fassert *a = &c->L.asserts.v[i];
+        if (a->loc.file) a->loc.file = own_str(c, a->loc.file);
+        if (a->msg) a->msg = own_str(c, a->msg);
+    }
     const fl_ulow *L = &c->L;
     const fl_fcluster *fc = u->fc;
     /* ports: attachments, inputs, outputs */
@@ -734,6 +764,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     for (int k = 0; k < L->ndisc; k++) c->disc_start_par[k] = desc->disc_start_par ? desc->disc_start_par[k] : -1;
     c->rs_disc = L->nrel;
     c->rs_wcond = L->nrel + L->ndisc;
+    c->rs_tev = L->nrel + L->ndisc + L->nwcond;
     /* the element */
     fl_elem_ops *ops = &c->ops;
     ops->nown = L->nown;
@@ -745,7 +776,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->event = u_event;
     ops->init_modes = u_init_modes;
     ops->next_time_event = u_next_time_event;
-    ops->nreal = L->nrel + L->ndisc + L->nwcond;
+    ops->nreal = L->nrel + L->ndisc + L->nwcond + 1;
     ops->flags = FL_EK_SOURCE;
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;

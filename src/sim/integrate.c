@@ -746,6 +746,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     memset(s->mode, 0, sizeof(int) * (size_t)(sys->nmodes ? sys->nmodes : 1));
     memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
     s->impact_loss = s->impulse_work[0] = s->impulse_work[1] = 0;
+    s->terminate = 0;
     s->stats.e_closed = -1;
     s->contact_events = contact_events_for(sys, s->par, o->contacts);
     s->energy = o->energy;
@@ -781,6 +782,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
      * values, then the values after it */
     int settled = settle_zero_roots(s, t0);
     if (settled < 0 || (settled > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
+    if (s->terminate) tend = t0; /* terminate() at the initialisation */
 
     long kgrid = 1, stalled = 0;
     double t = t0;
@@ -874,9 +876,11 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
         if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) goto out;
         if (settle_zero_roots(s, t) < 0) goto out;
         if (emit(s, &rc, t, s->y, s->yp)) goto out;
+        if (s->terminate) break; /* terminate(): the run ends here, successfully */
         if (sys->n && restart(s, t)) goto out;
         if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;
     }
+    if (s->terminate) fl_note(d, fl_noloc, "the run ended at t = %.9g by terminate(): %s", t, s->term_msg);
     if (o->energy) fl_energy_finish(s, t, d);
     warn_penetration(s, d);
     ret = 0;

@@ -41,6 +41,7 @@ struct fl_sim {
     int *bqi;             /* per body: position index in y or -1 */
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
     int terminate;        /* an element asked to end the run (terminate()) */
+    char term_msg[FL_ERRLEN]; /* where and why */
     int last_changed;     /* element whose discrete state changed last (messages) */
     double impact_loss;   /* energy lost in impacts so far (closed form, fl_impact) */
     double impulse_work[2]; /* work of motion sources through impulses so far: signed, absolute */

@@ -19,6 +19,9 @@ typedef struct lctx {
     int *disc_of_var;  /* variable -> discrete slot, -1 */
     fl_smap rel_of;    /* relation node -> relation index */
     int event_mode;    /* relations computed (event program) */
+    int *def_of_var;   /* variable -> its discrete definition (u->disc), -1 */
+    fl_sx *def_sub;    /* per definition: its value with defined variables substituted */
+    unsigned char *def_state; /* 0 not yet, 1 being substituted (a loop), 2 done */
     const char *name;
     fl_diag *d;
     int failed;
@@ -142,6 +145,40 @@ static fl_sx final(lctx *c, fl_sx x)
     return x == FL_SX_NONE ? x : fl_sx_subst(c->g, x, pre_sub, c);
 }
 
+/* At an event a pass computes the discrete definitions and everything
+ * that reads them (when-conditions, edge(), statement values) together:
+ * a defined variable read there is replaced by its definition, in
+ * dependency order, while pre() keeps the stored value. Definitions in a
+ * loop keep the stored value where the loop closes; the event iteration
+ * settles them. */
+static fl_sx def_value(lctx *c, int i);
+
+static fl_sx ev_sub(void *cv, fl_sx leaf)
+{
+    lctx *c = cv;
+    const fl_snode *n = &c->g->n[leaf];
+    if (n->op == SX_PRE) return pre_sub(cv, leaf);
+    if (n->op != SX_VAR) return leaf;
+    int i = c->def_of_var[n->u.k];
+    if (i < 0 || c->def_state[i] == 1) return leaf;
+    return def_value(c, i);
+}
+
+static fl_sx def_value(lctx *c, int i)
+{
+    if (c->def_state[i] == 2) return c->def_sub[i];
+    c->def_state[i] = 1;
+    fl_sx v = fl_sx_subst(c->g, c->u->disc.v[i].def, ev_sub, c);
+    c->def_sub[i] = v;
+    c->def_state[i] = 2;
+    return v;
+}
+
+static fl_sx ev_final(lctx *c, fl_sx x)
+{
+    return x == FL_SX_NONE ? x : fl_sx_subst(c->g, x, ev_sub, c);
+}
+
 /* ---- the Jacobian: local columns of the leaves of an expression ---------- */
 
 typedef struct colctx {
@@ -261,7 +298,11 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     L->npar = fc->npar;
     c.own_of_var = fl_xmalloc(sizeof(int) * (size_t)(nv + 1));
     c.disc_of_var = fl_xmalloc(sizeof(int) * (size_t)(nv + 1));
-    for (int k = 0; k < nv; k++) c.own_of_var[k] = c.disc_of_var[k] = -1;
+    c.def_of_var = fl_xmalloc(sizeof(int) * (size_t)(nv + 1));
+    for (int k = 0; k < nv; k++) c.own_of_var[k] = c.disc_of_var[k] = c.def_of_var[k] = -1;
+    c.def_sub = fl_xcalloc(u->disc.n + 1, sizeof(fl_sx));
+    c.def_state = fl_xcalloc(u->disc.n + 1, 1);
+    for (size_t i = 0; i < u->disc.n; i++) c.def_of_var[u->disc.v[i].var] = (int)i;
     /* own unknowns: the analysis', then one per output signal */
     int nown = (int)u->own.n + fc->nout;
     L->nown = nown;
@@ -342,7 +383,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     L->def_disc = fl_xmalloc(sizeof(int) * (size_t)(L->ndef + 1));
     for (size_t i = 0; i < u->disc.n; i++) {
         L->def_disc[i] = c.disc_of_var[u->disc.v[i].var];
-        FL_VEC_PUSH(ev, final(&c, u->disc.v[i].def));
+        FL_VEC_PUSH(ev, def_value(&c, (int)i));
     }
     L->ev_cond0 = (int)ev.n;
     for (size_t w = 0; w < u->whens.n; w++) {
@@ -352,7 +393,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
             fl_sx initial = fl_sx_initial(c.g);
             if (wh->conds[i] == initial || fl_sx_depends(c.g, wh->conds[i], is_initial, NULL)) uw.at_init = 1;
         }
-        for (int i = 0; i < wh->nconds; i++) FL_VEC_PUSH(ev, final(&c, wh->conds[i]));
+        for (int i = 0; i < wh->nconds; i++) FL_VEC_PUSH(ev, ev_final(&c, wh->conds[i]));
         L->nwcond += wh->nconds;
         FL_VEC_PUSH(L->whens, uw);
     }
@@ -372,7 +413,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
             st.loc = b->loc;
             if (b->value != FL_SX_NONE) {
                 st.val = (int)ev.n;
-                FL_VEC_PUSH(ev, final(&c, b->value));
+                FL_VEC_PUSH(ev, ev_final(&c, b->value));
             }
             if (b->kind == FW_ASSIGN) st.disc = c.disc_of_var[b->var];
             if (b->kind == FW_REINIT) {
@@ -385,11 +426,18 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     }
     L->ev_assert0 = (int)ev.n;
     for (size_t i = 0; i < u->asserts.n; i++) {
-        FL_VEC_PUSH(ev, final(&c, u->asserts.v[i].cond));
+        FL_VEC_PUSH(ev, ev_final(&c, u->asserts.v[i].cond));
         FL_VEC_PUSH(L->asserts, u->asserts.v[i]);
     }
     lower_prog(&c, &L->event, ev.v, (int)ev.n, 1, "event");
     FL_VEC_FREE(ev);
+    /* the when-conditions as they hold between events (their values just
+     * before the next one: sample() false, relations as last decided) */
+    sx_vec wl = {0};
+    for (size_t w = 0; w < u->whens.n; w++)
+        for (int i = 0; i < u->whens.v[w].nconds; i++) FL_VEC_PUSH(wl, final(&c, u->whens.v[w].conds[i]));
+    lower_prog(&c, &L->wleft, wl.v, (int)wl.n, 0, "when-condition");
+    FL_VEC_FREE(wl);
     /* outputs: every variable */
     sx_vec ov = {0};
     for (int k = 0; k < nv; k++) FL_VEC_PUSH(ov, final(&c, u->value[k]));
@@ -473,6 +521,9 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     fl_smap_free(&c.rel_of);
     free(c.own_of_var);
     free(c.disc_of_var);
+    free(c.def_of_var);
+    free(c.def_sub);
+    free(c.def_state);
     return c.failed ? -1 : 0;
 }
 
@@ -487,6 +538,7 @@ void fl_ulow_free(fl_ulow *L)
     fl_sprog_free(&L->jac);
     fl_sprog_free(&L->roots);
     fl_sprog_free(&L->event);
+    fl_sprog_free(&L->wleft);
     fl_sprog_free(&L->out);
     fl_sprog_free(&L->init);
     fl_sprog_free(&L->times);

@@ -12,6 +12,8 @@
  *   roots  zero-crossing functions of the state-event relations
  *   event  relation values, discrete definitions, when-conditions, values
  *          of when-statements, assert conditions (run at events)
+ *   wleft  the when-conditions between events (their left limits at the
+ *          next event)
  *   out    every variable of the cluster (output points)
  *   init   initial equations and their Jacobian (init_dep_rc)
  *   times  thresholds of time-event relations, start and interval of
@@ -66,7 +68,7 @@ typedef struct fl_ulow {
     int *in_nderiv;      /* per input: derivatives needed */
     int *disc_var;       /* per discrete slot: cluster variable */
     int *rel_root;       /* per relation: root function index, -1 for time events */
-    fl_sprog cont, jac, roots, event, out, init, times, drive, links;
+    fl_sprog cont, jac, roots, event, wleft, out, init, times, drive, links;
     int ndep, *dep_rc;   /* jac: after natt + nown roots */
     int ninit, ninit_dep, *init_dep_rc; /* init: ninit rows, then the dependencies */
     /* event program roots: [nrel relations][ndisc definitions (ndef of them)][when conditions]

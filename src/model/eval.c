@@ -40,6 +40,11 @@ static int lookup_constant(const char *path, fl_value *out)
     return 0;
 }
 
+int fl_eval_constant(const char *path, fl_value *out)
+{
+    return lookup_constant(path, out);
+}
+
 static int fail(fl_diag *d, fl_loc loc, const char *fmt, const char *arg)
 {
     fl_err(d, loc, fmt, arg);
@@ -477,6 +482,48 @@ static const char *iter_resolve(void *ctx, const char *written)
 {
     iter_scope *s = ctx;
     return s->outer && s->outer->resolve ? s->outer->resolve(s->outer->ctx, written) : NULL;
+}
+
+/* The hook for user functions: a scope around the caller's environment
+ * that forwards names to it. */
+typedef struct call_scope {
+    const fl_eval_env *outer;
+    fl_call_fn call;
+    void *call_ctx;
+} call_scope;
+
+static int call_lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+{
+    call_scope *s = ctx;
+    return s->outer && s->outer->lookup ? s->outer->lookup(s->outer->ctx, ref, loc, out, d) : 0;
+}
+
+static const char *call_resolve(void *ctx, const char *written)
+{
+    call_scope *s = ctx;
+    return s->outer && s->outer->resolve ? s->outer->resolve(s->outer->ctx, written) : NULL;
+}
+
+int fl_eval_calls(const fl_expr *e, const fl_eval_env *env, fl_call_fn call, void *call_ctx, fl_value *out,
+                  fl_diag *d)
+{
+    call_scope s = {env, call, call_ctx};
+    fl_eval_env inner = {call_lookup, &s, call_resolve};
+    return fl_eval(e, &inner, out, d);
+}
+
+int fl_eval_user_call(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
+{
+    /* through the scopes of comprehensions to the hook, if any */
+    for (const fl_eval_env *x = env; x;) {
+        if (x->lookup == call_lookup) {
+            const call_scope *s = x->ctx;
+            return s->call(s->call_ctx, e, env, out, d);
+        }
+        if (x->lookup != iter_lookup) return 0;
+        x = ((const iter_scope *)x->ctx)->outer;
+    }
+    return 0;
 }
 
 /* {body for i in r1, j in r2}: the values of body over the ranges (the

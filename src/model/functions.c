@@ -281,6 +281,10 @@ int fl_eval_call(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_dia
             rc = generate_stribeck(e, env, out, d);
     }
     if (rc == 1) {
+        int r = fl_eval_user_call(e, env, out, d); /* the user's functions */
+        rc = r > 0 ? 0 : r < 0 ? -1 : 1;
+    }
+    if (rc == 1) {
         fl_err(d, e->loc, "unknown function '%s'", written);
         rc = -1;
     }

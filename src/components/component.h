@@ -151,6 +151,7 @@ typedef struct fl_ectx {
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
     int *terminate;      /* an event that ends the run (terminate()) sets it */
     char *term_msg;      /* and writes its message here (FL_ERRLEN) */
+    char *func_err;      /* a user function that failed writes its message here, when empty (FL_ERRLEN) */
 } fl_ectx;
 
 #define FL_ERRLEN 512

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolic/func_rt.h"
 #include "util/util.h"
 
 struct fl_uclass {
@@ -28,6 +29,7 @@ struct fl_uclass {
     int nstrs;
     fl_ucls *u;
     fl_ulow L;
+    fl_ufuncs *funcs;      /* the functions its programs call (held), NULL */
     atomic_int refs;
     int *cls_of_var;       /* cluster variable -> class variable, -1 */
     int *var_of_cls;
@@ -69,12 +71,16 @@ static pthread_once_t reg_once = PTHREAD_ONCE_INIT;
 typedef struct regfile {
     double *r;
     size_t cap;
+    fl_ufunc_rt rt; /* calls of user functions from the programs */
 } regfile;
 
 static void reg_free(void *p)
 {
     regfile *f = p;
-    if (f) free(f->r);
+    if (f) {
+        free(f->r);
+        fl_ufunc_rt_free(&f->rt);
+    }
     free(f);
 }
 
@@ -83,7 +89,7 @@ static void reg_init(void)
     pthread_key_create(&reg_key, reg_free);
 }
 
-static double *registers(size_t n)
+static regfile *this_regfile(void)
 {
     pthread_once(&reg_once, reg_init);
     regfile *f = pthread_getspecific(reg_key);
@@ -91,6 +97,12 @@ static double *registers(size_t n)
         f = fl_xcalloc(1, sizeof *f);
         pthread_setspecific(reg_key, f);
     }
+    return f;
+}
+
+static double *registers(size_t n)
+{
+    regfile *f = this_regfile();
     if (f->cap < n) {
         free(f->r);
         f->cap = n + n / 2 + 64;
@@ -100,6 +112,37 @@ static double *registers(size_t n)
 }
 
 #define UB 64 /* elements per batch */
+
+/* ---- calls of user functions -------------------------------------------------------- */
+
+/* ex (zeroed by the caller or filled for the event program) with the
+ * function calls of class c; the thread's call state starts afresh (its
+ * cache of the last evaluation belongs to no other run). */
+static const fl_sexec *with_calls(const fl_uclass *c, fl_sexec *ex)
+{
+    if (!c->funcs) return ex;
+    regfile *f = this_regfile();
+    f->rt.r = c->funcs;
+    f->rt.valid = 0;
+    f->rt.failed = 0;
+    ex->call = fl_ufunc_scall;
+    ex->call_ctx = &f->rt;
+    return ex;
+}
+
+/* After a run: a function that failed leaves its message in buf (the
+ * first one since buf was emptied), for the failure it causes (the values
+ * it gave are NaN). */
+static void call_failures(const fl_uclass *c, char *buf)
+{
+    if (!c->funcs) return;
+    regfile *f = this_regfile();
+    if (!f->rt.failed) return;
+    if (buf && !buf[0])
+        snprintf(buf, FL_ERRLEN, "%s:%d:%d: %s", f->rt.err.loc.file ? f->rt.err.loc.file : "?", f->rt.err.loc.line,
+                 f->rt.err.loc.col, f->rt.err.msg);
+    f->rt.failed = 0;
+}
 
 /* ---- the element's view ---------------------------------------------------------- */
 
@@ -162,7 +205,9 @@ static void u_eval(fl_ectx *x, const fl_elem *e, int n)
     for (int i0 = 0; i0 < n; i0 += UB) {
         int m = n - i0 < UB ? n - i0 : UB;
         load_ectx(c, p, reg, UB, x, e + i0, m);
-        fl_sprog_run(p, reg, UB, m, NULL);
+        fl_sexec ex = {0};
+        fl_sprog_run(p, reg, UB, m, with_calls(c, &ex));
+        call_failures(c, x->func_err);
         for (int i = 0; i < m; i++) {
             const fl_elem *el = &e[i0 + i];
             for (int a = 0; a < na; a++) x->f[fl_att_slot(el, a)] = out(p, reg, UB, a, i);
@@ -182,7 +227,9 @@ static void u_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
     for (int i0 = 0; i0 < n; i0 += UB) {
         int m = n - i0 < UB ? n - i0 : UB;
         load_ectx(c, p, reg, UB, x, e + i0, m);
-        fl_sprog_run(p, reg, UB, m, NULL);
+        fl_sexec ex = {0};
+        fl_sprog_run(p, reg, UB, m, with_calls(c, &ex));
+        call_failures(c, x->func_err);
         for (int i = 0; i < m; i++)
             for (int k = 0; k < p->nout; k++) g[e[i0 + i].root + k] = out(p, reg, UB, k, i);
     }
@@ -198,7 +245,9 @@ static void times(const fl_uclass *c, const double *par, const fl_elem *e, doubl
     double *reg = registers((size_t)p->nreg + 1);
     fl_sprog_consts(p, reg, 1, 1);
     for (int l = 0; l < p->nld; l++) reg[p->ld[l].reg] = p->ld[l].src == US_PAR ? par[e->pofs + p->ld[l].idx] : 0;
-    fl_sprog_run(p, reg, 1, 1, NULL);
+    fl_sexec ex = {0};
+    fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
+    call_failures(c, NULL);
     for (int k = 0; k < p->nout; k++) vals[k] = reg[p->out[k]];
 }
 
@@ -290,7 +339,9 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
         if (w->nout) {
             double *wr = registers((size_t)w->nreg + 1);
             load_ectx(c, w, wr, 1, x, e, 1);
-            fl_sprog_run(w, wr, 1, 1, NULL);
+            fl_sexec wx = {0};
+            fl_sprog_run(w, wr, 1, 1, with_calls(c, &wx));
+            call_failures(c, x->func_err);
             for (int k = 0; k < L->nwcond; k++) rs[c->rs_wcond + k] = wr[w->out[k]] != 0;
         }
     }
@@ -305,7 +356,8 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     ex.dir = rdir;
     ex.relout = relout;
     ex.sample_eps = 1e-9 * fmax(1.0, fabs(x->t));
-    fl_sprog_run(p, reg, 1, 1, &ex);
+    fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
+    call_failures(c, x->func_err);
     int changed = 0, rc = 0;
     for (int r = 0; r < nrel; r++) {
         double v = reg[p->out[r]];
@@ -418,7 +470,9 @@ static void u_init_eval(fl_ectx *x, const fl_elem *e, double *g, double *jac)
     const fl_sprog *p = &L->init;
     double *reg = registers((size_t)p->nreg + 1);
     load_ectx(c, p, reg, 1, x, e, 1);
-    fl_sprog_run(p, reg, 1, 1, NULL);
+    fl_sexec ex = {0};
+    fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
+    call_failures(c, x->func_err);
     for (int k = 0; k < L->ninit; k++) g[k] = reg[p->out[k]];
     if (jac)
         for (int d = 0; d < L->ninit_dep; d++) jac[d] = reg[p->out[L->ninit + d]];
@@ -451,7 +505,9 @@ static void u_drive(const fl_drv_in *in, fl_drv_out *o)
         }
         reg[ld->reg] = v;
     }
-    fl_sprog_run(p, reg, 1, 1, NULL);
+    fl_sexec ex = {0};
+    fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
+    call_failures(c, NULL);
     o->s = reg[p->out[0]];
     o->v = reg[p->out[1]];
     o->a = reg[p->out[2]];
@@ -492,7 +548,9 @@ static void u_outputs(const fl_octx *o, double *vals)
     double *reg = registers((size_t)p->nreg + 1);
     fl_sprog_consts(p, reg, 1, 1);
     for (int l = 0; l < p->nld; l++) reg[p->ld[l].reg] = src_octx(c, o, p->ld[l].src, p->ld[l].idx);
-    fl_sprog_run(p, reg, 1, 1, NULL);
+    fl_sexec ex = {0};
+    fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
+    call_failures(c, NULL);
     for (int v = 0; v < c->cls.nvars; v++) vals[v] = reg[p->out[c->var_of_cls[v]]];
 }
 
@@ -596,6 +654,7 @@ static void uclass_free(fl_uclass *c)
 {
     fl_ulow_free(&c->L);
     fl_ucls_free(c->u);
+    fl_ufuncs_free(c->funcs);
     for (int i = 0; i < c->nstrs; i++) free(c->strs[i]);
     free(c->strs);
     free(c->ports);
@@ -679,6 +738,8 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
 {
     fl_uclass *c = fl_xcalloc(1, sizeof *c);
     c->u = u;
+    c->funcs = desc->funcs;
+    fl_ufuncs_retain(c->funcs);
     atomic_init(&c->refs, 1);
     if (fl_lower(u, &c->L, name, d)) {
         uclass_free(c);

@@ -26,6 +26,7 @@ typedef struct fl_uclass_desc {
     const unsigned char *in_observed; /* per input: reads a variable of another instance */
     const char *const *out_names; /* output ports */
     const int *disc_start_par;    /* per discrete slot: the parameter holding its start value, -1 */
+    struct fl_ufuncs *funcs;      /* the functions the equations call (held by the class), NULL */
 } fl_uclass_desc;
 
 /* Lower an analysis (taken over, also on failure) into a class. NULL

@@ -448,6 +448,7 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
         desc.in_observed = obs;
         desc.out_names = on;
         desc.disc_start_par = dsp;
+        desc.funcs = c->ic->funcs;
         cls = fl_uclass_new(u, &desc, name, d);
         free(path);
     }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "parse/lexer.h"
+#include "symbolic/func.h"
 #include "util/suggest.h"
 
 fl_flat *fl_flat_new(void)
@@ -997,6 +998,107 @@ static int comprehension(fctx *c, const fl_expr *x, fx *out)
     return rc;
 }
 
+/* A call of function id (user_function) with the arguments of x, bound by
+ * position and by name: its first nout outputs into outs[] (NULL where not
+ * wanted), one SX_CALL node per value of an output, all with the same flat
+ * arguments (at run time the function is evaluated once for all of them). */
+static int user_call(fctx *c, const fl_expr *x, int id, const char *fname, fx *outs, int nout)
+{
+    fl_ufuncs *R = c->e->ic->funcs;
+    int nin = fl_ufunc_ninputs(R, id);
+    int have_out = fl_ufunc_noutputs(R, id);
+    char buf[320];
+    if (nout > have_out) {
+        snprintf(buf, sizeof buf, "function '%s' has %d output%s, not %d", fname, have_out, have_out == 1 ? "" : "s",
+                 nout);
+        return cerr(c, x->loc, "%s", buf);
+    }
+    fx *args = fl_arena_alloc(c->ar, sizeof(fx) * (size_t)(nin + 1));
+    unsigned char *given = fl_arena_alloc(c->ar, (size_t)nin + 1);
+    int(*dims)[2] = fl_arena_alloc(c->ar, sizeof(int[2]) * (size_t)(nin + 1));
+    memset(given, 0, (size_t)nin + 1);
+    int named = 0;
+    for (int i = 0; i < x->nargs; i++) {
+        int k = -1;
+        const char *an = x->argnames ? x->argnames[i] : NULL;
+        if (an) {
+            named = 1;
+            for (int q = 0; q < nin && k < 0; q++) {
+                fl_ufarg a;
+                if (!fl_ufunc_input(R, id, q, &a) && strcmp(a.name, an) == 0) k = q;
+            }
+            if (k < 0) {
+                snprintf(buf, sizeof buf, "function '%s' has no input '%s'", fname, an);
+                return cerr(c, x->args[i]->loc, "%s", buf);
+            }
+        } else {
+            if (named) return cerr(c, x->args[i]->loc, "a positional argument after named ones%s", "");
+            k = i;
+            if (k >= nin) {
+                snprintf(buf, sizeof buf, "function '%s' takes %d input%s, not %d", fname, nin, nin == 1 ? "" : "s",
+                         x->nargs);
+                return cerr(c, x->loc, "%s", buf);
+            }
+        }
+        if (given[k]) {
+            fl_ufarg a;
+            fl_ufunc_input(R, id, k, &a);
+            snprintf(buf, sizeof buf, "input '%s' of '%s' is given twice", a.name, fname);
+            return cerr(c, x->args[i]->loc, "%s", buf);
+        }
+        if (conv(c, x->args[i], &args[k])) return -1;
+        if (args[k].str) return cerr(c, x->args[i]->loc, "a string cannot be passed to a function here%s", "");
+        fl_ufarg a;
+        fl_ufunc_input(R, id, k, &a);
+        if (a.ndims != args[k].nd) {
+            static const char *const rank[] = {"a scalar", "a vector", "a matrix"};
+            snprintf(buf, sizeof buf, "input '%s' of '%s' is %s, the argument %s", a.name, fname, rank[a.ndims],
+                     args[k].nd == 0 ? "a scalar" : args[k].nd == 1 ? "a vector" : "a matrix");
+            return cerr(c, x->args[i]->loc, "%s", buf);
+        }
+        given[k] = 1;
+        dims[k][0] = args[k].dim[0];
+        dims[k][1] = args[k].dim[1];
+    }
+    int vid = fl_ufunc_variant(R, id, given, (const int(*)[2])dims, x->loc, c->d);
+    if (vid < 0) {
+        c->failed = 1;
+        return -1;
+    }
+    /* the flat arguments */
+    int nflat = 0;
+    for (int k = 0; k < nin; k++)
+        if (given[k]) nflat += fx_count(&args[k]);
+    if (nflat > 65535) return cerr(c, x->loc, "more than 65535 argument values in one call%s", "");
+    fl_sx *flat = fl_arena_alloc(c->ar, sizeof(fl_sx) * (size_t)(nflat + 1));
+    int j = 0;
+    for (int k = 0; k < nin; k++) {
+        if (!given[k]) continue;
+        const fl_sx *el = args[k].nd ? args[k].el : &args[k].one;
+        for (int q = 0; q < fx_count(&args[k]); q++) flat[j++] = el[q];
+    }
+    /* the outputs, flattened in order */
+    int off = 0;
+    for (int o = 0; o < nout; o++) {
+        fl_ufarg a;
+        fl_ufunc_output(R, vid, o, &a);
+        int n = a.ndims == 0 ? 1 : a.ndims == 1 ? a.dim[0] : a.dim[0] * a.dim[1];
+        if ((a.ndims >= 1 && a.dim[0] < 0) || (a.ndims == 2 && a.dim[1] < 0)) {
+            snprintf(buf, sizeof buf, "the size of output '%s' of '%s' is not known before the run", a.name, fname);
+            return cerr(c, x->loc, "%s", buf);
+        }
+        if (off + n > 256) return cerr(c, x->loc, "more than 256 output values of one call are not supported%s", "");
+        if (outs[o].nd >= 0) {
+            fx v = a.ndims ? fx_array(c, a.ndims, a.dim[0], a.dim[1]) : fx_scalar(FL_SX_NONE);
+            fl_sx *el = fx_els(&v);
+            for (int q = 0; q < n; q++) el[q] = fl_sx_call(c->g, vid, off + q, flat, nflat, 0);
+            outs[o] = v;
+        }
+        off += n;
+    }
+    return 0;
+}
+
 static int call_fx(fctx *c, const fl_expr *x, fx *out)
 {
     char *fname_full = fl_ref_str(&x->ref);
@@ -1090,9 +1192,19 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
         *out = fx_scalar(FL_SX_NONE);
         out->str = "";
     } else {
-        fl_err(c->d, x->loc, "function '%s' cannot be used in equations", fname_full);
-        c->failed = 1;
-        rc = -1;
+        int id = user_function(c->e->ic, c->lex, fname_full, x->loc);
+        if (id >= 0) {
+            if (fl_ufunc_noutputs(c->e->ic->funcs, id) < 1)
+                rc = cerr(c, x->loc, "function '%s' has no output to use in an expression", fname_full);
+            else {
+                memset(out, 0, sizeof *out);
+                rc = user_call(c, x, id, fname_full, out, 1);
+            }
+        } else {
+            if (id == -2) fl_err(c->d, x->loc, "unknown function '%s'", fname_full);
+            c->failed = 1;
+            rc = -1;
+        }
     }
     free(fname_full);
     return rc;
@@ -1504,6 +1616,45 @@ static int flatten_if(fctx *c, const fl_eq *q, int initial, int in_when, sx_vec 
     return rc;
 }
 
+/* (a, , b) = f(x): output k of f equals tuple element k, where given. */
+static int tuple_equation(fctx *c, const fl_eq *q, int initial, sx_vec *res, loc_vec *rloc)
+{
+    const fl_expr *t = q->lhs, *x = q->rhs;
+    if (x->kind != EX_CALL) return cerr(c, q->loc, "a tuple (a, b) equals a call of a function with several outputs%s", "");
+    char *fname = fl_ref_str(&x->ref);
+    int id = user_function(c->e->ic, c->lex, fname, x->loc);
+    if (id < 0) {
+        if (id == -2) fl_err(c->d, x->loc, "'%s' is no function of the model with several outputs", fname);
+        c->failed = 1;
+        free(fname);
+        return -1;
+    }
+    fx *outs = fl_arena_alloc(c->ar, sizeof(fx) * (size_t)(t->nargs + 1));
+    for (int k = 0; k < t->nargs; k++) {
+        memset(&outs[k], 0, sizeof outs[k]);
+        if (!t->args[k]) outs[k].nd = -1; /* (a, , b): not wanted */
+    }
+    int rc = user_call(c, x, id, fname, outs, t->nargs);
+    free(fname);
+    for (int k = 0; k < t->nargs && !rc; k++) {
+        if (!t->args[k]) continue;
+        fx l;
+        if (conv(c, t->args[k], &l)) return -1;
+        if (res) {
+            if (l.nd != outs[k].nd || l.dim[0] != outs[k].dim[0] || l.dim[1] != outs[k].dim[1])
+                return cerr(c, t->args[k]->loc, "the two sides of the equation have different sizes%s", "");
+            fl_sx *el = fx_els(&l), *er = fx_els(&outs[k]);
+            for (int i = 0; i < fx_count(&l); i++) {
+                FL_VEC_PUSH(*res, fl_sx_sub(c->g, el[i], er[i]));
+                FL_VEC_PUSH(*rloc, q->loc);
+            }
+        } else if (equate(c, &l, &outs[k], q->loc, initial)) {
+            return -1;
+        }
+    }
+    return rc;
+}
+
 /* Flatten equations; with res set, collect residuals instead of adding
  * equations (inside if-equations with variable conditions). */
 static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_when, sx_vec *res,
@@ -1513,7 +1664,10 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
         const fl_eq *q = &eqs[i];
         switch (q->kind) {
         case EQ_EQUAL: {
-            if (q->lhs->kind == EX_TUPLE) return cerr(c, q->loc, "equations with several outputs of a function are not supported yet%s", "");
+            if (q->lhs->kind == EX_TUPLE) {
+                if (tuple_equation(c, q, initial, res, rloc)) return -1;
+                break;
+            }
             fx l, r;
             if (conv(c, q->lhs, &l) || conv(c, q->rhs, &r)) return -1;
             if (res) {

@@ -20,6 +20,7 @@
 #include "bundled.h"
 #include "flatten.h"
 #include "scope.h"
+#include "symbolic/func.h"
 
 static const fl_class *tcache_get(const ictx *ic, const fl_class_ast *lex, const char *type)
 {
@@ -306,6 +307,72 @@ int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, r
     return 1;
 }
 
+/* ---- functions of the model's files ------------------------------------------ */
+
+/* Full name of a class of the model's files or libraries: its enclosing
+ * classes, and for the model file's own classes its within package. */
+static char *class_full_path(const ictx *ic, const fl_class_ast *c)
+{
+    const fl_class_ast *root = c;
+    size_t len = 0;
+    for (const fl_class_ast *p = c; p; p = p->parent) {
+        len += strlen(p->name) + 1;
+        root = p;
+    }
+    const char *within = ic->file->within && !fl_libs_has(ic->libs, root) ? ic->file->within : "";
+    len += strlen(within) + 1;
+    char *s = fl_xmalloc(len + 1), *end = s + len;
+    *end = '\0';
+    for (const fl_class_ast *p = c; p; p = p->parent) {
+        size_t n = strlen(p->name);
+        end -= n;
+        memcpy(end, p->name, n);
+        if (p->parent || *within) *--end = '.';
+    }
+    size_t w = strlen(within);
+    end -= w;
+    memcpy(end, within, w);
+    memmove(s, end, strlen(end) + 1);
+    return s;
+}
+
+static const fl_class_ast *scope_find_class(void *ctx, const fl_class_ast *from, const char *written, const char **path)
+{
+    ictx *ic = ctx;
+    resolved r;
+    *path = NULL;
+    free(ic->fpath);
+    ic->fpath = NULL;
+    if (!resolve_name(ic, from, written, &r)) return NULL;
+    ic->fpath = r.user ? class_full_path(ic, r.user) : r.path;
+    *path = ic->fpath;
+    return r.user;
+}
+
+static fl_ufuncs *model_funcs(ictx *ic)
+{
+    if (!ic->funcs) ic->funcs = fl_ufuncs_new();
+    return ic->funcs;
+}
+
+int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc loc)
+{
+    resolved r;
+    FL_UNUSED(loc);
+    if (!resolve_name(ic, lex, written, &r)) return -2;
+    if (!r.user) {
+        free(r.path);
+        return -2;
+    }
+    if (r.user->kind != CK_FUNCTION) return -2;
+    char *path = class_full_path(ic, r.user);
+    fl_ufunc_scope sc = {ic, scope_find_class, NULL};
+    int id = fl_ufuncs_add(model_funcs(ic), r.user, path, &sc, ic->d);
+    free(path);
+    if (id < 0) ic->failed = 1;
+    return id;
+}
+
 static const char *resolve_cb(void *ctx, const char *written)
 {
     env *e = ctx;
@@ -552,7 +619,9 @@ int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
     const fl_class_ast *saved = e->lex_for_eval;
     e->lex_for_eval = lex;
     fl_eval_env ev = {lookup_cb, e, resolve_cb};
-    int rc = fl_eval(x, &ev, out, e->ic->d);
+    fl_ufunc_scope sc = {e->ic, scope_find_class, NULL};
+    fl_ufunc_hook h = {model_funcs(e->ic), &sc, lex};
+    int rc = fl_eval_calls(x, &ev, fl_ufunc_eval_hook, &h, out, e->ic->d);
     e->lex_for_eval = saved;
     return rc;
 }
@@ -1708,7 +1777,9 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
     free(ic.leaves.vals);
     free(ic.resolved);
     free(ic.tc);
+    free(ic.fpath);
     fl_flat_free(ic.flat);
+    m->funcs = ic.funcs; /* the model holds the registry (classes of user components too) */
     fl_mod_free_array(over, nover);
     fl_libs_take_paths(libs, &m->files, &m->nfiles); /* locations in the model name them */
     fl_libs_free(libs);

@@ -1,6 +1,7 @@
 /* model.c - model descriptions: instances, parameter values, attributes and
  * connections, and the public API that builds them. */
 #include "model.h"
+#include "symbolic/func.h"
 #include "components/user.h"
 #include "util/suggest.h"
 
@@ -51,6 +52,7 @@ void fl_model_free(fl_model *m)
     FL_VEC_FREE(m->insts);
     FL_VEC_FREE(m->conns);
     for (size_t i = 0; i < m->uclasses.n; i++) fl_class_release(m->uclasses.v[i]);
+    fl_ufuncs_free(m->funcs);
     FL_VEC_FREE(m->uclasses);
     fl_map_free(&m->index);
     free(m->path);

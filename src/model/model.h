@@ -77,6 +77,7 @@ struct fl_model {
     char **files; /* library files named by locations (owned), nfiles of them */
     size_t nfiles;
     int strict_init; /* under-determined initial conditions are an error (fl_model_set_strict_init) */
+    struct fl_ufuncs *funcs; /* functions of the model's files, held (symbolic/func.h); NULL if none */
 };
 
 fl_model *fl_model_alloc(const char *name);

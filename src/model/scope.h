@@ -71,6 +71,9 @@ typedef struct ictx {
     } *tc;
     size_t ntc, captc;
     struct fl_flat *flat; /* variables and equations of user classes (flatten.c) */
+    /* functions of the model's files (symbolic/func.h), registered on first use */
+    struct fl_ufuncs *funcs;
+    char *fpath; /* buffer for the scope's find_class */
 } ictx;
 
 
@@ -113,6 +116,10 @@ typedef struct resolved {
 
 /* Resolve a dotted name as written inside lexical class `lex`. */
 int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, resolved *out);
+/* The function the call `written` (in lex) names, registered in ic->funcs:
+ * its id; -2 when the name is no function of the model's files (a built-in
+ * or unknown name); -1 after reporting its errors. */
+int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc loc);
 /* Evaluate a parameter expression written in lex, in scope e. */
 int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 /* Evaluate the value of modification p (the element of an array value it

@@ -747,6 +747,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
     s->impact_loss = s->impulse_work[0] = s->impulse_work[1] = 0;
     s->terminate = 0;
+    s->term_msg[0] = s->func_err[0] = '\0';
     s->stats.e_closed = -1;
     s->contact_events = contact_events_for(sys, s->par, o->contacts);
     s->energy = o->energy;
@@ -885,6 +886,8 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
     warn_penetration(s, d);
     ret = 0;
 out:
+    if (ret && s->func_err[0])
+        fl_note(d, fl_noloc, "a function the equations call failed: %s", s->func_err);
     collect_stats(s);
     s->diag = NULL;
     if (rc.stopped && ret) return rc.stopped;

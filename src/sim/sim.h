@@ -42,6 +42,7 @@ struct fl_sim {
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
     int terminate;        /* an element asked to end the run (terminate()) */
     char term_msg[FL_ERRLEN]; /* where and why */
+    char func_err[FL_ERRLEN]; /* the first failure of a user function in this run */
     int last_changed;     /* element whose discrete state changed last (messages) */
     double impact_loss;   /* energy lost in impacts so far (closed form, fl_impact) */
     double impulse_work[2]; /* work of motion sources through impulses so far: signed, absolute */

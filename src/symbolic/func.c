@@ -15,13 +15,19 @@
 fl_ufuncs *fl_ufuncs_new(void)
 {
     fl_ufuncs *r = fl_xcalloc(1, sizeof *r);
+    atomic_init(&r->refs, 1);
     r->ar = fl_arena_new();
     return r;
 }
 
+void fl_ufuncs_retain(fl_ufuncs *r)
+{
+    if (r) atomic_fetch_add(&r->refs, 1);
+}
+
 void fl_ufuncs_free(fl_ufuncs *r)
 {
-    if (!r) return;
+    if (!r || atomic_fetch_sub(&r->refs, 1) > 1) return;
     for (size_t i = 0; i < r->fns.n; i++) free(r->fns.v[i]);
     FL_VEC_FREE(r->fns);
     FL_VEC_FREE(r->pending);

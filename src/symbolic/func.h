@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 
+#include "func_rt.h"
 #include "model/value.h"
 #include "parse/ast.h"
 #include "util/diag.h"
@@ -37,8 +38,6 @@
 /* and (func_run.c) 4000 expressions and statements nested in one another
  * over all active calls, which bounds the interpreter's C stack; memory of
  * 512 MB; arrays of FL_MAX_ARRAY elements. */
-
-typedef struct fl_ufuncs fl_ufuncs;
 
 /* How the registry sees the model's names; supplied by the caller, who
  * knows the scopes, imports and packages (instantiation). */
@@ -57,9 +56,6 @@ typedef struct fl_ufunc_scope {
      * built in. */
     int (*constant)(void *ctx, const fl_class_ast *from, const char *written, fl_loc loc, fl_value *out, fl_diag *d);
 } fl_ufunc_scope;
-
-fl_ufuncs *fl_ufuncs_new(void);
-void fl_ufuncs_free(fl_ufuncs *r);
 
 /* Register the function class cls under its full name path (once: a path
  * already registered returns its id), with the functions it calls,
@@ -100,43 +96,6 @@ int fl_ufunc_output(const fl_ufuncs *r, int id, int k, fl_ufarg *out);
  * that contradict the declaration). */
 int fl_ufunc_variant(fl_ufuncs *r, int id, const unsigned char *given, const int (*dims)[2], fl_loc loc,
                      fl_diag *d);
-
-/* ---- calls ----------------------------------------------------------------- */
-
-/* A run-time error: where it happened and what (without the location). */
-typedef struct fl_ufunc_err {
-    fl_loc loc; /* file name owned by the registry */
-    char msg[320];
-} fl_ufunc_err;
-
-/* Call function id with its inputs flattened into in[0..nin) (the sizes of
- * every input must be fixed: by declaration or by a variant) and write its
- * outputs, flattened in order, into out[0..nout). With tangent seeds din
- * (nin values; NULL: none) also the directional derivative of the outputs
- * into dout. Returns the number of output values (at most nout; more
- * needed is an error), or -1 with *err filled. */
-int fl_ufunc_call(const fl_ufuncs *r, int id, const double *in, int nin, double *out, int nout, const double *din,
-                  double *dout, fl_ufunc_err *err);
-
-/* Run-time state for the programs' callback (fl_scall_fn in prog.h): one
- * per thread (per simulation). It remembers the last evaluation, so that
- * the outputs and partials of one call at one point cost one run each. */
-typedef struct fl_ufunc_rt {
-    const fl_ufuncs *r;
-    int failed;         /* an evaluation failed: err says why (the first) */
-    fl_ufunc_err err;
-    /* the last evaluation */
-    int valid, fid, wrt, nargs, nout;
-    double *args, *out, *dout;
-    size_t cap_args, cap_out;
-} fl_ufunc_rt;
-
-void fl_ufunc_rt_init(fl_ufunc_rt *rt, const fl_ufuncs *r);
-void fl_ufunc_rt_free(fl_ufunc_rt *rt);
-/* fl_scall_fn: value of flat output `out` of function fid at args
- * (wrt = 0), or its partial derivative with respect to flat argument wrt-1.
- * On a run-time error: NAN, and rt->failed/err say why. */
-double fl_ufunc_scall(void *rt, int fid, int out, int wrt, const double *args, int nargs);
 
 /* ---- parameter expressions -------------------------------------------------- */
 

@@ -5,6 +5,8 @@
 #ifndef FL_FUNC_INT_H
 #define FL_FUNC_INT_H
 
+#include <stdatomic.h>
+
 #include "func.h"
 #include "util/util.h"
 
@@ -140,6 +142,7 @@ typedef struct ufpending {
 } ufpending;
 
 struct fl_ufuncs {
+    atomic_int refs; /* holders: the model, the classes whose programs call its functions */
     FL_VEC(ufn *) fns;
     fl_map bypath;   /* originals by path, variants by their key */
     fl_arena *ar;

@@ -294,8 +294,9 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
-            s->unk_name[el->own + k] = ops->own_names ? fl_xcat(s->insts[el->inst].name, ".", ops->own_names[k], (char *)NULL)
-                                                      : fl_xsprintf("%s (internal %d)", s->insts[el->inst].name, k + 1);
+            const char *in = s->insts[el->inst].name; /* "": the equations of the model itself */
+            s->unk_name[el->own + k] = ops->own_names ? fl_xcat(in, in[0] ? "." : "", ops->own_names[k], (char *)NULL)
+                                                      : fl_xsprintf("%s (internal %d)", in, k + 1);
             s->unk_hint[el->own + k] = ops->own_hint;
         }
     }

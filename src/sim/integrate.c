@@ -388,7 +388,8 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
 static const char *elem_name(const fl_sim *s, int e)
 {
     const fl_system *sys = s->sys;
-    return e >= 0 && e < sys->nelem ? sys->insts[sys->elems[e].inst].name : "?";
+    const char *n = e >= 0 && e < sys->nelem ? sys->insts[sys->elems[e].inst].name : "?";
+    return n[0] ? n : "the equations of the model";
 }
 
 /* Event iteration at t: update discrete states until nothing changes,

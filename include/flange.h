@@ -40,6 +40,10 @@
 
 #include <stdio.h>
 
+#ifndef FLANGE_API
+#define FLANGE_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -219,7 +223,23 @@ typedef struct fl_sim_opts {
      * in the output callback are NaN. */
     const int *outputs;
     int noutputs;
+    /* The most output points a run may produce: a run whose output grid
+     * ((stop_time - start_time) / interval + 1 points) is larger is refused
+     * before it starts, and fl_sim_run_csv stops a run that writes more rows
+     * (each event adds up to two). 0: FL_MAX_OUTPUTS_DEFAULT. */
+    long max_outputs;
 } fl_sim_opts;
+
+/* What fl_sim_run accepts (anything else is refused with a message before
+ * the run starts): finite start and stop times with stop > start, a
+ * positive finite interval, and a relative tolerance in
+ * [FL_TOLERANCE_MIN, FL_TOLERANCE_MAX]. Tighter than 1e-14 IDA gives up
+ * near the rounding unit (every example fails at 1e-17); looser than 1e-2
+ * the steps no longer resolve the motion (energy balance off by 2-80 % at
+ * 0.1, and stick-slip runs that do not finish). */
+#define FL_TOLERANCE_MIN 1e-14
+#define FL_TOLERANCE_MAX 1e-2
+#define FL_MAX_OUTPUTS_DEFAULT 100000000L
 
 /* Options from the model's experiment annotation (StartTime 0, StopTime 1,
  * Interval (stop-start)/500 and Tolerance 1e-6 where absent). */
@@ -234,15 +254,54 @@ fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d);
 void fl_sim_free(fl_sim *sim);
 
 /* Initialise and integrate from start_time to stop_time. fn may be NULL.
- * Returns 0 on success. */
+ * The options are checked first (see FL_TOLERANCE_MIN). Returns 0 on
+ * success. */
 int fl_sim_run(fl_sim *sim, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d);
 
 /* As fl_sim_run, writing a CSV file: header "time" then the selected
- * variables, one row per output point. globs selects variables by name
- * ("mass*.s"); NULL or nglobs = 0 writes all. The file is written to a
- * temporary name and renamed on success only: a failed run leaves no file. */
-int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
-                   const char *const *globs, int nglobs, fl_diag *d);
+ * variables, one row per output point, and beside it PATH.units (a
+ * "variable,unit" line per column, for plots). globs selects variables by
+ * name ("mass*.s"); NULL or nglobs = 0 writes all. Where it writes:
+ *  - a path that does not exist or names a regular file: to a temporary
+ *    file beside it (PATH.tmpXXXXXX), renamed over it on success only, so
+ *    a failed run leaves the previous file (or none) untouched; a replaced
+ *    file keeps its permissions;
+ *  - a symbolic link is followed and the file it leads to is replaced the
+ *    same way: the link stays a link;
+ *  - anything else (a character device such as /dev/null, a FIFO, a
+ *    terminal, /dev/stdout on a pipe) and a file open as this process's
+ *    standard output or error: written in place, with no PATH.units and
+ *    no protection against a failed run;
+ *  - a directory: an error.
+ * The name is not checked: the file is CSV whatever it is called. */
+FLANGE_API int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
+                              const char *const *globs, int nglobs, fl_diag *d);
+
+/* As fl_sim_run_csv, writing the CSV to an open stream (flushed, not
+ * closed), with no units file. A write error stops the run with a message. */
+FLANGE_API int fl_sim_run_csv_stream(fl_sim *sim, const fl_sim_opts *o, FILE *out,
+                                     const char *const *globs, int nglobs, fl_diag *d);
+
+/* The size of the CSV fl_sim_run_csv would write with these options and
+ * globs, for a warning before a big run: *rows the points of the output grid
+ * (each event adds up to two more), *cols the columns (time and the selected
+ * variables), *bytes an upper bound of the file size (25 bytes for a time
+ * and 20 for a value with its separator; the examples' files are 30-50 %
+ * smaller).
+ * Any pointer may be NULL. Returns 0, or -1 with a message for options
+ * fl_sim_run would refuse or a glob that matches nothing. */
+FLANGE_API int fl_sim_csv_size(const fl_sim *sim, const fl_sim_opts *o, const char *const *globs, int nglobs,
+                               double *rows, int *cols, double *bytes, fl_diag *d);
+
+/* Removes the temporary files of the writes in progress in this process
+ * (fl_sim_run_csv and fl_plot_csv write to a temporary file and rename it
+ * when complete); returns how many it removed. It is async-signal-safe:
+ * the library installs no signal handlers, so a program that ends on
+ * SIGINT or SIGTERM calls it from its own handler before the process ends
+ * (as the flange tool does), and no PATH.tmpXXXXXX is left behind. The
+ * interrupted writes themselves fail if the process goes on. At most 16
+ * writes in progress at once are covered. */
+FLANGE_API int fl_remove_temp_files(void);
 
 /* Value of output variable i at the last output point. */
 double fl_sim_value(const fl_sim *sim, int i);
@@ -314,7 +373,14 @@ int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int n
  * reference of half-width tol*(time span) in time and tol*(value range) in
  * value. signals_file lists one signal per line (NULL: every column of the
  * reference). Writes one line per signal to report. Returns 0 when all pass,
- * 1 when some fail, -1 on error (unreadable file, missing signal). */
+ * 1 when some fail, -1 on error (unreadable file, missing signal).
+ * Both files must be result tables: a header of names with 'time' first
+ * (any case), then rows of as many finite numbers, with time never
+ * decreasing (an event repeats its time); blank lines, CRLF line ends, a
+ * UTF-8 byte order mark and double-quoted fields are accepted. Anything
+ * else (binary data, a missing header, a short or long row, text or NaN
+ * where a number belongs, time going back) is an error located at
+ * file:line:column. */
 int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
                    double tol, FILE *report, fl_diag *d);
 
@@ -337,12 +403,14 @@ typedef struct fl_plot_opts {
     int width, height;     /* pixels (PNG) or points (SVG, PDF); 0: 900 x 600 */
 } fl_plot_opts;
 
-/* Plot signals of a result CSV (as written by fl_sim_run_csv) into the
- * picture out, whose format follows its extension (.png, .svg, .pdf). Axis
- * labels carry the units from RESULT.csv.units when that file exists. The
- * picture is written to a temporary name and renamed when complete. Not
- * thread-safe (PLplot keeps global state). Returns 0 on success. */
-int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
+/* Plot signals of a result CSV (as written by fl_sim_run_csv, read with
+ * the rules of fl_compare_csv) into the picture out, whose format follows
+ * its extension (.png, .svg, .pdf). Axis labels carry the units from
+ * RESULT.csv.units when that file exists. The picture is drawn into a
+ * temporary file and then renamed over out (a new path, a regular file, or
+ * the file a symbolic link leads to) or copied into it (a device, a FIFO).
+ * Not thread-safe (PLplot keeps global state). Returns 0 on success. */
+FLANGE_API int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
  * PDF): signals over time or over another signal (phase plots), in one
  * panel (overlay) or one panel per unit (stacked), with axes labelled by
  * name and unit (from RESULT.csv.units when present) and a legend. The
- * picture is drawn into a temporary file and renamed when complete. */
+ * picture is drawn into a temporary file and renamed (or copied) into place
+ * when complete (target.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <plplot.h>
 
 #include "output/csvread.h"
+#include "output/target.h"
 #include "util/diag.h"
 #include "util/util.h"
 
@@ -281,9 +283,11 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
     units_read(csv, &u);
     signal *sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
     int n = 0, xcol = 0;
-    char *xlabel = NULL, *tmp = NULL;
-    if (c->nrows < 2 || c->ncols < 2 || strcmp(c->names[0], "time") != 0) {
-        fl_err(d, fl_noloc, "%s: not a result file (a 'time' column and at least two rows are needed)", csv);
+    char *xlabel = NULL;
+    fl_target target;
+    volatile int opened = 0; /* read after a longjmp */
+    if (c->nrows < 2 || c->ncols < 2) {
+        fl_err(d, fl_noloc, "%s: nothing to plot (a signal besides time and at least two rows are needed)", csv);
         goto out;
     }
     if (o->x) {
@@ -317,35 +321,24 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
         fl_err(d, fl_noloc, "%s: nothing to plot against %s", csv, o->x);
         goto out;
     }
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < c->nrows; i++)
-            if (!isfinite(c->cols[sig[k].col][i]) || !isfinite(c->cols[xcol][i])) {
-                fl_err(d, fl_noloc, "%s: %s is not finite in data row %zu", csv,
-                       !isfinite(c->cols[xcol][i]) ? c->names[xcol] : sig[k].name, i + 1);
-                goto out;
-            }
     if (!device_available(dev)) {
         fl_err(d, fl_noloc, "cannot write %s: PLplot's cairo driver is missing (Debian package plplot-driver-cairo)",
                out);
         goto out;
     }
-    /* a temporary file beside the target, renamed when the picture is complete */
-    tmp = fl_xsprintf("%s.tmp%s", out, strrchr(out, '.'));
-    FILE *probe = fopen(tmp, "w");
-    if (!probe) {
-        fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
-        goto out;
-    }
-    fclose(probe);
+    /* a temporary file, renamed or copied into place when the picture is complete */
+    int fd = fl_target_open(&target, out, FL_TARGET_FILE, d);
+    if (fd < 0) goto out;
+    close(fd); /* PLplot opens it by name */
+    opened = 1;
     xlabel = o->x ? axis_label(c->names[xcol], units_of(&u, c->names[xcol])) : fl_xstrdup("time [s]");
     if (setjmp(plot_failed)) {
         fl_err(d, fl_noloc, "cannot draw %s: %s", out, plot_error);
-        unlink(tmp);
         goto out;
     }
     plsexit(on_plplot_exit);
     plsdev(dev);
-    plsfnam(tmp);
+    plsfnam(target.tmp);
     plspage(0, 0, w, h, 0, 0);
     plscolbg(255, 255, 255);
     plscmap0n(3 + NPAL);
@@ -358,14 +351,9 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
     draw(c, xcol, xlabel, sig, n, o->layout, o->title);
     plend();
     plsexit(NULL);
-    if (rename(tmp, out) != 0) {
-        fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    rc = 0;
+    rc = fl_target_commit(&target, d);
 out:
-    free(tmp);
+    if (opened) fl_target_discard(&target);
     free(xlabel);
     free(sig);
     units_free(&u);

@@ -9,6 +9,7 @@
 
 #include "compile/compile.h"
 #include "sim.h"
+#include "sim/opts.h"
 
 /* Instance and parameter slot of "inst.param", or -1 (reported). */
 static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl_diag *d)
@@ -127,6 +128,7 @@ int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int n
         fl_err(d, fl_noloc, "fl_ensemble_run: no system, no options or a negative number of runs");
         return -1;
     }
+    if (fl_sim_check_opts(o, d)) return -1; /* once, not once per run */
     if (nthreads <= 0) {
         long nc = sysconf(_SC_NPROCESSORS_ONLN);
         nthreads = nc > 0 ? (int)nc : 1;

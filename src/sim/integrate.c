@@ -14,6 +14,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
+#include "sim/opts.h"
 
 #define FL_MAX_EVENT_ITER 50
 /* consecutive steps that do not move time before the run is given up */
@@ -607,31 +608,6 @@ static int contact_events_for(const fl_system *sys, const double *par, int mode)
     return ncontacts <= FL_CONTACTS_AUTO_MAX;
 }
 
-static int check_opts(const fl_sim_opts *o, fl_diag *d)
-{
-    if (!(isfinite(o->start_time) && isfinite(o->stop_time)) || o->stop_time <= o->start_time) {
-        fl_err(d, fl_noloc, "the stop time (%g) must be greater than the start time (%g)", o->stop_time, o->start_time);
-        return -1;
-    }
-    if (!(o->interval > 0) || !isfinite(o->interval)) {
-        fl_err(d, fl_noloc, "the output interval must be positive (got %g)", o->interval);
-        return -1;
-    }
-    if ((o->stop_time - o->start_time) / o->interval > 1e8) {
-        fl_err(d, fl_noloc, "the output interval %g gives more than 1e8 output points", o->interval);
-        return -1;
-    }
-    if (!(o->tolerance > 0 && o->tolerance < 1)) {
-        fl_err(d, fl_noloc, "the tolerance must be between 0 and 1 (got %g)", o->tolerance);
-        return -1;
-    }
-    if (o->solver < FL_SOLVER_AUTO || o->solver > FL_SOLVER_KLU) {
-        fl_err(d, fl_noloc, "unknown linear solver %d", o->solver);
-        return -1;
-    }
-    return 0;
-}
-
 static int fail_solver(fl_sim *s, double t, int flag)
 {
     const char *who = worst_component(s);
@@ -733,7 +709,7 @@ int fl_sim_run(fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_
 {
     if (!s || !o) return -1;
     const fl_system *sys = s->sys;
-    if (check_opts(o, d)) return -1;
+    if (fl_sim_check_opts(o, d)) return -1;
     free_integrator(s);
     s->diag = d;
     s->ida_msg[0] = '\0';

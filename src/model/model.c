@@ -21,7 +21,7 @@ fl_model *fl_model_alloc(const char *name)
     return m;
 }
 
-fl_model *fl_model_new(const char *name)
+FL_GUARDED(fl_model *, fl_model_new, (const char *name), (name), NULL, NULL)
 {
     return fl_model_alloc(name);
 }
@@ -81,7 +81,8 @@ static int valid_identifier(const char *s)
     return s[strlen(s) - 1] != '.';
 }
 
-int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d)
+FL_GUARDED(int, fl_model_add, (fl_model *m, const char *type, const char *name, fl_diag *d),
+           (m, type, name, d), -1, d)
 {
     if (!m || !type || !name) return -1;
     if (!valid_identifier(name)) {
@@ -201,7 +202,7 @@ int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag
     return 0;
 }
 
-int fl_model_connect(fl_model *m, const char *a, const char *b, fl_diag *d)
+FL_GUARDED(int, fl_model_connect, (fl_model *m, const char *a, const char *b, fl_diag *d), (m, a, b, d), -1, d)
 {
     fl_pref pa, pb;
     if (!m || !a || !b) return -1;
@@ -418,7 +419,7 @@ static int set_field(fl_model *m, const char *name, const fl_value *v, fl_diag *
     return fl_model_set_value(m, inst, rest, v, api_loc, d);
 }
 
-int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d)
+FL_GUARDED(int, fl_model_set, (fl_model *m, const char *name, double value, fl_diag *d), (m, name, value, d), -1, d)
 {
     int inst;
     const char *rest;
@@ -442,7 +443,8 @@ int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d)
     return fl_model_set_value(m, inst, rest, &v, api_loc, d);
 }
 
-int fl_model_set_expr(fl_model *m, const char *name, const char *text, fl_diag *d)
+FL_GUARDED(int, fl_model_set_expr, (fl_model *m, const char *name, const char *text, fl_diag *d),
+           (m, name, text, d), -1, d)
 {
     if (!m || !name || !text) return -1;
     fl_expr *e = fl_parse_expr(text, "<value>", d);
@@ -456,7 +458,8 @@ int fl_model_set_expr(fl_model *m, const char *name, const char *text, fl_diag *
     return rc;
 }
 
-int fl_model_set_array(fl_model *m, const char *name, int rows, int cols, const double *data, fl_diag *d)
+FL_GUARDED(int, fl_model_set_array, (fl_model *m, const char *name, int rows, int cols, const double *data, fl_diag *d),
+           (m, name, rows, cols, data, d), -1, d)
 {
     if (rows < 1 || cols < 1 || !data) {
         fl_err(d, api_loc, "fl_model_set_array(%s): need rows >= 1, cols >= 1 and data", name ? name : "");
@@ -488,6 +491,19 @@ void fl_model_set_experiment(fl_model *m, fl_experiment e)
     m->has_exp[0] = m->has_exp[1] = m->has_exp[2] = m->has_exp[3] = 1;
 }
 
+typedef struct reading {
+    FILE *f;
+    fl_buf *b;
+} reading;
+
+/* Out of memory while reading: the file is closed, the text freed. */
+static void reading_cleanup(void *arg)
+{
+    reading *r = arg;
+    fclose(r->f);
+    fl_buf_free(r->b);
+}
+
 static char *read_file(const char *path, fl_diag *d)
 {
     FILE *f = fopen(path, "rb");
@@ -496,18 +512,22 @@ static char *read_file(const char *path, fl_diag *d)
         return NULL;
     }
     fl_buf b = {0};
+    reading r = {f, &b};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, reading_cleanup, &r);
     /* one read of the whole file when its size is known (a big model is
      * tens of megabytes: no copying while the buffer grows) */
     struct stat st;
     int known = fstat(fileno(f), &st) == 0;
     if (known && S_ISDIR(st.st_mode)) {
-        fclose(f);
         fl_err(d, fl_noloc, "%s is a directory, not a model file", path);
+        fl_cleanup_pop(&cl);
+        fclose(f);
         return NULL;
     }
     if (known && S_ISREG(st.st_mode) && st.st_size > 0) {
+        b.s = fl_xmalloc((size_t)st.st_size + 1);
         b.cap = (size_t)st.st_size + 1;
-        b.s = fl_xmalloc(b.cap);
     }
     char tmp[65536];
     size_t n;
@@ -517,6 +537,7 @@ static char *read_file(const char *path, fl_diag *d)
     }
     while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) fl_buf_addn(&b, tmp, n);
     int err = ferror(f);
+    fl_cleanup_pop(&cl);
     fclose(f);
     if (err) {
         fl_err(d, fl_noloc, "cannot read %s", path);
@@ -531,7 +552,9 @@ static char *read_file(const char *path, fl_diag *d)
     return fl_buf_take(&b);
 }
 
-fl_model *fl_model_load_string(const char *text, const char *source_name, const fl_load_opts *opts, fl_diag *d)
+FL_GUARDED(fl_model *, fl_model_load_string, (const char *text, const char *source_name, const fl_load_opts *opts,
+                                              fl_diag *d),
+           (text, source_name, opts, d), NULL, d)
 {
     if (!text) return NULL;
     fl_file_ast *ast = fl_parse(text, source_name ? source_name : "<string>", d);
@@ -539,7 +562,8 @@ fl_model *fl_model_load_string(const char *text, const char *source_name, const 
     return fl_instantiate(ast, opts, d);
 }
 
-fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d)
+FL_GUARDED(fl_model *, fl_model_load_file, (const char *path, const fl_load_opts *opts, fl_diag *d),
+           (path, opts, d), NULL, d)
 {
     if (!path) return NULL;
     char *text = read_file(path, d);

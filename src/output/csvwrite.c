@@ -18,7 +18,19 @@ typedef struct csvctx {
     int nsel;
     char *buf;
     int io_error;
+    char *tmpl; /* the temporary file, removed unless renamed */
 } csvctx;
+
+/* Out of memory during the run's setup or ending: no file is left behind. */
+static void csv_cleanup(void *arg)
+{
+    csvctx *c = arg;
+    if (c->f) fclose(c->f);
+    free(c->buf);
+    if (c->tmpl) unlink(c->tmpl);
+    free(c->tmpl);
+    free(c->sel);
+}
 
 static int write_row(void *user, double t, const double *vals, int nvals)
 {
@@ -64,14 +76,17 @@ static int write_units(const fl_system *sys, const int *sel, int nsel, const cha
     return -1;
 }
 
-int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const char *const *globs, int nglobs,
-                   fl_diag *d)
+FL_GUARDED(int, fl_sim_run_csv, (fl_sim *sim, const fl_sim_opts *o, const char *path, const char *const *globs,
+                                 int nglobs, fl_diag *d),
+           (sim, o, path, globs, nglobs, d), -1, d)
 {
     if (!sim || !path) return -1;
     const fl_system *sys = sim->sys;
     int nvars = fl_system_nvars(sys);
     csvctx c;
     memset(&c, 0, sizeof c);
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, csv_cleanup, &c);
     c.sel = fl_xmalloc(sizeof(int) * (size_t)(nvars ? nvars : 1));
     unsigned char *hit = fl_xcalloc((size_t)(nglobs > 0 ? nglobs : 1), 1);
     char name[512];
@@ -87,6 +102,7 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
         if (!hit[g]) {
             fl_err(d, fl_noloc, "no variable matches '%s' (see the header of a full run or `flange check`)", globs[g]);
             free(hit);
+            fl_cleanup_pop(&cl);
             free(c.sel);
             return -1;
         }
@@ -97,16 +113,19 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     int fd = mkstemp(tmpl);
     if (fd < 0) {
         fl_err(d, fl_noloc, "cannot create %s: %s", path, strerror(errno));
+        fl_cleanup_pop(&cl);
         free(tmpl);
         free(c.sel);
         return -1;
     }
+    c.tmpl = tmpl;
     fchmod(fd, 0644); /* mkstemp creates 0600; results are ordinary files */
     c.f = fdopen(fd, "w");
     if (!c.f) {
         close(fd);
-        unlink(tmpl);
         fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(errno));
+        fl_cleanup_pop(&cl);
+        unlink(tmpl);
         free(tmpl);
         free(c.sel);
         return -1;
@@ -128,7 +147,9 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
     int rc = fl_sim_run(sim, &oo, write_row, &c, d);
     if (fflush(c.f) != 0 && !c.io_error) c.io_error = errno ? errno : EIO;
     if (fclose(c.f) != 0 && !c.io_error) c.io_error = errno ? errno : EIO;
+    c.f = NULL;
     free(c.buf);
+    c.buf = NULL;
     if (c.io_error) {
         fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(c.io_error));
         rc = -1;
@@ -140,6 +161,7 @@ int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const ch
         unlink(upath);
         rc = -1;
     }
+    fl_cleanup_pop(&cl);
     if (rc != 0) unlink(tmpl);
     free(upath);
     free(tmpl);

@@ -1189,6 +1189,23 @@ static fl_class_ast *parse_class(parser *p, fl_class_ast *parent, unsigned prefi
     return c;
 }
 
+/* Out of memory while parsing: the tree so far and the lexer's strings are
+ * freed, and the arena of the enclosing parse (if any) is current again. */
+typedef struct parse_undo {
+    fl_file_ast *f;
+    fl_arena *scratch, *outer;
+    fl_lexer *lx;
+} parse_undo;
+
+static void parse_cleanup(void *arg)
+{
+    parse_undo *u = arg;
+    fl_lex_free(u->lx);
+    fl_file_free(u->f);
+    fl_arena_free(u->scratch);
+    ar = u->outer;
+}
+
 fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
 {
     fl_file_ast *f = fl_xcalloc(1, sizeof *f);
@@ -1197,6 +1214,9 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
     ar = f->arena;
     parser p;
     memset(&p, 0, sizeof p);
+    parse_undo u = {f, NULL, NULL, &p.lx};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, parse_cleanup, &u);
     p.diag = d;
     p.path = f->path;
     fl_lex_init(&p.lx, text, f->path, d); /* the AST keeps no pointer into text */
@@ -1221,6 +1241,7 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
         FL_VEC_PUSH(f->classes, c);
     }
     int failed = p.failed || p.lx.failed;
+    fl_cleanup_pop(&cl);
     fl_lex_free(&p.lx);
     ar = NULL;
     if (failed) {
@@ -1244,6 +1265,9 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
     ar = scratch;
     parser p;
     memset(&p, 0, sizeof p);
+    parse_undo u = {NULL, scratch, outer, &p.lx};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, parse_cleanup, &u);
     p.diag = d;
     p.path = source;
     fl_lex_init(&p.lx, text, source, d);
@@ -1255,6 +1279,7 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
     int failed = p.failed || p.lx.failed;
     fl_lex_free(&p.lx);
     fl_expr *heap = failed ? NULL : fl_expr_clone(e);
+    fl_cleanup_pop(&cl);
     fl_arena_free(scratch);
     ar = outer;
     return heap;

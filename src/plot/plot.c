@@ -44,6 +44,8 @@ static void units_read(const char *csv, units *u)
     FILE *f = fopen(path, "r");
     free(path);
     if (!f) return;
+    fl_cleanup cl; /* out of memory: the file is closed (the caller frees u) */
+    fl_cleanup_push(&cl, fl_fclose_cleanup, f);
     char line[1024];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
@@ -56,6 +58,7 @@ static void units_read(const char *csv, units *u)
         u->units[u->n] = fl_xstrdup(comma + 1);
         u->n++;
     }
+    fl_cleanup_pop(&cl);
     fclose(f);
 }
 
@@ -256,7 +259,65 @@ static void draw(const fl_csv *c, int xcol, const char *xlabel, const signal *si
 
 /* ---- entry point ---------------------------------------------------------- */
 
-int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d)
+/* What fl_plot_csv holds: freed on every way out, also by the recovery
+ * point's cleanup when memory runs out while reading or drawing. */
+typedef struct plotting {
+    fl_csv *c;
+    units u;
+    signal *sig;
+    char *xlabel, *tmp;
+    int drawing; /* the PLplot stream is open on tmp */
+} plotting;
+
+static void plotting_free(void *arg)
+{
+    plotting *p = arg;
+    if (p->drawing) {
+        plend();
+        plsexit(NULL);
+        unlink(p->tmp);
+        p->drawing = 0;
+    }
+    free(p->tmp);
+    free(p->xlabel);
+    free(p->sig);
+    units_free(&p->u);
+    fl_csv_free(p->c);
+}
+
+/* Draw the picture into P->tmp with PLplot: 0, or -1 with a message. */
+static int draw_file(plotting *P, const char *dev, int w, int h, int xcol, int n, const fl_plot_opts *o,
+                     const char *out, fl_diag *d)
+{
+    P->drawing = 1;
+    if (setjmp(plot_failed)) {
+        /* PLplot gave up: its stream is not to be touched again */
+        P->drawing = 0;
+        fl_err(d, fl_noloc, "cannot draw %s: %s", out, plot_error);
+        unlink(P->tmp);
+        return -1;
+    }
+    plsexit(on_plplot_exit);
+    plsdev(dev);
+    plsfnam(P->tmp);
+    plspage(0, 0, w, h, 0, 0);
+    plscolbg(255, 255, 255);
+    plscmap0n(3 + NPAL);
+    plscol0(1, 0, 0, 0);
+    for (int k = 0; k < NPAL; k++) plscol0(2 + k, palette[k][0], palette[k][1], palette[k][2]);
+    plscol0(GRID_COLOR, 225, 225, 225);
+    plinit();
+    pladv(0);
+    plschr(0, 0.9);
+    draw(P->c, xcol, P->xlabel, P->sig, n, o->layout, o->title);
+    plend();
+    plsexit(NULL);
+    P->drawing = 0;
+    return 0;
+}
+
+FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d), (csv, out, o, d),
+           -1, d)
 {
     if (!csv || !out || !o) return -1;
     const char *dev = device_for(out);
@@ -274,14 +335,16 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
         fl_err(d, fl_noloc, "picture size %dx%d: each side must be between 100 and 10000", w, h);
         return -1;
     }
-    fl_csv *c = fl_csv_read(csv, d);
-    if (!c) return -1;
+    plotting P;
+    memset(&P, 0, sizeof P);
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, plotting_free, &P);
     int rc = -1;
-    units u;
-    units_read(csv, &u);
-    signal *sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
+    fl_csv *c = P.c = fl_csv_read(csv, d);
+    if (!c) goto out;
+    units_read(csv, &P.u);
+    signal *sig = P.sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
     int n = 0, xcol = 0;
-    char *xlabel = NULL, *tmp = NULL;
     if (c->nrows < 2 || c->ncols < 2 || strcmp(c->names[0], "time") != 0) {
         fl_err(d, fl_noloc, "%s: not a result file (a 'time' column and at least two rows are needed)", csv);
         goto out;
@@ -304,7 +367,7 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
             if (dup || j == xcol) continue;
             sig[n].col = j;
             sig[n].name = c->names[j];
-            sig[n].unit = units_of(&u, c->names[j]);
+            sig[n].unit = units_of(&P.u, c->names[j]);
             n++;
         }
         if (!any) {
@@ -330,45 +393,23 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
         goto out;
     }
     /* a temporary file beside the target, renamed when the picture is complete */
-    tmp = fl_xsprintf("%s.tmp%s", out, strrchr(out, '.'));
-    FILE *probe = fopen(tmp, "w");
+    P.tmp = fl_xsprintf("%s.tmp%s", out, strrchr(out, '.'));
+    FILE *probe = fopen(P.tmp, "w");
     if (!probe) {
         fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
         goto out;
     }
     fclose(probe);
-    xlabel = o->x ? axis_label(c->names[xcol], units_of(&u, c->names[xcol])) : fl_xstrdup("time [s]");
-    if (setjmp(plot_failed)) {
-        fl_err(d, fl_noloc, "cannot draw %s: %s", out, plot_error);
-        unlink(tmp);
-        goto out;
-    }
-    plsexit(on_plplot_exit);
-    plsdev(dev);
-    plsfnam(tmp);
-    plspage(0, 0, w, h, 0, 0);
-    plscolbg(255, 255, 255);
-    plscmap0n(3 + NPAL);
-    plscol0(1, 0, 0, 0);
-    for (int k = 0; k < NPAL; k++) plscol0(2 + k, palette[k][0], palette[k][1], palette[k][2]);
-    plscol0(GRID_COLOR, 225, 225, 225);
-    plinit();
-    pladv(0);
-    plschr(0, 0.9);
-    draw(c, xcol, xlabel, sig, n, o->layout, o->title);
-    plend();
-    plsexit(NULL);
-    if (rename(tmp, out) != 0) {
+    P.xlabel = o->x ? axis_label(c->names[xcol], units_of(&P.u, c->names[xcol])) : fl_xstrdup("time [s]");
+    if (draw_file(&P, dev, w, h, xcol, n, o, out, d)) goto out;
+    if (rename(P.tmp, out) != 0) {
         fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
-        unlink(tmp);
+        unlink(P.tmp);
         goto out;
     }
     rc = 0;
 out:
-    free(tmp);
-    free(xlabel);
-    free(sig);
-    units_free(&u);
-    fl_csv_free(c);
+    fl_cleanup_pop(&cl);
+    plotting_free(&P);
     return rc;
 }

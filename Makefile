@@ -34,8 +34,10 @@ examples: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# PREFIX at install time wins over the one the build was configured with
+# (the pkg-config files are relocatable: their paths follow where they lie).
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench:
 	@./scripts/install-deps.sh --bench

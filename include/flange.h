@@ -38,23 +38,24 @@
 #ifndef FLANGE_H
 #define FLANGE_H
 
-#include <stdio.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* FLANGE_API marks what libflange exports. The library is compiled with
  * hidden visibility and FLANGE_BUILDING defined, so that only the functions
  * declared here are visible in libflange.so; for programs using the library
  * the macro is empty. A host that needs another attribute (a DLL import,
- * say) may define FLANGE_API before including this header. */
+ * say) may define FLANGE_API before including this header. This stays the
+ * first definition in the file (tests/cli/exports.sh fails otherwise). */
 #ifndef FLANGE_API
 #if defined(FLANGE_BUILDING) && (defined(__GNUC__) || defined(__clang__))
 #define FLANGE_API __attribute__((visibility("default")))
 #else
 #define FLANGE_API
 #endif
+#endif
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 /* The version of this header; fl_version() and fl_version_number() give
@@ -78,14 +79,21 @@ FLANGE_API int fl_version_number(void);
  * making to one of them (a component being added to a model) may be partly
  * done; what the call was building is freed, a temporary file it was
  * writing removed; some of its work memory may be lost.
- * Functions without an fl_diag report nothing: fl_diag_new and fl_model_new
- * return NULL, fl_system_describe and fl_components_print end their text
- * with a line "error: out of memory".
+ * Functions without an fl_diag have only their failure value: NULL from
+ * fl_diag_new, fl_model_new and fl_system_var_name, -1 from
+ * fl_system_var_index, 0 from fl_system_motion_vars, NaN from fl_sim_param;
+ * fl_system_describe and fl_components_print end their text with a line
+ * "error: out of memory".
+ *
+ * An internal error (a bug in flange) fails the call the same way, with
+ * "internal error: ...".
  *
  * The handler may log, or release memory the host holds; it must return
  * and must not call flange. It is process-wide, shared by every thread:
  * set it before flange runs on several threads. NULL removes it.
- * fl_oom_handler returns the current handler (and its user pointer). */
+ * fl_oom_handler returns the current handler (and its user pointer).
+ * (flange unwinds its own frames with longjmp; the callbacks you give it
+ * must return normally, not longjmp or throw through flange.) */
 typedef void (*fl_oom_fn)(void *user, size_t bytes);
 FLANGE_API void fl_set_oom_handler(fl_oom_fn fn, void *user);
 FLANGE_API fl_oom_fn fl_oom_handler(void **user);

@@ -146,7 +146,7 @@ static int replay(const char *path, int *count)
         snprintf(names[nn++], len, "%s/%s", path, e->d_name);
     }
     closedir(dp);
-    qsort(names, nn, sizeof *names, by_name);
+    if (nn) qsort(names, nn, sizeof *names, by_name);
     int rc = 0;
     for (size_t i = 0; i < nn; i++) {
         struct stat fs;

@@ -51,7 +51,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("flange %s\n", FLANGE_VERSION);
+        printf("flange %s\n", fl_version());
         return 0;
     }
     if (strcmp(cmd, "simulate") == 0) return cmd_simulate(argc - 1, argv + 1);

@@ -1345,22 +1345,50 @@ static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_di
     return rc;
 }
 
+/* Out of memory while instantiating: the syntax tree, the work tables and
+ * the model so far are freed. */
+typedef struct inst_undo {
+    fl_file_ast *ast;
+    ictx *ic;
+    fl_mod **over;
+    int *nover;
+} inst_undo;
+
+static void inst_cleanup(void *arg)
+{
+    inst_undo *u = arg;
+    FL_VEC_FREE(u->ic->nodes);
+    fl_map_free(&u->ic->node_index);
+    free(u->ic->leaves.keys);
+    free(u->ic->leaves.vals);
+    free(u->ic->resolved);
+    free(u->ic->tc);
+    fl_model_free(u->ic->m);
+    fl_mod_free_array(*u->over, *u->nover);
+    fl_file_free(u->ast);
+}
+
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 {
+    fl_mod *over = NULL;
+    int nover = 0;
+    ictx ic;
+    memset(&ic, 0, sizeof ic);
+    inst_undo u = {ast, &ic, &over, &nover};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, inst_cleanup, &u);
     const fl_class_ast *top = pick_model(ast, opts ? opts->model_name : NULL, d);
     if (!top) {
+        fl_cleanup_pop(&cl);
         fl_file_free(ast);
         return NULL;
     }
-    fl_mod *over = NULL;
-    int nover = 0;
     if (parse_overrides(opts, &over, &nover, d)) {
+        fl_cleanup_pop(&cl);
         fl_mod_free_array(over, nover);
         fl_file_free(ast);
         return NULL;
     }
-    ictx ic;
-    memset(&ic, 0, sizeof ic);
     ic.file = ast;
     ic.d = d;
     ic.m = fl_model_alloc(top->name);
@@ -1431,6 +1459,7 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
         rc = -1;
     }
 
+    fl_cleanup_pop(&cl);
     FL_VEC_FREE(ic.nodes);
     fl_map_free(&ic.node_index);
     free(ic.leaves.keys);

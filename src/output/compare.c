@@ -79,6 +79,8 @@ static int read_signal_list(const char *path, sigvec *out, fl_diag *d)
         fl_err(d, fl_noloc, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
+    fl_cleanup cl; /* out of memory: the file is closed */
+    fl_cleanup_push(&cl, fl_fclose_cleanup, f);
     fl_buf line = {0};
     int lineno = 0, col = 0, ch, binary = 0;
     do {
@@ -99,6 +101,7 @@ static int read_signal_list(const char *path, sigvec *out, fl_diag *d)
         }
     } while (ch != EOF);
     int err = ferror(f);
+    fl_cleanup_pop(&cl);
     fl_buf_free(&line);
     fclose(f);
     if (err) {
@@ -280,8 +283,9 @@ static int resolve_signals(sigvec *sigs, const fl_csv *res, const fl_csv *ref, c
     return ok ? 0 : -1;
 }
 
-int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
-                   double tol, FILE *report, fl_diag *d)
+FL_GUARDED(int, fl_compare_csv, (const char *result, const char *reference, const char *signals_file, double tol,
+                                 FILE *report, fl_diag *d),
+           (result, reference, signals_file, tol, report, d), -1, d)
 {
     if (!(tol > 0 && tol < 1)) {
         fl_err(d, fl_noloc, "the tolerance must be between 0 and 1 (exclusive), got %g", tol);

@@ -29,6 +29,8 @@ static char *slurp(const char *path, size_t *len, fl_diag *d)
         fl_err(d, fl_noloc, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
+    fl_cleanup cl; /* out of memory: the file is closed */
+    fl_cleanup_push(&cl, fl_fclose_cleanup, f);
     size_t cap = (size_t)1 << 16;
     /* The size is only a hint (pipes have none); the loop below copes
      * with the file growing or shrinking meanwhile. */
@@ -57,10 +59,12 @@ static char *slurp(const char *path, size_t *len, fl_diag *d)
     }
     if (ferror(f)) {
         fl_err(d, fl_noloc, "cannot read %s: %s", path, strerror(errno));
+        fl_cleanup_pop(&cl);
         fclose(f);
         free(buf);
         return NULL;
     }
+    fl_cleanup_pop(&cl);
     fclose(f);
     buf[n] = '\0';
     *len = n;

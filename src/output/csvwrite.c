@@ -13,6 +13,7 @@
 #include "output/target.h"
 #include "sim/opts.h"
 #include "sim/sim.h"
+#include "util/guard.h"
 
 /* Upper bounds of a written number with its separator: the time is
  * written to round-trip (up to 24 characters), values with %.12g (19). */
@@ -146,70 +147,105 @@ static int write_csv(fl_sim *sim, const fl_sim_opts *o, FILE *f, const char *wha
     return rc ? -1 : 0;
 }
 
-int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path, const char *const *globs, int nglobs,
-                   fl_diag *d)
+/* What a CSV write holds, released by an out-of-memory failure too: the
+ * temporary files are removed, the stream closed. */
+typedef struct csvwrite {
+    fl_target csv, units;
+    FILE *f;
+    char *buf, *upath;
+    int *sel;
+} csvwrite;
+
+static void csvwrite_release(void *arg)
+{
+    csvwrite *w = arg;
+    if (w->f) fclose(w->f);
+    w->f = NULL;
+    fl_target_discard(&w->units);
+    fl_target_discard(&w->csv);
+    free(w->buf);
+    free(w->upath);
+    free(w->sel);
+    w->buf = w->upath = NULL;
+    w->sel = NULL;
+}
+
+FL_GUARDED(int, fl_sim_run_csv, (fl_sim *sim, const fl_sim_opts *o, const char *path, const char *const *globs,
+                                 int nglobs, fl_diag *d),
+           (sim, o, path, globs, nglobs, d), -1, d)
 {
     if (!sim || !o || !path) return -1;
     if (fl_sim_check_opts(o, d)) return -1; /* before a file is created */
+    csvwrite w;
+    memset(&w, 0, sizeof w);
+    w.csv.slot = w.units.slot = -1;
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, csvwrite_release, &w);
     int nsel;
-    int *sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
-    if (!sel) return -1;
-    fl_target csv, units;
-    memset(&units, 0, sizeof units);
-    units.slot = -1;
-    int fd = fl_target_open(&csv, path, FL_TARGET_STREAM, d);
-    if (fd < 0) {
-        free(sel);
-        return -1;
+    w.sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
+    int rc = w.sel ? 0 : -1;
+    int fd = rc ? -1 : fl_target_open(&w.csv, path, FL_TARGET_STREAM, d);
+    if (!rc && fd < 0) rc = -1;
+    if (!rc) {
+        w.f = fdopen(fd, "w");
+        if (!w.f) {
+            close(fd);
+            fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(errno));
+            rc = -1;
+        }
     }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(errno));
-        fl_target_discard(&csv);
-        free(sel);
-        return -1;
-    }
-    char *buf = fl_xmalloc(1 << 20);
-    setvbuf(f, buf, _IOFBF, 1 << 20);
-    int rc = write_csv(sim, o, f, path, sel, nsel, d);
-    int closed = fclose(f) == 0 ? 0 : errno;
-    free(buf);
-    if (closed && rc == 0) {
-        fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(closed));
-        rc = -1;
+    if (!rc) {
+        w.buf = fl_xmalloc(1 << 20);
+        setvbuf(w.f, w.buf, _IOFBF, 1 << 20);
+        rc = write_csv(sim, o, w.f, path, w.sel, nsel, d);
+        int closed = fclose(w.f) == 0 ? 0 : errno;
+        w.f = NULL;
+        if (closed && rc == 0) {
+            fl_err(d, fl_noloc, "cannot write %s: %s", path, strerror(closed));
+            rc = -1;
+        }
     }
     /* units beside a file only: not beside /dev/null or a FIFO */
-    char *upath = fl_xsprintf("%s.units", path);
-    if (rc == 0 && csv.dest && write_units(sim->sys, sel, nsel, &units, upath, d)) rc = -1;
-    /* the units first: a result is never left without them */
-    if (rc == 0 && csv.dest && fl_target_commit(&units, d)) rc = -1;
-    if (rc == 0 && fl_target_commit(&csv, d)) {
-        if (units.path) unlink(upath);
+    if (rc == 0 && w.csv.dest) {
+        w.upath = fl_xsprintf("%s.units", path);
+        if (write_units(sim->sys, w.sel, nsel, &w.units, w.upath, d)) rc = -1;
+        /* the units first: a result is never left without them */
+        if (rc == 0 && fl_target_commit(&w.units, d)) rc = -1;
+    }
+    if (rc == 0 && fl_target_commit(&w.csv, d)) {
+        if (w.units.path) unlink(w.upath);
         rc = -1;
     }
-    fl_target_discard(&units);
-    fl_target_discard(&csv);
-    free(upath);
-    free(sel);
+    fl_cleanup_pop(&cl);
+    csvwrite_release(&w);
     return rc;
 }
 
-int fl_sim_run_csv_stream(fl_sim *sim, const fl_sim_opts *o, FILE *out, const char *const *globs, int nglobs,
-                          fl_diag *d)
+static void free_cleanup(void *p)
+{
+    free(*(void **)p);
+}
+
+FL_GUARDED(int, fl_sim_run_csv_stream, (fl_sim *sim, const fl_sim_opts *o, FILE *out, const char *const *globs,
+                                        int nglobs, fl_diag *d),
+           (sim, o, out, globs, nglobs, d), -1, d)
 {
     if (!sim || !o || !out) return -1;
     if (fl_sim_check_opts(o, d)) return -1;
     int nsel;
     int *sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
     if (!sel) return -1;
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, free_cleanup, &sel);
     int rc = write_csv(sim, o, out, "the CSV output", sel, nsel, d);
+    fl_cleanup_pop(&cl);
     free(sel);
     return rc;
 }
 
-int fl_sim_csv_size(const fl_sim *sim, const fl_sim_opts *o, const char *const *globs, int nglobs, double *rows,
-                    int *cols, double *bytes, fl_diag *d)
+FL_GUARDED(int, fl_sim_csv_size, (const fl_sim *sim, const fl_sim_opts *o, const char *const *globs, int nglobs,
+                                  double *rows, int *cols, double *bytes, fl_diag *d),
+           (sim, o, globs, nglobs, rows, cols, bytes, d), -1, d)
 {
     if (!sim || !o) return -1;
     if (fl_sim_check_opts(o, d)) return -1;

@@ -73,8 +73,11 @@ static int create_listed(const char *template, char **created, int *slot)
     sigaddset(&hold, SIGINT);
     sigaddset(&hold, SIGQUIT);
     sigaddset(&hold, SIGTERM);
+    /* the caller's copy of the name first: allocation may fail (and unwind),
+     * which must not happen between creating the file and handing it over */
+    char *copy = fl_xstrdup(template);
     int s = strlen(template) < TEMP_PATH ? slot_claim() : -1; /* none free: created but not listed */
-    char *name = s >= 0 ? temp_slots[s].path : fl_xstrdup(template);
+    char *name = s >= 0 ? temp_slots[s].path : copy;
     if (s >= 0) strcpy(name, template);
     pthread_sigmask(SIG_BLOCK, &hold, &old);
     int fd = mkstemp(name);
@@ -83,11 +86,12 @@ static int create_listed(const char *template, char **created, int *slot)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
         if (s >= 0) atomic_store(&temp_slots[s].state, SLOT_FREE);
-        else free(name);
+        free(copy);
         errno = err;
         return -1;
     }
-    *created = s >= 0 ? fl_xstrdup(name) : name;
+    if (s >= 0) strcpy(copy, name);
+    *created = copy;
     *slot = s;
     return fd;
 }

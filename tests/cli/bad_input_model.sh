@@ -314,3 +314,11 @@ expect under_strict 1 --strict-init -- "$UNDER" "under_strict.mo:3:54: error: in
 
 if [ $fails -ne 0 ]; then echo "$fails bad-model checks failed"; exit 1; fi
 echo "all bad-model checks passed"
+
+# ---- short class definitions: model M2 = M(mods) is M extended; an unknown
+# base is an error, not an empty model
+expect short_unknown 1 -- "model M = q;" "short_unknown.mo:1:11: error: unknown class 'q' in extends"
+printf '%s\n' "model A $MTC.Mass m(m = 1, s(fixed = true), v(start = 1, fixed = true)); end A;" \
+  "model M = A(m(m = 2));" > "$T/short.mo"
+"$FLANGE" check "$T/short.mo" --model M 2>&1 | grep -q "m = 2 kg" && ok "short class with modifications" ||
+  bad "short class with modifications: $("$FLANGE" check "$T/short.mo" --model M 2>&1 | head -3)"

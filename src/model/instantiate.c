@@ -66,6 +66,7 @@ typedef struct ictx {
     } leaves;
     char *resolved;    /* buffer for resolve_name results */
     int depth;
+    const fl_class_ast *inside[32]; /* the composite classes being instantiated, outermost first */
     /* Library classes of declaration types already resolved, by lexical
      * class and type name (names are interned, so pointers identify them):
      * a big model declares the same few types over and over. */
@@ -1013,6 +1014,16 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         fl_err(ic->d, loc, "model nesting too deep (recursive model?)");
         return -1;
     }
+    /* a class that contains itself (directly or through others) would be
+     * infinite; caught at once, before its copies multiply */
+    for (int i = 0; i < ic->depth; i++)
+        if (ic->inside[i] == c) {
+            int n = (int)strlen(prefix);
+            fl_err(ic->d, loc, "component '%.*s' of type %s lies inside an instance of %s: a model cannot contain itself",
+                   n > 0 ? n - 1 : 0, prefix, c->name, c->name);
+            return -1;
+        }
+    ic->inside[ic->depth] = c;
     ic->depth++;
     env e;
     memset(&e, 0, sizeof e);

@@ -322,3 +322,13 @@ printf '%s\n' "model A $MTC.Mass m(m = 1, s(fixed = true), v(start = 1, fixed = 
   "model M = A(m(m = 2));" > "$T/short.mo"
 "$FLANGE" check "$T/short.mo" --model M 2>&1 | grep -q "m = 2 kg" && ok "short class with modifications" ||
   bad "short class with modifications: $("$FLANGE" check "$T/short.mo" --model M 2>&1 | head -3)"
+
+# ---- a model that contains itself (found by the fuzzer: two copies per
+# level made the depth limit of 30 an exponential hang)
+expect self_contained 1 -- "model M
+M
+ Tolerance,q;end M;" "self_contained.mo:3:2: error: component 'Tolerance' of type M lies inside an instance of M: a model cannot contain itself
+self_contained.mo:3:12: error: component 'q' of type M lies inside an instance of M: a model cannot contain itself"
+expect mutual 1 --model M -- "model A B b; end A;
+model B A a; end B;
+model M A x; end M;" "mutual.mo:2:11: error: component 'x.b.a' of type A lies inside an instance of A: a model cannot contain itself"

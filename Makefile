@@ -5,12 +5,16 @@
 # make examples runs every example and draws the gallery (docs/gallery/).
 # make bench builds Release (build-release/) and runs the benchmarks
 # (bench/run.sh; BENCH_QUICK=1 for sizes up to 1e4), table in bench/results.md.
+# make fuzz builds the libFuzzer harness with clang (build-fuzz/) and fuzzes
+# for FUZZ_SECONDS (60) with FUZZ_JOBS workers (1); see tests/fuzz/README.md.
 BUILD ?= build
 EXAMPLE ?= examples/hardstop_hysteresis.mo
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 
-.PHONY: all deps build run examples test install asan bench clean
+.PHONY: all deps build run examples test install asan bench fuzz clean
 
 all: build
 
@@ -34,8 +38,10 @@ examples: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# PREFIX at install time wins over the one the build was configured with
+# (the pkg-config files are relocatable: their paths follow where they lie).
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench:
 	@./scripts/install-deps.sh --bench
@@ -49,5 +55,8 @@ asan: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
 
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) ./tests/fuzz/run.sh
+
 clean:
-	rm -rf $(BUILD) build-asan build-release out
+	rm -rf $(BUILD) build-asan build-release build-fuzz out

@@ -38,17 +38,65 @@
 #ifndef FLANGE_H
 #define FLANGE_H
 
+/* FLANGE_API marks what libflange exports. The library is compiled with
+ * hidden visibility and FLANGE_BUILDING defined, so that only the functions
+ * declared here are visible in libflange.so; for programs using the library
+ * the macro is empty. A host that needs another attribute (a DLL import,
+ * say) may define FLANGE_API before including this header. This stays the
+ * first definition in the file (tests/cli/exports.sh fails otherwise). */
+#ifndef FLANGE_API
+#if defined(FLANGE_BUILDING) && (defined(__GNUC__) || defined(__clang__))
+#define FLANGE_API __attribute__((visibility("default")))
+#else
+#define FLANGE_API
+#endif
+#endif
+
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The version of this header; fl_version() and fl_version_number() give
+ * the library's, which differ when a program runs against another build.
+ * The number is major * 10000 + minor * 100 + patch. */
 #define FLANGE_VERSION "0.1.0"
+#define FLANGE_VERSION_NUMBER 100
 
-#ifndef FLANGE_API
-#define FLANGE_API
-#endif
+FLANGE_API const char *fl_version(void);
+FLANGE_API int fl_version_number(void);
+
+/* ------------------------------------------------------------------------
+ * Out of memory
+ * ------------------------------------------------------------------------ */
+
+/* flange never ends the process. When an allocation fails, it calls the
+ * handler set here (if any) with the size of the request, then fails the
+ * call in progress: that call reports "out of memory" to its fl_diag and
+ * returns its failure value (NULL, -1, or as documented). The objects
+ * passed to it can still be used and freed, though a change the call was
+ * making to one of them (a component being added to a model) may be partly
+ * done; what the call was building is freed, a temporary file it was
+ * writing removed; some of its work memory may be lost.
+ * Functions without an fl_diag have only their failure value: NULL from
+ * fl_diag_new, fl_model_new and fl_system_var_name, -1 from
+ * fl_system_var_index, 0 from fl_system_motion_vars, NaN from fl_sim_param;
+ * fl_system_describe and fl_components_print end their text with a line
+ * "error: out of memory".
+ *
+ * An internal error (a bug in flange) fails the call the same way, with
+ * "internal error: ...".
+ *
+ * The handler may log, or release memory the host holds; it must return
+ * and must not call flange. It is process-wide, shared by every thread:
+ * set it before flange runs on several threads. NULL removes it.
+ * fl_oom_handler returns the current handler (and its user pointer).
+ * (flange unwinds its own frames with longjmp; the callbacks you give it
+ * must return normally, not longjmp or throw through flange.) */
+typedef void (*fl_oom_fn)(void *user, size_t bytes);
+FLANGE_API void fl_set_oom_handler(fl_oom_fn fn, void *user);
+FLANGE_API fl_oom_fn fl_oom_handler(void **user);
 
 /* ------------------------------------------------------------------------
  * Diagnostics
@@ -60,16 +108,16 @@ enum { FL_SEV_NOTE = 0, FL_SEV_WARNING = 1, FL_SEV_ERROR = 2 };
 /* A list of diagnostics. */
 typedef struct fl_diag fl_diag;
 
-fl_diag *fl_diag_new(void);
-void fl_diag_free(fl_diag *d);
+FLANGE_API fl_diag *fl_diag_new(void);
+FLANGE_API void fl_diag_free(fl_diag *d);
 /* Forget all collected messages. */
-void fl_diag_clear(fl_diag *d);
+FLANGE_API void fl_diag_clear(fl_diag *d);
 /* Number of messages, and how many of them are errors. */
-int fl_diag_count(const fl_diag *d);
-int fl_diag_errors(const fl_diag *d);
+FLANGE_API int fl_diag_count(const fl_diag *d);
+FLANGE_API int fl_diag_errors(const fl_diag *d);
 /* Severity (FL_SEV_*) and formatted text of message i, 0 <= i < count. */
-int fl_diag_severity(const fl_diag *d, int i);
-const char *fl_diag_text(const fl_diag *d, int i);
+FLANGE_API int fl_diag_severity(const fl_diag *d, int i);
+FLANGE_API const char *fl_diag_text(const fl_diag *d, int i);
 
 /* ------------------------------------------------------------------------
  * Model descriptions
@@ -106,40 +154,40 @@ typedef struct fl_load_opts {
 /* Load a model from a Modelica file / from text. source_name is used in
  * messages. Returns NULL on error. opts->model_name may also name a model
  * of the libraries by its full path ("Lib.Examples.Demo"). */
-fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d);
-fl_model *fl_model_load_string(const char *text, const char *source_name,
-                               const fl_load_opts *opts, fl_diag *d);
+FLANGE_API fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d);
+FLANGE_API fl_model *fl_model_load_string(const char *text, const char *source_name,
+                                          const fl_load_opts *opts, fl_diag *d);
 /* Load the model with the full Modelica name `name` ("Lib.Examples.Demo")
  * from the libraries of opts (opts->libs, then the MODELICAPATH);
  * opts->model_name is ignored. Returns NULL on error. */
 FLANGE_API fl_model *fl_model_load_class(const char *name, const fl_load_opts *opts, fl_diag *d);
 
 /* An empty model to be built through the API. */
-fl_model *fl_model_new(const char *name);
-void fl_model_free(fl_model *m);
-const char *fl_model_name(const fl_model *m);
+FLANGE_API fl_model *fl_model_new(const char *name);
+FLANGE_API void fl_model_free(fl_model *m);
+FLANGE_API const char *fl_model_name(const fl_model *m);
 
 /* Add a component instance. type is a full Modelica path
  * ("Modelica.Mechanics.Translational.Components.Mass") or a short name that
  * is unique among flange's components ("Mass", "HardStop"). Returns 0 on
  * success. */
-int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d);
+FLANGE_API int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d);
 
 /* Set a parameter ("mass.m") or a variable attribute ("mass.s.start",
  * "mass.s.fixed" with 0/1, "spring.s_rel.start") to a number. */
-int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d);
+FLANGE_API int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d);
 
 /* Set a parameter from Modelica expression text: "true",
  * "Modelica.Blocks.Types.Regularization.Linear", "[0, 1; 1, 2]", "2*pi". */
-int fl_model_set_expr(fl_model *m, const char *name, const char *expr, fl_diag *d);
+FLANGE_API int fl_model_set_expr(fl_model *m, const char *name, const char *expr, fl_diag *d);
 
 /* Set a matrix (rows x cols, row-major) or vector (rows = 1) parameter. */
-int fl_model_set_array(fl_model *m, const char *name, int rows, int cols,
-                       const double *data, fl_diag *d);
+FLANGE_API int fl_model_set_array(fl_model *m, const char *name, int rows, int cols,
+                                  const double *data, fl_diag *d);
 
 /* Connect two flanges ("mass.flange_b", "spring.flange_a") or a signal
  * output to a signal input ("sine.y", "force.f"). */
-int fl_model_connect(fl_model *m, const char *a, const char *b, fl_diag *d);
+FLANGE_API int fl_model_connect(fl_model *m, const char *a, const char *b, fl_diag *d);
 
 /* Experiment settings (from the experiment annotation of loaded models). */
 typedef struct fl_experiment {
@@ -148,8 +196,8 @@ typedef struct fl_experiment {
     double interval;  /* output grid spacing */
     double tolerance; /* relative tolerance */
 } fl_experiment;
-fl_experiment fl_model_experiment(const fl_model *m);
-void fl_model_set_experiment(fl_model *m, fl_experiment e);
+FLANGE_API fl_experiment fl_model_experiment(const fl_model *m);
+FLANGE_API void fl_model_set_experiment(fl_model *m, fl_experiment e);
 
 /* ------------------------------------------------------------------------
  * Compiled systems
@@ -160,8 +208,8 @@ typedef struct fl_system fl_system;
 /* Compile a model: evaluate and check parameters, build connection sets and
  * rigid bodies, lay out the DAE, check its structure and the initial
  * conditions. Returns NULL on error. The model may be freed afterwards. */
-fl_system *fl_compile(const fl_model *m, fl_diag *d);
-void fl_system_free(fl_system *sys);
+FLANGE_API fl_system *fl_compile(const fl_model *m, fl_diag *d);
+FLANGE_API void fl_system_free(fl_system *sys);
 
 /* Initial conditions that leave states undetermined: by default fl_compile
  * completes them, as Modelica tools do, with the start values of variables
@@ -175,25 +223,25 @@ FLANGE_API void fl_model_set_strict_init(fl_model *m, int strict);
 /* The output variables: "time" is not among them. Index i in
  * 0..fl_system_nvars-1; names are Modelica instance paths ("mass.s",
  * "spring.f", "mass.flange_a.f"). */
-int fl_system_nvars(const fl_system *sys);
-const char *fl_system_var_name(const fl_system *sys, int i);
-const char *fl_system_var_unit(const fl_system *sys, int i); /* "" if none */
+FLANGE_API int fl_system_nvars(const fl_system *sys);
+FLANGE_API const char *fl_system_var_name(const fl_system *sys, int i);
+FLANGE_API const char *fl_system_var_unit(const fl_system *sys, int i); /* "" if none */
 /* The positions and then the velocities of the components that carry mass
  * ("mass.s", ..., "mass.v", ...), at most max, for a default plot; returns
  * their number. The names live as long as sys. */
-int fl_system_motion_vars(const fl_system *sys, const char **names, int max);
-int fl_system_var_index(const fl_system *sys, const char *name); /* -1 if absent */
+FLANGE_API int fl_system_motion_vars(const fl_system *sys, const char **names, int max);
+FLANGE_API int fl_system_var_index(const fl_system *sys, const char *name); /* -1 if absent */
 /* 1 for variables that are written only when asked for: the energy audit
  * energy.kinetic, .potential, .dissipated, .work, .drift (J), computed
  * when fl_sim_opts.energy is set (0 otherwise). */
-int fl_system_var_on_request(const fl_system *sys, int i);
+FLANGE_API int fl_system_var_on_request(const fl_system *sys, int i);
 
 /* Print the flattened structure (components, connection sets, bodies,
  * states, initial conditions, events, linear solver) as text. */
-void fl_system_describe(const fl_system *sys, FILE *out);
+FLANGE_API void fl_system_describe(const fl_system *sys, FILE *out);
 
 /* Print every component class flange knows, with ports and parameters. */
-void fl_components_print(FILE *out);
+FLANGE_API void fl_components_print(FILE *out);
 
 /* ------------------------------------------------------------------------
  * Simulation
@@ -236,33 +284,90 @@ typedef struct fl_sim_opts {
      * in the output callback are NaN. */
     const int *outputs;
     int noutputs;
+    /* The most output points a run may produce: a run whose output grid
+     * ((stop_time - start_time) / interval + 1 points) is larger is refused
+     * before it starts, and fl_sim_run_csv stops a run that writes more rows
+     * (each event adds up to two). 0: FL_MAX_OUTPUTS_DEFAULT. */
+    long max_outputs;
 } fl_sim_opts;
+
+/* What fl_sim_run accepts (anything else is refused with a message before
+ * the run starts): finite start and stop times with stop > start, a
+ * positive finite interval, and a relative tolerance in
+ * [FL_TOLERANCE_MIN, FL_TOLERANCE_MAX]. Tighter than 1e-14 IDA gives up
+ * near the rounding unit (every example fails at 1e-17); looser than 1e-2
+ * the steps no longer resolve the motion (energy balance off by 2-80 % at
+ * 0.1, and stick-slip runs that do not finish). */
+#define FL_TOLERANCE_MIN 1e-14
+#define FL_TOLERANCE_MAX 1e-2
+#define FL_MAX_OUTPUTS_DEFAULT 100000000L
 
 /* Options from the model's experiment annotation (StartTime 0, StopTime 1,
  * Interval (stop-start)/500 and Tolerance 1e-6 where absent). */
-fl_sim_opts fl_sim_default_opts(const fl_system *sys);
+FLANGE_API fl_sim_opts fl_sim_default_opts(const fl_system *sys);
 
 /* Called at every output point: on the Interval grid and on both sides of
  * every event. vals[i] is the value of output variable i. Return non-zero to
  * stop the run (fl_sim_run then fails with that code). */
 typedef int (*fl_output_fn)(void *user, double t, const double *vals, int nvals);
 
-fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d);
-void fl_sim_free(fl_sim *sim);
+FLANGE_API fl_sim *fl_sim_new(const fl_system *sys, fl_diag *d);
+FLANGE_API void fl_sim_free(fl_sim *sim);
 
 /* Initialise and integrate from start_time to stop_time. fn may be NULL.
- * Returns 0 on success. */
-int fl_sim_run(fl_sim *sim, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d);
+ * The options are checked first (see FL_TOLERANCE_MIN). Returns 0 on
+ * success. */
+FLANGE_API int fl_sim_run(fl_sim *sim, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d);
 
 /* As fl_sim_run, writing a CSV file: header "time" then the selected
- * variables, one row per output point. globs selects variables by name
- * ("mass*.s"); NULL or nglobs = 0 writes all. The file is written to a
- * temporary name and renamed on success only: a failed run leaves no file. */
-int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
-                   const char *const *globs, int nglobs, fl_diag *d);
+ * variables, one row per output point, and beside it PATH.units (a
+ * "variable,unit" line per column, for plots). globs selects variables by
+ * name ("mass*.s"); NULL or nglobs = 0 writes all. Where it writes:
+ *  - a path that does not exist or names a regular file: to a temporary
+ *    file beside it (PATH.tmpXXXXXX), renamed over it on success only, so
+ *    a failed run leaves the previous file (or none) untouched; a replaced
+ *    file keeps its permissions;
+ *  - a symbolic link is followed and the file it leads to is replaced the
+ *    same way: the link stays a link;
+ *  - anything else (a character device such as /dev/null, a FIFO, a
+ *    terminal, /dev/stdout on a pipe) and a file open as this process's
+ *    standard output or error: written in place, with no PATH.units and
+ *    no protection against a failed run;
+ *  - a directory: an error.
+ * The name is not checked: the file is CSV whatever it is called. */
+FLANGE_API int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
+                              const char *const *globs, int nglobs, fl_diag *d);
+
+/* As fl_sim_run_csv, writing the CSV to an open stream (flushed, not
+ * closed), with no units file. A write error stops the run with a message. */
+FLANGE_API int fl_sim_run_csv_stream(fl_sim *sim, const fl_sim_opts *o, FILE *out,
+                                     const char *const *globs, int nglobs, fl_diag *d);
+
+/* The size of the CSV fl_sim_run_csv would write with these options and
+ * globs, for a warning before a big run: *rows the points of the output grid
+ * (each event adds up to two more), *cols the columns (time and the selected
+ * variables), *bytes an upper bound of the file size (25 bytes for a time
+ * and 20 for a value with its separator; the examples' files are 30-50 %
+ * smaller).
+ * Any pointer may be NULL. Returns 0, or -1 with a message for options
+ * fl_sim_run would refuse or a glob that matches nothing. */
+FLANGE_API int fl_sim_csv_size(const fl_sim *sim, const fl_sim_opts *o, const char *const *globs, int nglobs,
+                               double *rows, int *cols, double *bytes, fl_diag *d);
+
+/* Removes the temporary files of the writes in progress in this process
+ * (fl_sim_run_csv and fl_plot_csv write to a temporary file and rename it
+ * when complete); returns how many it removed. It is async-signal-safe:
+ * the library installs no signal handlers, so a program that ends on
+ * SIGINT or SIGTERM calls it from its own handler before the process ends
+ * (as the flange tool does), and no PATH.tmpXXXXXX is left behind. The
+ * interrupted writes themselves fail if the process goes on. At most 16
+ * writes in progress at once are covered. Pictures drawn through the
+ * shared libflange-plot.so are listed inside that library and not covered
+ * (with the static libflange-plot.a, as in the flange tool, they are). */
+FLANGE_API int fl_remove_temp_files(void);
 
 /* Value of output variable i at the last output point. */
-double fl_sim_value(const fl_sim *sim, int i);
+FLANGE_API double fl_sim_value(const fl_sim *sim, int i);
 
 /* Counters of the last run. */
 typedef struct fl_stats {
@@ -283,7 +388,7 @@ typedef struct fl_stats {
      * -1: no verdict (the audit was off, or the run failed before its end) */
     int e_closed;
 } fl_stats;
-fl_stats fl_sim_stats(const fl_sim *sim);
+FLANGE_API fl_stats fl_sim_stats(const fl_sim *sim);
 
 /* ------------------------------------------------------------------------
  * Parameter studies
@@ -299,9 +404,9 @@ fl_stats fl_sim_stats(const fl_sim *sim);
  * would switch a component's contact model: change those in the model and
  * compile again. Modifiers written in the model as expressions of the
  * changed parameter keep their compiled values. Returns 0 on success. */
-int fl_sim_set_param(fl_sim *sim, const char *name, double value, fl_diag *d);
+FLANGE_API int fl_sim_set_param(fl_sim *sim, const char *name, double value, fl_diag *d);
 /* Current value of a parameter of this simulation (NaN if unknown). */
-double fl_sim_param(const fl_sim *sim, const char *name);
+FLANGE_API double fl_sim_param(const fl_sim *sim, const char *name);
 
 /* Called on a worker thread before run k: set the run's parameters with
  * fl_sim_set_param (messages to run_diag); non-zero marks the run failed
@@ -319,8 +424,8 @@ typedef void (*fl_ensemble_done_fn)(fl_sim *sim, int run, int status, const fl_d
  * their sim and per-run data. A failed run does not stop the others.
  * Returns the number of failed runs, or -1 (reported to d) if nothing could
  * start. */
-int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
-                    fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d);
+FLANGE_API int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
+                               fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d);
 
 /* ------------------------------------------------------------------------
  * Result comparison
@@ -331,12 +436,24 @@ int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int n
  * reference of half-width tol*(time span) in time and tol*(value range) in
  * value. signals_file lists one signal per line (NULL: every column of the
  * reference). Writes one line per signal to report. Returns 0 when all pass,
- * 1 when some fail, -1 on error (unreadable file, missing signal). */
-int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
-                   double tol, FILE *report, fl_diag *d);
+ * 1 when some fail, -1 on error (unreadable file, missing signal).
+ * Both files must be result tables: a header of names with 'time' first
+ * (any case), then rows of as many finite numbers, with time never
+ * decreasing (an event repeats its time); blank lines, CRLF line ends, a
+ * UTF-8 byte order mark and double-quoted fields are accepted. Anything
+ * else (binary data, a missing header, a short or long row, text or NaN
+ * where a number belongs, time going back) is an error located at
+ * file:line:column. */
+FLANGE_API int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
+                              double tol, FILE *report, fl_diag *d);
 
 /* ------------------------------------------------------------------------
  * Plots (PLplot; PNG, SVG or PDF)
+ *
+ * These live in a library of their own, libflange-plot, so that libflange
+ * itself does not depend on PLplot: link with -lflange-plot -lflange
+ * (pkg-config flange-plot). libflange-plot must come from the same build
+ * as libflange.
  * ------------------------------------------------------------------------ */
 
 typedef enum fl_plot_layout {
@@ -354,12 +471,14 @@ typedef struct fl_plot_opts {
     int width, height;     /* pixels (PNG) or points (SVG, PDF); 0: 900 x 600 */
 } fl_plot_opts;
 
-/* Plot signals of a result CSV (as written by fl_sim_run_csv) into the
- * picture out, whose format follows its extension (.png, .svg, .pdf). Axis
- * labels carry the units from RESULT.csv.units when that file exists. The
- * picture is written to a temporary name and renamed when complete. Not
- * thread-safe (PLplot keeps global state). Returns 0 on success. */
-int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
+/* Plot signals of a result CSV (as written by fl_sim_run_csv, read with
+ * the rules of fl_compare_csv) into the picture out, whose format follows
+ * its extension (.png, .svg, .pdf). Axis labels carry the units from
+ * RESULT.csv.units when that file exists. The picture is drawn into a
+ * temporary file and then renamed over out (a new path, a regular file, or
+ * the file a symbolic link leads to) or copied into it (a device, a FIFO).
+ * Not thread-safe (PLplot keeps global state). Returns 0 on success. */
+FLANGE_API int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef FL_CLI_H
 #define FL_CLI_H
 
+#include <stddef.h>
+
 #include "flange.h"
 
 int cmd_compare(int argc, char **argv);
@@ -21,6 +23,21 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) __
 const char *cli_option(int argc, char **argv, int *i, const char *name, int *missing);
 /* A finite number; 0 on success. */
 int cli_number(const char *s, double *out);
+
+/* Output names (outputs.c). The extension of path's last component
+ * (".csv"), or NULL. */
+const char *cli_extension(const char *path);
+/* 1 when both paths exist and are the same file (device and inode). */
+int cli_same_file(const char *a, const char *b);
+/* 1, with a message for a usage error, when out names a result format
+ * flange does not write (.csv and no extension are CSV). */
+int cli_result_name_error(const char *out, char *msg, size_t cap);
+/* 1, with a message, unless out ends in .png, .svg or .pdf. */
+int cli_picture_name_error(const char *out, char *msg, size_t cap);
+
+/* On SIGINT, SIGTERM and SIGHUP: remove the temporary files of the writes
+ * in progress, then end by that signal (signals.c). */
+void cli_catch_signals(void);
 
 /* A growing list of strings (comma-separated arguments). */
 typedef struct cli_list {

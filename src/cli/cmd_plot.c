@@ -75,6 +75,10 @@ int cmd_plot(int argc, char **argv)
     if (rc < 0 && !csv) rc = cli_usage_error(cmd, plot_usage, "no result file given");
     if (rc < 0 && y.n == 0)
         rc = cli_usage_error(cmd, plot_usage, "which signals? give them with --y (e.g. --y 'mass*.s')");
+    char msg[512];
+    if (rc < 0 && out && cli_picture_name_error(out, msg, sizeof msg)) rc = cli_usage_error(cmd, plot_usage, "%s", msg);
+    if (rc < 0 && out && cli_same_file(out, csv))
+        rc = cli_usage_error(cmd, plot_usage, "-o %s would overwrite the result file %s", out, csv);
     if (rc >= 0) { /* help shown or a usage error */
         cli_list_free(&y);
         return rc;
@@ -92,6 +96,7 @@ int cmd_plot(int argc, char **argv)
         strcpy(default_out + n, ".png");
         out = default_out;
     }
+    cli_catch_signals(); /* no temporary picture outlives an interrupted plot */
     o.y = (const char *const *)y.v;
     o.ny = y.n;
     o.x = x;

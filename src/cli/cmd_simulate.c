@@ -1,11 +1,13 @@
 /* cmd_simulate.c - "flange simulate", "flange check" and "flange components".
  * simulate runs a model to CSV (and a picture with --plot), shows one
  * progress line on a terminal, and ends with a summary of the run. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@ typedef struct sim_args {
     const char *plot;
     double start, stop, interval, tolerance;
     int has_start, has_stop, has_interval, has_tolerance;
+    long max_rows; /* --max-rows, 0: the library's limit */
     const char **params;
     int nparams;
     cli_list globs, plot_vars;
@@ -34,8 +37,8 @@ typedef struct sim_args {
 } sim_args;
 
 static const char simulate_usage[] =
-    "usage: flange simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv] [--model NAME] [--start T] [--stop T]\n"
-    "                       [--interval H] [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
+    "usage: flange simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv|-] [--model NAME] [--start T] [--stop T]\n"
+    "                       [--interval H] [--tolerance R] [--max-rows N] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
     "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--strict-init]\n"
     "                       [--stats] [--quiet]";
@@ -66,6 +69,43 @@ static int is_class_name(const char *s, int nlibs)
         if (!(letter || (!start && ((*p >= '0' && *p <= '9') || *p == '.')))) return 0;
     }
     return n && s[n - 1] != '.';
+}
+
+/* The result must not overwrite the model, under whatever name (checked
+ * again once the default name <Model>.csv is known). */
+static int check_not_model(const char *out, const char *model)
+{
+    char *units = malloc(strlen(out) + 7);
+    if (units) sprintf(units, "%s.units", out);
+    int same = cli_same_file(out, model) || (units && cli_same_file(units, model));
+    free(units);
+    if (!same) return 0;
+    return cli_usage_error("simulate", simulate_usage, "-o %s would overwrite the model file %s", out, model);
+}
+
+/* What -o and --plot name: formats flange writes, not the model file, and
+ * a result --plot can read back. */
+static int check_output_names(const sim_args *a, const char *usage)
+{
+    const char *cmd = "simulate";
+    char msg[512];
+    int to_stdout = a->out && strcmp(a->out, "-") == 0;
+    if (to_stdout && a->plot)
+        return cli_usage_error(cmd, usage, "--plot reads the result back from its file: not with -o -");
+    if (to_stdout && (a->stats || a->energy))
+        return cli_usage_error(cmd, usage, "%s prints on standard output, where -o - writes the CSV",
+                               a->stats ? "--stats" : "--energy");
+    int same = a->out && !to_stdout && a->model_file ? check_not_model(a->out, a->model_file) : 0;
+    if (same) return same;
+    if (a->plot && a->model_file && cli_same_file(a->plot, a->model_file))
+        return cli_usage_error(cmd, usage, "--plot %s would overwrite the model file %s", a->plot, a->model_file);
+    if (a->out && !to_stdout && cli_result_name_error(a->out, msg, sizeof msg))
+        return cli_usage_error(cmd, usage, "%s", msg);
+    if (a->plot && cli_picture_name_error(a->plot, msg, sizeof msg)) return cli_usage_error(cmd, usage, "%s", msg);
+    struct stat st;
+    if (a->plot && a->out && !to_stdout && stat(a->out, &st) == 0 && !S_ISREG(st.st_mode))
+        return cli_usage_error(cmd, usage, "--plot reads the result back from %s, which is not a regular file", a->out);
+    return 0;
 }
 
 /* Parses arguments of simulate (full = 1) or check (full = 0). */
@@ -123,6 +163,11 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             a->contacts = FL_CONTACTS_EVENTS;
         } else if (full && strcmp(arg, "--stats") == 0) {
             a->stats = 1;
+        } else if (full && (v = cli_option(argc, argv, &i, "--max-rows", &missing))) {
+            double n;
+            if (cli_number(v, &n) || n < 1 || n != floor(n) || n > (double)LONG_MAX)
+                return cli_usage_error(cmd, usage, "--max-rows needs a positive whole number, got '%s'", v);
+            a->max_rows = (long)n;
         } else if (full) {
             static const char *const names[] = {"--start", "--stop", "--interval", "--tolerance"};
             double *dst[] = {&a->start, &a->stop, &a->interval, &a->tolerance};
@@ -131,6 +176,11 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             for (k = 0; k < 4; k++) {
                 if ((v = cli_option(argc, argv, &i, names[k], &missing))) {
                     if (cli_number(v, dst[k])) return cli_usage_error(cmd, usage, "%s needs a number, got '%s'", names[k], v);
+                    if (k == 2 && !(a->interval > 0))
+                        return cli_usage_error(cmd, usage, "--interval must be positive, got '%s'", v);
+                    if (k == 3 && !(a->tolerance >= FL_TOLERANCE_MIN && a->tolerance <= FL_TOLERANCE_MAX))
+                        return cli_usage_error(cmd, usage, "--tolerance must be between %g and %g, got '%s'",
+                                               FL_TOLERANCE_MIN, FL_TOLERANCE_MAX, v);
                     *has[k] = 1;
                     break;
                 }
@@ -154,7 +204,7 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
     if (!a->model_file && !a->class_name) return cli_usage_error(cmd, usage, "no model file given");
     if (a->energy && a->no_energy) return cli_usage_error(cmd, usage, "--energy and --no-energy contradict each other");
     if (a->plot_vars.n && !a->plot) return cli_usage_error(cmd, usage, "--plot-vars needs --plot FILE");
-    return 0;
+    return full ? check_output_names(a, usage) : 0;
 }
 
 static double wall_now(void)
@@ -238,13 +288,53 @@ typedef struct progress {
     double start, last;   /* wall clock */
     double after;         /* seconds before the first line */
     int shown;
+    int tty;              /* stderr is a terminal: the progress line (never with --quiet) */
+    int long_warned;
 } progress;
+
+/* A run expected to take longer than this is announced with a warning when
+ * no progress line shows it, projected after `after` seconds but at least
+ * LONG_RUN_SAMPLE (the first steps say little about the rest). */
+#define LONG_RUN_SECONDS 60.0
+#define LONG_RUN_SAMPLE 1.0
+
+static void duration_text(char *out, size_t cap, double sec)
+{
+    if (sec < 120) snprintf(out, cap, "%.0f s", sec);
+    else if (sec < 7200) snprintf(out, cap, "%.0f minutes", sec / 60);
+    else if (sec < 2 * 86400) snprintf(out, cap, "%.0f hours", sec / 3600);
+    else if (sec < 2 * 365 * 86400.0) snprintf(out, cap, "%.0f days", sec / 86400);
+    else snprintf(out, cap, "%.2g years", sec / (365 * 86400.0));
+}
+
+/* Off a terminal a long run would otherwise start silently: a projection
+ * of the whole run, once, if it is long. */
+static void warn_long_run(progress *p, double t, double now)
+{
+    p->long_warned = 1;
+    double frac = (t - p->t0) / (p->t1 - p->t0), spent = now - p->start;
+    double rest = frac > 0 ? spent * (1 - frac) / frac : INFINITY;
+    if (!(rest > LONG_RUN_SECONDS)) return;
+    char left[64] = "";
+    if (isfinite(rest)) {
+        strcpy(left, ", about ");
+        duration_text(left + 8, sizeof left - 8, rest);
+        strcat(left, " to go");
+    }
+    fprintf(stderr, "warning: a long run: model time %.6g of %g s after %.1f s%s\n", t, p->t1, spent, left);
+    fflush(stderr);
+}
 
 static int show_progress(void *user, double t, const struct fl_stats *st)
 {
     progress *p = user;
     double now = wall_now();
-    if (now - p->start < p->after || now - p->last < 0.1) return 0;
+    if (now - p->start < p->after) return 0;
+    if (!p->tty) {
+        if (!p->long_warned && now - p->start >= LONG_RUN_SAMPLE) warn_long_run(p, t, now);
+        return 0;
+    }
+    if (now - p->last < 0.1) return 0;
     p->last = now;
     double frac = (t - p->t0) / (p->t1 - p->t0);
     char left[48] = "";
@@ -315,6 +405,66 @@ static int plot_run(const sim_args *a, const fl_system *sys, const char *model, 
     return fl_plot_csv(csv, a->plot, &po, d);
 }
 
+/* Start and stop from the command line against each other and the model's
+ * (the library checks the rest once more, for every caller). */
+static int check_times(const sim_args *a, const fl_sim_opts *o)
+{
+    if (o->stop_time > o->start_time) return 0;
+    if (a->has_stop)
+        return cli_usage_error("simulate", simulate_usage, "--stop %g must be greater than the start time %g",
+                               o->stop_time, o->start_time);
+    return cli_usage_error("simulate", simulate_usage, "--start %g must be less than the stop time %g of the model",
+                           o->start_time, o->stop_time);
+}
+
+static void size_text(char *out, size_t cap, double bytes)
+{
+    static const char *const unit[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+    int k = 0;
+    while (bytes >= 1000 && k < 5) bytes /= 1000, k++;
+    snprintf(out, cap, k && bytes < 10 ? "%.1f %s" : "%.0f %s", bytes, unit[k]);
+}
+
+/* Before a run fills a disk or takes ages to write: a warning, once and up
+ * front, when the result will have more than a tenth of the row limit
+ * (--max-rows), when it may exceed FLANGE_WARN_BYTES (default 1 GB), or
+ * when it may not fit on its disk. Runs above the limit itself are refused
+ * by the library. */
+static void warn_large_output(const sim_args *a, fl_sim *sim, const fl_sim_opts *o, const char *out,
+                              const char *const *globs, int nglobs)
+{
+    double rows, bytes;
+    int cols;
+    if (fl_sim_csv_size(sim, o, globs, nglobs, &rows, &cols, &bytes, NULL)) return; /* the run reports it */
+    double warn_rows = (a->max_rows > 0 ? (double)a->max_rows : (double)FL_MAX_OUTPUTS_DEFAULT) / 10;
+    const char *env = getenv("FLANGE_WARN_BYTES");
+    double warn_bytes = env && atof(env) > 0 ? atof(env) : 1e9;
+    double avail = INFINITY;
+    struct stat st;
+    if (strcmp(out, "-") != 0 && (stat(out, &st) != 0 || S_ISREG(st.st_mode))) {
+        /* the directory the file goes to */
+        const char *slash = strrchr(out, '/');
+        char *dir = malloc(strlen(out) + 2);
+        struct statvfs fs;
+        if (dir) {
+            if (!slash) strcpy(dir, ".");
+            else if (slash == out) strcpy(dir, "/");
+            else sprintf(dir, "%.*s", (int)(slash - out), out);
+            if (statvfs(dir, &fs) == 0) avail = (double)fs.f_bavail * (double)fs.f_frsize;
+            free(dir);
+        }
+    }
+    if (rows <= warn_rows && bytes <= warn_bytes && bytes <= avail) return;
+    char size[32], free_text[32];
+    size_text(size, sizeof size, bytes);
+    size_text(free_text, sizeof free_text, avail);
+    fprintf(stderr, "warning: the result will have %.0f rows of %d columns, up to %s%s%s%s: a larger --interval or "
+            "fewer --vars make it smaller\n",
+            rows, cols, size, bytes > avail ? ", and its disk has only " : "", bytes > avail ? free_text : "",
+            bytes > avail ? " free" : "");
+    fflush(stderr);
+}
+
 int cmd_simulate(int argc, char **argv)
 {
     sim_args a;
@@ -323,6 +473,7 @@ int cmd_simulate(int argc, char **argv)
         free_args(&a);
         return rc == 1 ? 0 : rc;
     }
+    cli_catch_signals(); /* no temporary file outlives an interrupted run */
     fl_diag *d = fl_diag_new();
     char *name;
     double times[2] = {0, 0};
@@ -343,6 +494,7 @@ int cmd_simulate(int argc, char **argv)
         o.quiet = a.quiet;
         o.energy = !a.no_energy; /* the summary reports its drift */
         o.contacts = a.contacts;
+        o.max_outputs = a.max_rows;
         progress p;
         memset(&p, 0, sizeof p);
         p.t0 = o.start_time;
@@ -351,7 +503,8 @@ int cmd_simulate(int argc, char **argv)
         p.last = -INFINITY;
         const char *after = getenv("FLANGE_PROGRESS_AFTER");
         p.after = after ? atof(after) : 1.0;
-        if (!a.quiet && isatty(STDERR_FILENO)) {
+        p.tty = !a.quiet && isatty(STDERR_FILENO);
+        if (!a.quiet) { /* a progress line, or off a terminal a warning if the run is long */
             o.progress = show_progress;
             o.progress_user = &p;
         }
@@ -361,6 +514,7 @@ int cmd_simulate(int argc, char **argv)
             sprintf(default_out, "%s.csv", name);
             out = default_out;
         }
+        int to_stdout = strcmp(out, "-") == 0;
         /* --energy without --vars: every variable and the energy totals */
         static const char *const all[] = {"**"};
         const char *const *globs = (const char *const *)a.globs.v;
@@ -369,20 +523,26 @@ int cmd_simulate(int argc, char **argv)
             globs = all;
             nglobs = 1;
         }
-        rc = fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
+        int usage = check_times(&a, &o);
+        if (!usage && !to_stdout && a.model_file) usage = check_not_model(out, a.model_file);
+        if (!usage) warn_large_output(&a, sim, &o, out, globs, nglobs);
+        p.start = wall_now();
+        rc = usage ? -1
+             : to_stdout ? fl_sim_run_csv_stream(sim, &o, stdout, globs, nglobs, d)
+                         : fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
         if (p.shown) fputs("\r\033[K", stderr);
         if (rc == 0 && a.plot) rc = plot_run(&a, sys, name, out, d);
         cli_print_diags(d);
         fl_stats st = fl_sim_stats(sim);
         double w2 = wall_now();
-        if (rc == 0 && !a.quiet) summary(out, a.plot, &st, &o, w1 - w0, w2 - w1);
+        if (rc == 0 && !a.quiet) summary(to_stdout ? "standard output" : out, a.plot, &st, &o, w1 - w0, w2 - w1);
         if (rc == 0 && a.energy) print_energy(&st, o.stop_time);
         if (rc == 0 && a.stats)
             printf("steps=%ld res=%ld jac=%ld lsetups=%ld state_events=%ld time_events=%ld outputs=%ld "
                    "model_s=%.6f load_s=%.6f compile_s=%.6f run_s=%.6f solver=%s\n",
                    st.steps, st.res_evals, st.jac_evals, st.lin_setups, st.state_events, st.time_events, st.outputs,
                    w1 - w0, times[0], times[1], w2 - w1, st.linear_solver);
-        rc = rc ? 1 : 0;
+        rc = usage ? usage : rc ? 1 : 0;
     } else {
         cli_print_diags(d);
         rc = 1;

@@ -11,10 +11,10 @@ static const char usage[] =
     "usage: flange <command> [arguments]\n"
     "\n"
     "commands:\n"
-    "  simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv] [--model NAME] [--start T] [--stop T] [--interval H]\n"
-    "           [--tolerance R] [--vars GLOB,...] [--param NAME=VALUE ...] [--solver auto|dense|klu]\n"
-    "           [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy] [--contact-events | --no-contact-events]\n"
-    "           [--stats] [--quiet]\n"
+    "  simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv|-] [--model NAME] [--start T] [--stop T]\n"
+    "           [--interval H] [--tolerance R] [--max-rows N] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
+    "           [--solver auto|dense|klu] [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy]\n"
+    "           [--contact-events | --no-contact-events] [--stats] [--quiet]\n"
     "                     simulate a model and write every variable (or the selected ones) to CSV\n"
     "  plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
     "           [--layout stacked|overlay] [--size WxH]\n"
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("flange %s\n", FLANGE_VERSION);
+        printf("flange %s\n", fl_version());
         return 0;
     }
     if (strcmp(cmd, "simulate") == 0) return cmd_simulate(argc - 1, argv + 1);

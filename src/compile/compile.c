@@ -64,6 +64,10 @@ void fl_compile_vars(fl_system *s)
 void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
 {
     const fl_var *x = &s->vars[v];
+    if (x->kind == OV_ENERGY) { /* also in a model without instances */
+        snprintf(buf, cap, "%s", energy_names[x->index]);
+        return;
+    }
     const fl_inst_rt *ir = &s->insts[x->inst];
     const fl_class *c = ir->cls;
     /* the equations of the model itself belong to an instance named "" */
@@ -87,6 +91,7 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
 static const char *var_unit(const fl_system *s, int v)
 {
     const fl_var *x = &s->vars[v];
+    if (x->kind == OV_ENERGY) return "J";
     const fl_class *c = s->insts[x->inst].cls;
     const char *u;
     switch (x->kind) {
@@ -162,16 +167,23 @@ void fl_system_free(fl_system *s)
     free(s);
 }
 
-fl_system *fl_compile(const fl_model *m, fl_diag *d)
+static void system_cleanup(void *s)
+{
+    fl_system_free(s);
+}
+
+FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NULL, d)
 {
     if (!m) return NULL;
     int errors_before = fl_diag_errors(d);
     fl_system *s = fl_xcalloc(1, sizeof *s);
     pthread_mutex_init(&s->index_lock, NULL);
+    fl_cleanup cl; /* out of memory: the system so far is freed (counts are set with their arrays) */
+    fl_cleanup_push(&cl, system_cleanup, s);
     s->name = fl_xstrdup(m->name);
     s->exp = fl_model_experiment(m);
+    s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
     s->ninst = (int)m->insts.n;
-    s->insts = fl_xcalloc((size_t)(s->ninst ? s->ninst : 1), sizeof(fl_inst_rt));
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].cls = m->insts.v[i].cls;
         fl_class_retain(s->insts[i].cls); /* classes made from user equations outlive the model */
@@ -188,11 +200,12 @@ fl_system *fl_compile(const fl_model *m, fl_diag *d)
             if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
     if (!rc) rc = fl_compile_init(s, m->strict_init, d);
+    if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
+    fl_cleanup_pop(&cl);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);
         return NULL;
     }
-    fl_compile_vars(s);
     s->linsolver = s->n > FL_KLU_THRESHOLD ? FL_SOLVER_KLU : FL_SOLVER_DENSE;
     for (int i = 0; i < s->nblocks && !s->has_time_events; i++) s->has_time_events = 1;
     return s;
@@ -203,27 +216,39 @@ int fl_system_nvars(const fl_system *s)
     return s ? s->nvars : 0;
 }
 
-const char *fl_system_var_name(const fl_system *s, int i)
+/* The name table, built on first use under the system's lock. The build
+ * runs under a recovery point of its own (an allocation failure must not
+ * leave the lock held) and publishes the table only when complete. */
+static void build_var_names(void *arg)
+{
+    fl_system *w = arg;
+    fl_buf names = {0};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, fl_buf_cleanup, &names);
+    char tmp[512];
+    size_t *ofs = fl_xmalloc(sizeof(size_t) * (size_t)w->nvars);
+    for (int v = 0; v < w->nvars; v++) {
+        fl_var_name_into(w, v, tmp, sizeof tmp);
+        ofs[v] = names.n;
+        fl_buf_addn(&names, tmp, strlen(tmp) + 1);
+    }
+    const char **p = fl_xmalloc(sizeof(char *) * (size_t)w->nvars);
+    fl_cleanup_pop(&cl);
+    w->var_names = fl_buf_take(&names);
+    for (int v = 0; v < w->nvars; v++) p[v] = w->var_names + ofs[v];
+    free(ofs);
+    w->var_name = p;
+}
+
+FL_GUARDED(const char *, fl_system_var_name, (const fl_system *s, int i), (s, i), NULL, NULL)
 {
     if (!s || i < 0 || i >= s->nvars) return NULL;
     fl_system *w = (fl_system *)s; /* the names are built on first use */
     pthread_mutex_lock(&w->index_lock);
-    if (!s->var_name) {
-        fl_buf names = {0};
-        char tmp[512];
-        size_t *ofs = fl_xmalloc(sizeof(size_t) * (size_t)s->nvars);
-        for (int v = 0; v < s->nvars; v++) {
-            fl_var_name_into(s, v, tmp, sizeof tmp);
-            ofs[v] = names.n;
-            fl_buf_addn(&names, tmp, strlen(tmp) + 1);
-        }
-        w->var_names = fl_buf_take(&names);
-        const char **p = fl_xmalloc(sizeof(char *) * (size_t)s->nvars);
-        for (int v = 0; v < s->nvars; v++) p[v] = s->var_names + ofs[v];
-        free(ofs);
-        w->var_name = p;
-    }
+    fl_guard g;
+    int failed = !s->var_name && fl_guard_try(&g, build_var_names, w);
     pthread_mutex_unlock(&w->index_lock);
+    if (failed) fl_guard_rethrow(&g);
     return s->var_name[i];
 }
 
@@ -232,17 +257,29 @@ const char *fl_system_var_unit(const fl_system *s, int i)
     return s && i >= 0 && i < s->nvars ? var_unit(s, i) : NULL;
 }
 
+static void build_inst_index(void *arg)
+{
+    fl_system *w = arg;
+    fl_map m = {0};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, fl_map_cleanup, &m);
+    for (int i = 0; i < w->ninst; i++) fl_map_put(&m, w->insts[i].name, i);
+    fl_cleanup_pop(&cl);
+    w->inst_index = m;
+}
+
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
 {
-    fl_system *w = (fl_system *)s; /* the instance index is built on first use */
+    fl_system *w = (fl_system *)s; /* the instance index is built on first use (as the names above) */
     pthread_mutex_lock(&w->index_lock);
-    if (!s->inst_index.n && s->ninst)
-        for (int i = 0; i < s->ninst; i++) fl_map_put(&w->inst_index, s->insts[i].name, i);
+    fl_guard g;
+    int failed = !s->inst_index.n && s->ninst && fl_guard_try(&g, build_inst_index, w);
     pthread_mutex_unlock(&w->index_lock);
+    if (failed) fl_guard_rethrow(&g);
     return fl_map_getn(&s->inst_index, name, len);
 }
 
-int fl_system_var_index(const fl_system *s, const char *name)
+FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s, name), -1, NULL)
 {
     if (!s || !name) return -1;
     /* the instance is a prefix of the name that ends at a dot: look among
@@ -273,7 +310,7 @@ int fl_system_var_index(const fl_system *s, const char *name)
     return -1;
 }
 
-int fl_system_motion_vars(const fl_system *s, const char **names, int max)
+FL_GUARDED(int, fl_system_motion_vars, (const fl_system *s, const char **names, int max), (s, names, max), 0, NULL)
 {
     int n = 0;
     if (!s) return 0;
@@ -283,11 +320,11 @@ int fl_system_motion_vars(const fl_system *s, const char **names, int max)
             if (!(s->links[k].m > 0)) continue;
             const char *inst = s->insts[s->links[k].inst].name;
             char *name = fl_xsprintf("%s.%s", inst, level ? "v" : "s");
-            int i = fl_system_var_index(s, name);
+            int i = fl_system_var_index_body(s, name);
             free(name);
             if (i < 0) continue;
             int dup = 0;
-            const char *nm = fl_system_var_name(s, i);
+            const char *nm = fl_system_var_name_body(s, i);
             for (int j = 0; j < n && !dup; j++) dup = names[j] == nm;
             if (!dup && n < max) names[n++] = nm;
         }

@@ -33,7 +33,7 @@ static void print_param(FILE *out, const fl_system *s, const fl_inst_rt *ir, int
     }
 }
 
-void fl_system_describe(const fl_system *s, FILE *out)
+FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), fl_guard_print(&g_, out))
 {
     if (!s) return;
     char a[48], b[48], c[48], d[48];
@@ -173,7 +173,7 @@ static const char *ptype_name(const fl_param_def *p)
     return "?";
 }
 
-void fl_components_print(FILE *out)
+FL_GUARDED_VOID(fl_components_print, (FILE *out), (out), fl_guard_print(&g_, out))
 {
     int n = fl_class_count();
     for (int i = 0; i < n; i++) {

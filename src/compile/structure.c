@@ -46,10 +46,7 @@ int fl_b_port(fl_builder *b, const char *name)
 {
     const fl_inst_rt *ir = &b->s->insts[b->inst];
     int k = fl_class_port(ir->cls, name);
-    if (k < 0) {
-        fprintf(stderr, "flange: internal error: class %s has no port %s\n", ir->cls->path, name);
-        abort();
-    }
+    if (k < 0) fl_fail_internal("class %s has no port %s", ir->cls->path, name);
     return b->pnode[ir->port0 + k] >= 0 ? k : FL_GROUND;
 }
 
@@ -57,10 +54,7 @@ double fl_b_par(fl_builder *b, const char *name)
 {
     const fl_inst_rt *ir = &b->s->insts[b->inst];
     int k = fl_class_param(ir->cls, name);
-    if (k < 0) {
-        fprintf(stderr, "flange: internal error: class %s has no parameter %s\n", ir->cls->path, name);
-        abort();
-    }
+    if (k < 0) fl_fail_internal("class %s has no parameter %s", ir->cls->path, name);
     b->s->par_fixed[ir->pofs + k] = 1;
     return b->s->par[ir->pofs + k];
 }
@@ -126,10 +120,7 @@ static int belem_port(const fl_builder *b, const b_elem *be, int j)
 void fl_b_state(fl_builder *b, const char *var, int level, int pp, int pm, double offset)
 {
     int k = fl_class_var(b->s->insts[b->inst].cls, var);
-    if (k < 0) {
-        fprintf(stderr, "flange: internal error: class %s has no variable %s\n", b->s->insts[b->inst].cls->path, var);
-        abort();
-    }
+    if (k < 0) fl_fail_internal("class %s has no variable %s", b->s->insts[b->inst].cls->path, var);
     b_state st = {b->inst, k, level, pp, pm, offset};
     FL_VEC_PUSH(b->states, st);
 }

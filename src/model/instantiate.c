@@ -1514,6 +1514,16 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
         fl_err(ic->d, loc, "model nesting too deep (recursive model?)");
         return -1;
     }
+    /* a class that contains itself (directly or through others) would be
+     * infinite; caught at once, before its copies multiply */
+    for (int i = 0; i < ic->depth; i++)
+        if (ic->inside[i] == c) {
+            int n = (int)strlen(prefix);
+            fl_err(ic->d, loc, "component '%.*s' of type %s lies inside an instance of %s: a model cannot contain itself",
+                   n > 0 ? n - 1 : 0, prefix, c->name, c->name);
+            return -1;
+        }
+    ic->inside[ic->depth] = c;
     ic->depth++;
     env e;
     memset(&e, 0, sizeof e);
@@ -1674,29 +1684,62 @@ static int parse_overrides(const fl_load_opts *opts, fl_mod **out, int *n, fl_di
     return rc;
 }
 
+/* Out of memory while instantiating: the syntax tree, the work tables and
+ * the model so far are freed. */
+typedef struct inst_undo {
+    fl_file_ast *ast;
+    ictx *ic;
+    fl_mod **over;
+    int *nover;
+} inst_undo;
+
+static void inst_cleanup(void *arg)
+{
+    inst_undo *u = arg;
+    FL_VEC_FREE(u->ic->nodes);
+    fl_map_free(&u->ic->node_index);
+    free(u->ic->leaves.keys);
+    free(u->ic->leaves.vals);
+    free(u->ic->resolved);
+    free(u->ic->tc);
+    free(u->ic->fpath);
+    fl_flat_free(u->ic->flat);
+    fl_ufuncs_free(u->ic->funcs);
+    fl_libs_free(u->ic->libs);
+    fl_model_free(u->ic->m);
+    fl_mod_free_array(*u->over, *u->nover);
+    fl_file_free(u->ast);
+}
+
 fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
 {
+    fl_mod *over = NULL;
+    int nover = 0;
+    ictx ic;
+    memset(&ic, 0, sizeof ic);
+    inst_undo u = {ast, &ic, &over, &nover};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, inst_cleanup, &u);
     /* the libraries: --lib entries, then MODELICAPATH (library.c) */
     fl_libs *libs = NULL;
     const char *mp = opts && opts->modelicapath ? opts->modelicapath : getenv("MODELICAPATH");
     const fl_class_ast *top = NULL;
     if (!fl_libs_open(opts ? opts->libs : NULL, opts ? opts->nlibs : 0, mp, d, &libs))
         top = pick_model(ast, libs, opts ? opts->model_name : NULL, d);
+    ic.libs = libs;
     if (!top) {
+        fl_cleanup_pop(&cl);
         fl_libs_free(libs);
         fl_file_free(ast);
         return NULL;
     }
-    fl_mod *over = NULL;
-    int nover = 0;
     if (parse_overrides(opts, &over, &nover, d)) {
+        fl_cleanup_pop(&cl);
         fl_mod_free_array(over, nover);
         fl_libs_free(libs);
         fl_file_free(ast);
         return NULL;
     }
-    ictx ic;
-    memset(&ic, 0, sizeof ic);
     ic.file = ast;
     ic.libs = libs;
     ic.d = d;
@@ -1771,6 +1814,7 @@ fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d)
         rc = -1;
     }
 
+    fl_cleanup_pop(&cl);
     FL_VEC_FREE(ic.nodes);
     fl_map_free(&ic.node_index);
     free(ic.leaves.keys);

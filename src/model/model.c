@@ -27,7 +27,7 @@ fl_model *fl_model_alloc(const char *name)
     return m;
 }
 
-fl_model *fl_model_new(const char *name)
+FL_GUARDED(fl_model *, fl_model_new, (const char *name), (name), NULL, NULL)
 {
     return fl_model_alloc(name);
 }
@@ -94,7 +94,8 @@ static int valid_identifier(const char *s)
     return s[strlen(s) - 1] != '.';
 }
 
-int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d)
+FL_GUARDED(int, fl_model_add, (fl_model *m, const char *type, const char *name, fl_diag *d),
+           (m, type, name, d), -1, d)
 {
     if (!m || !type || !name) return -1;
     if (!valid_identifier(name)) {
@@ -236,7 +237,7 @@ int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag
     return 0;
 }
 
-int fl_model_connect(fl_model *m, const char *a, const char *b, fl_diag *d)
+FL_GUARDED(int, fl_model_connect, (fl_model *m, const char *a, const char *b, fl_diag *d), (m, a, b, d), -1, d)
 {
     fl_pref pa, pb;
     if (!m || !a || !b) return -1;
@@ -560,7 +561,7 @@ static int set_field(fl_model *m, const char *name, const fl_value *v, fl_diag *
     return fl_model_set_value(m, inst, rest, v, api_loc, d);
 }
 
-int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d)
+FL_GUARDED(int, fl_model_set, (fl_model *m, const char *name, double value, fl_diag *d), (m, name, value, d), -1, d)
 {
     int inst;
     const char *rest;
@@ -584,7 +585,8 @@ int fl_model_set(fl_model *m, const char *name, double value, fl_diag *d)
     return fl_model_set_value(m, inst, rest, &v, api_loc, d);
 }
 
-int fl_model_set_expr(fl_model *m, const char *name, const char *text, fl_diag *d)
+FL_GUARDED(int, fl_model_set_expr, (fl_model *m, const char *name, const char *text, fl_diag *d),
+           (m, name, text, d), -1, d)
 {
     if (!m || !name || !text) return -1;
     fl_expr *e = fl_parse_expr(text, "<value>", d);
@@ -598,7 +600,8 @@ int fl_model_set_expr(fl_model *m, const char *name, const char *text, fl_diag *
     return rc;
 }
 
-int fl_model_set_array(fl_model *m, const char *name, int rows, int cols, const double *data, fl_diag *d)
+FL_GUARDED(int, fl_model_set_array, (fl_model *m, const char *name, int rows, int cols, const double *data, fl_diag *d),
+           (m, name, rows, cols, data, d), -1, d)
 {
     if (rows < 1 || cols < 1 || !data) {
         fl_err(d, api_loc, "fl_model_set_array(%s): need rows >= 1, cols >= 1 and data", name ? name : "");
@@ -677,6 +680,19 @@ static int check_nul(const char *path, const char *text, size_t n, fl_diag *d)
  * since opening a FIFO waits for a writer and opening a device may act on
  * it, and again on the open file, which is opened without waiting in case
  * it was replaced in between. */
+typedef struct reading {
+    int fd;
+    char *text;
+} reading;
+
+/* Out of memory while reading: the file is closed, the text freed. */
+static void reading_cleanup(void *arg)
+{
+    reading *r = arg;
+    close(r->fd);
+    free(r->text);
+}
+
 char *fl_read_model_text(const char *path, fl_diag *d)
 {
     struct stat st;
@@ -701,10 +717,13 @@ char *fl_read_model_text(const char *path, fl_diag *d)
     /* one read of the whole file when its size is known (a big model is
      * tens of megabytes: no copying while the buffer grows) */
     size_t cap = st.st_size > 0 && (uintmax_t)st.st_size <= FL_MAX_MODEL_FILE ? (size_t)st.st_size + 1 : 65536;
+    reading r = {fd, NULL};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, reading_cleanup, &r);
     char *text = NULL;
     size_t n = 0;
     int err = 0, too_big = (uintmax_t)st.st_size > FL_MAX_MODEL_FILE;
-    if (!too_big) text = fl_xmalloc(cap);
+    if (!too_big) text = r.text = fl_xmalloc(cap);
     while (!too_big) {
         if (n + 1 == cap) { /* full: the end, or the file grew since fstat */
             char c;
@@ -717,7 +736,7 @@ char *fl_read_model_text(const char *path, fl_diag *d)
                 break;
             }
             cap = FL_MIN(2 * cap, FL_MAX_MODEL_FILE + 1);
-            text = fl_xrealloc(text, cap);
+            text = r.text = fl_xrealloc(text, cap);
             text[n++] = c;
             continue;
         }
@@ -727,6 +746,7 @@ char *fl_read_model_text(const char *path, fl_diag *d)
         if (k <= 0) break;
         n += (size_t)k;
     }
+    fl_cleanup_pop(&cl);
     close(fd);
     if (too_big) {
         fl_err(d, fl_noloc, "%s is larger than 1 GiB, the largest model file flange reads", path);
@@ -746,7 +766,9 @@ char *fl_read_model_text(const char *path, fl_diag *d)
     return text;
 }
 
-fl_model *fl_model_load_string(const char *text, const char *source_name, const fl_load_opts *opts, fl_diag *d)
+FL_GUARDED(fl_model *, fl_model_load_string, (const char *text, const char *source_name, const fl_load_opts *opts,
+                                              fl_diag *d),
+           (text, source_name, opts, d), NULL, d)
 {
     if (!text) return NULL;
     fl_file_ast *ast = fl_parse(text, source_name ? source_name : "<string>", d);
@@ -754,7 +776,8 @@ fl_model *fl_model_load_string(const char *text, const char *source_name, const 
     return fl_instantiate(ast, opts, d);
 }
 
-fl_model *fl_model_load_file(const char *path, const fl_load_opts *opts, fl_diag *d)
+FL_GUARDED(fl_model *, fl_model_load_file, (const char *path, const fl_load_opts *opts, fl_diag *d),
+           (path, opts, d), NULL, d)
 {
     if (!path) return NULL;
     char *text = fl_read_model_text(path, d);

@@ -61,6 +61,7 @@ typedef struct ictx {
     } leaves;
     char *resolved;    /* buffer for resolve_name results */
     int depth;
+    const fl_class_ast *inside[32]; /* the composite classes being instantiated, outermost first */
     /* Library classes of declaration types already resolved, by lexical
      * class and type name (names are interned, so pointers identify them):
      * a big model declares the same few types over and over. */

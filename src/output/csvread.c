@@ -1,7 +1,10 @@
-/* csvread.c - a CSV reader for result files, fast enough for files of hundreds of megabytes. */
+/* csvread.c - the one reader of result files (compare, plot), fast enough
+ * for files of hundreds of megabytes, with one set of rules (csvread.h) so
+ * that a file one command accepts is not refused by another. */
 #include "output/csvread.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h> /* diag.h uses va_list without including it */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,8 @@ static char *slurp(const char *path, size_t *len, fl_diag *d)
         fl_err(d, fl_noloc, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
+    fl_cleanup cl; /* out of memory: the file is closed */
+    fl_cleanup_push(&cl, fl_fclose_cleanup, f);
     size_t cap = (size_t)1 << 16;
     /* The size is only a hint (pipes have none); the loop below copes
      * with the file growing or shrinking meanwhile. */
@@ -54,10 +59,12 @@ static char *slurp(const char *path, size_t *len, fl_diag *d)
     }
     if (ferror(f)) {
         fl_err(d, fl_noloc, "cannot read %s: %s", path, strerror(errno));
+        fl_cleanup_pop(&cl);
         fclose(f);
         free(buf);
         return NULL;
     }
+    fl_cleanup_pop(&cl);
     fclose(f);
     buf[n] = '\0';
     *len = n;
@@ -67,6 +74,64 @@ static char *slurp(const char *path, size_t *len, fl_diag *d)
 static int is_blank(char ch)
 {
     return ch == ' ' || ch == '\t';
+}
+
+void fl_csv_printable(char *out, size_t cap, const char *s)
+{
+    size_t n = 0;
+    for (int shown = 0; *s && n + 8 < cap; s++, shown++) {
+        unsigned char ch = (unsigned char)*s;
+        if (shown == 40) {
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        if (ch >= 0x20 && ch < 0x7f)
+            out[n++] = (char)ch;
+        else
+            n += (size_t)snprintf(out + n, cap - n, "\\x%02x", ch);
+    }
+    out[n] = '\0';
+}
+
+/* A text file has no control bytes but tab and the line ends: anything else
+ * is binary data (an image, an executable, a MAT file), reported at its
+ * first such byte and never echoed. */
+static int check_text(const char *b, const char *e, fl_loc loc, fl_diag *d)
+{
+    for (const char *q = b; q < e; q++) {
+        unsigned char ch = (unsigned char)*q;
+        if ((ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f) {
+            loc.col = (int)(q - b) + 1;
+            fl_err(d, loc, "binary data (byte 0x%02x): not a CSV table", ch);
+            return -1;
+        }
+        if (ch == '\r' && q + 1 < e) {
+            loc.col = (int)(q - b) + 1;
+            fl_err(d, loc, "a carriage return inside a line: lines must end in LF or CRLF");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int is_number(const char *t)
+{
+    char *e;
+    strtod(t, &e);
+    return e != t && *e == '\0';
+}
+
+/* C11 has no strcasecmp. */
+static int is_time_name(const char *s)
+{
+    const char *w = "time";
+    for (; *w; s++, w++) {
+        char ch = *s;
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        if (ch != *w) return 0;
+    }
+    return *s == '\0';
 }
 
 /* Splits one NUL-terminated line into comma-separated fields in place.
@@ -129,7 +194,7 @@ static int parse_row_fast(const char *s, int ncols, double **cols, size_t row)
     for (int j = 0; j < ncols; j++) {
         char *e;
         double v = strtod(s, &e);
-        if (e == s) return 0;
+        if (e == s || !isfinite(v)) return 0;
         while (is_blank(*e)) e++;
         if (j < ncols - 1) {
             if (*e != ',') return 0;
@@ -145,7 +210,7 @@ static int parse_row_fast(const char *s, int ncols, double **cols, size_t row)
 /* The slow path: stores the row, or explains exactly what is wrong. */
 static int parse_row_careful(fl_csv *c, char *line, fieldvec *fv, fl_loc loc, fl_diag *d)
 {
-    int errcol = 0;
+    int errcol = 0, len = (int)strlen(line);
     int n = split_fields(line, fv, &errcol);
     if (n < 0) {
         loc.col = errcol;
@@ -153,6 +218,8 @@ static int parse_row_careful(fl_csv *c, char *line, fieldvec *fv, fl_loc loc, fl
         return -1;
     }
     if (n != c->ncols) {
+        /* at the first extra value, or where a missing one would start */
+        loc.col = n > c->ncols ? fv->v[c->ncols].col : len + 1;
         fl_err(d, loc, "expected %d values, found %d", c->ncols, n);
         return -1;
     }
@@ -161,12 +228,16 @@ static int parse_row_careful(fl_csv *c, char *line, fieldvec *fv, fl_loc loc, fl
         char *e;
         loc.col = fv->v[j].col;
         if (*t == '\0') {
-            fl_err(d, loc, "empty value in column %d ('%s')", j + 1, c->names[j]);
+            char shown[200];
+            fl_csv_printable(shown, sizeof shown, c->names[j]);
+            fl_err(d, loc, "empty value in column %d ('%s')", j + 1, shown);
             return -1;
         }
         double v = strtod(t, &e);
-        if (e == t || *e != '\0') {
-            fl_err(d, loc, "'%s' is not a number", t);
+        if (e == t || *e != '\0' || !isfinite(v)) {
+            char shown[200];
+            fl_csv_printable(shown, sizeof shown, t);
+            fl_err(d, loc, e == t || *e != '\0' ? "'%s' is not a number" : "'%s' is not a finite number", shown);
             return -1;
         }
         c->cols[j][c->nrows] = v;
@@ -184,12 +255,25 @@ static int parse_header(fl_csv *c, char *line, size_t max_rows, fieldvec *fv, fl
                                : "unexpected text after a quoted name in the header");
         return -1;
     }
+    int numbers = 1;
     for (int j = 0; j < n; j++) {
         if (fv->v[j].text[0] == '\0') {
             loc.col = fv->v[j].col;
             fl_err(d, loc, "empty name for column %d in the header", j + 1);
             return -1;
         }
+        numbers = numbers && is_number(fv->v[j].text);
+    }
+    loc.col = fv->v[0].col;
+    if (numbers) {
+        fl_err(d, loc, "no header: the first line holds numbers where the column names (time, ...) belong");
+        return -1;
+    }
+    if (!is_time_name(fv->v[0].text)) {
+        char shown[200];
+        fl_csv_printable(shown, sizeof shown, fv->v[0].text);
+        fl_err(d, loc, "the first column is '%s', expected 'time'", shown);
+        return -1;
     }
     c->ncols = n;
     c->names = fl_xcalloc((size_t)n, sizeof *c->names);
@@ -227,6 +311,11 @@ fl_csv *fl_csv_read(const char *path, fl_diag *d)
         char *next = nl ? nl + 1 : end;
         loc.line++;
         loc.col = 0;
+        if (check_text(p, le, loc, d)) {
+            ok = 0;
+            break;
+        }
+        char *line = p;
         while (le > p && (le[-1] == '\r' || is_blank(le[-1]))) le--;
         *le = '\0';
         char *s = p;
@@ -235,15 +324,25 @@ fl_csv *fl_csv_read(const char *path, fl_diag *d)
         if (*s == '\0') continue;
 
         if (!have_header) {
-            if (parse_header(c, s, nlines, &fv, loc, d) != 0) {
+            if (parse_header(c, line, nlines, &fv, loc, d) != 0) {
                 ok = 0;
                 break;
             }
             have_header = 1;
             continue;
         }
-        if (!parse_row_fast(s, c->ncols, c->cols, c->nrows) &&
-            parse_row_careful(c, s, &fv, loc, d) != 0) {
+        if (!parse_row_fast(line, c->ncols, c->cols, c->nrows) &&
+            parse_row_careful(c, line, &fv, loc, d) != 0) {
+            ok = 0;
+            break;
+        }
+        const double *t = c->cols[0];
+        if (c->nrows > 0 && t[c->nrows] < t[c->nrows - 1]) {
+            char a[32], b[32];
+            fl_fmt_double(a, sizeof a, t[c->nrows - 1]);
+            fl_fmt_double(b, sizeof b, t[c->nrows]);
+            loc.col = (int)(s - line) + 1;
+            fl_err(d, loc, "time decreases from %s to %s", a, b);
             ok = 0;
             break;
         }

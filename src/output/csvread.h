@@ -1,4 +1,4 @@
-/* csvread.h - reading numeric CSV result files (a header row of names, then rows of numbers) into columns. */
+/* csvread.h - reading result files (a header row of names, then rows of numbers) into columns. */
 #ifndef FL_CSVREAD_H
 #define FL_CSVREAD_H
 
@@ -14,10 +14,18 @@ typedef struct fl_csv {
     double **cols; /* cols[j][i]: column j, data row i */
 } fl_csv;
 
-/* Read a whole CSV file. Values are parsed with strtod, so "nan" and "inf"
- * are accepted and left for the caller to judge. Returns NULL and records
- * an error naming the file (and the line, for a bad row) on failure. */
+/* Read a whole result file, with the one set of rules every reader of
+ * results (compare, plot) applies: text without control bytes; a header of
+ * names, 'time' first (any case); rows of as many finite numbers; time never
+ * decreasing (an event repeats its time). Blank lines, CRLF, a UTF-8 byte
+ * order mark and double-quoted fields ("x[1,2]") are accepted. Returns NULL
+ * and records an error at file:line:column on failure; a message never
+ * quotes a byte of the file that is not printable ASCII. */
 fl_csv *fl_csv_read(const char *path, fl_diag *d);
+
+/* s for a message: printable ASCII as it is, other bytes as \xHH, cut
+ * after about 40 characters ("..."). out must hold at least 8 bytes. */
+void fl_csv_printable(char *out, size_t cap, const char *s);
 
 /* Index of the first column with this exact name, or -1. */
 int fl_csv_column(const fl_csv *c, const char *name);

@@ -1498,16 +1498,25 @@ static fl_class_ast *parse_class_body(parser *p, fl_class_ast *parent)
             c->enum_lits = avec(lits.v, lits.n, sizeof *lits.v);
         } else {
             parse_prefixes(p);
+            fl_loc base_loc = p->tok.loc;
             c->short_base = parse_dotted_name(p, "a type name");
+            fl_mod *mods = NULL;
+            int nmods = 0;
             if (p->tok.kind == T_LBRACK) {
                 fl_expr **dims = NULL;
                 int nd = 0;
+                if (c->kind != CK_TYPE && !p->failed) {
+                    fl_err(p->diag, p->tok.loc, "array dimensions in a short class definition are not supported");
+                    p->failed = 1;
+                }
                 parse_dims(p, &dims, &nd);
             }
-            if (p->tok.kind == T_LPAREN) {
-                fl_mod *mods = NULL;
-                int n = 0;
-                parse_mod_list(p, &mods, &n);
+            if (p->tok.kind == T_LPAREN) parse_mod_list(p, &mods, &nmods);
+            if (c->kind != CK_TYPE && c->short_base) {
+                /* model M2 = M(m = 2) is model M2 extends M(m = 2); end M2 */
+                fl_extends e = {c->short_base, base_loc, mods, nmods};
+                FL_VEC_PUSH(c->extends, e);
+                c->short_base = NULL;
             }
         }
         parse_comment(p, &c->comment, &c->experiment);
@@ -1556,6 +1565,23 @@ static fl_class_ast *parse_class_body(parser *p, fl_class_ast *parent)
     return c;
 }
 
+/* Out of memory while parsing: the tree so far and the lexer's strings are
+ * freed, and the arena of the enclosing parse (if any) is current again. */
+typedef struct parse_undo {
+    fl_file_ast *f;
+    fl_arena *scratch, *outer;
+    fl_lexer *lx;
+} parse_undo;
+
+static void parse_cleanup(void *arg)
+{
+    parse_undo *u = arg;
+    fl_lex_free(u->lx);
+    fl_file_free(u->f);
+    fl_arena_free(u->scratch);
+    ar = u->outer;
+}
+
 fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
 {
     fl_file_ast *f = fl_xcalloc(1, sizeof *f);
@@ -1564,6 +1590,9 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
     ar = f->arena;
     parser p;
     memset(&p, 0, sizeof p);
+    parse_undo u = {f, NULL, NULL, &p.lx};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, parse_cleanup, &u);
     p.diag = d;
     p.path = f->path;
     fl_lex_init(&p.lx, text, f->path, d); /* the AST keeps no pointer into text */
@@ -1588,6 +1617,7 @@ fl_file_ast *fl_parse(const char *text, const char *path, fl_diag *d)
         FL_VEC_PUSH(f->classes, c);
     }
     int failed = p.failed || p.lx.failed;
+    fl_cleanup_pop(&cl);
     fl_lex_free(&p.lx);
     ar = NULL;
     if (failed) {
@@ -1611,6 +1641,9 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
     ar = scratch;
     parser p;
     memset(&p, 0, sizeof p);
+    parse_undo u = {NULL, scratch, outer, &p.lx};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, parse_cleanup, &u);
     p.diag = d;
     p.path = source;
     fl_lex_init(&p.lx, text, source, d);
@@ -1622,6 +1655,7 @@ fl_expr *fl_parse_expr(const char *text, const char *source, fl_diag *d)
     int failed = p.failed || p.lx.failed;
     fl_lex_free(&p.lx);
     fl_expr *heap = failed ? NULL : fl_expr_clone(e);
+    fl_cleanup_pop(&cl);
     fl_arena_free(scratch);
     ar = outer;
     return heap;

@@ -25,9 +25,11 @@ int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
     ls->klu = s->use_klu;
     ls->x = N_VNew_Serial(n, s->ctx);
     ls->b = N_VNew_Serial(n, s->ctx);
+    if (!ls->x || !ls->b) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' own allocation */
     ls->data = fl_xcalloc((size_t)(pat->nnz ? pat->nnz : 1), sizeof(double));
     if (ls->klu) {
         ls->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
+        if (!ls->A) fl_fail_oom(sizeof(double) * (size_t)pat->nnz);
         sunindextype *ip = SM_INDEXPTRS_S(ls->A), *iv = SM_INDEXVALS_S(ls->A);
         for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
         for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];

@@ -9,6 +9,7 @@
 
 #include "compile/compile.h"
 #include "sim.h"
+#include "sim/opts.h"
 
 /* Instance and parameter slot of "inst.param", or -1 (reported). */
 static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl_diag *d)
@@ -31,14 +32,15 @@ static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl
     return 0;
 }
 
-double fl_sim_param(const fl_sim *sim, const char *name)
+FL_GUARDED(double, fl_sim_param, (const fl_sim *sim, const char *name), (sim, name), NAN, NULL)
 {
     int i, k;
     if (!sim || find_param(sim, name, &i, &k, NULL)) return NAN;
     return sim->par[sim->sys->insts[i].pofs + k];
 }
 
-int fl_sim_set_param(fl_sim *sim, const char *name, double value, fl_diag *d)
+FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, fl_diag *d),
+           (sim, name, value, d), -1, d)
 {
     if (!sim) return -1;
     int i, k;
@@ -120,13 +122,15 @@ static void *worker(void *arg)
     return NULL;
 }
 
-int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
-                    fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d)
+FL_GUARDED(int, fl_ensemble_run, (const fl_system *sys, const fl_sim_opts *o, int nruns, int nthreads,
+                                  fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d),
+           (sys, o, nruns, nthreads, setup, done, user, d), -1, d)
 {
     if (!sys || !o || nruns < 0) {
         fl_err(d, fl_noloc, "fl_ensemble_run: no system, no options or a negative number of runs");
         return -1;
     }
+    if (fl_sim_check_opts(o, d)) return -1; /* once, not once per run */
     if (nthreads <= 0) {
         long nc = sysconf(_SC_NPROCESSORS_ONLN);
         nthreads = nc > 0 ? (int)nc : 1;

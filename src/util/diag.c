@@ -8,7 +8,7 @@
 
 const fl_loc fl_noloc = {NULL, 0, 0};
 
-fl_diag *fl_diag_new(void)
+FL_GUARDED(fl_diag *, fl_diag_new, (void), (), NULL, NULL)
 {
     return fl_xcalloc(1, sizeof(fl_diag));
 }
@@ -58,20 +58,23 @@ void fl_diag_vadd(fl_diag *d, int severity, fl_loc loc, const char *fmt, va_list
         if (d->nerrors == cap + 1) fl_diag_add(d, FL_SEV_NOTE, fl_noloc, "too many errors: only the first %d are shown", cap);
         if (d->nerrors > cap) return;
     }
-    char *msg = fl_xvsprintf(fmt, ap);
+    if (d->n == d->cap) {
+        int ncap = d->cap ? 2 * d->cap : 8;
+        d->items = fl_xrealloc(d->items, sizeof *d->items * (size_t)ncap);
+        d->cap = ncap;
+    }
     const char *sev = severity == FL_SEV_ERROR ? "error" : severity == FL_SEV_WARNING ? "warning" : "note";
     fl_buf b = {0};
+    fl_cleanup c; /* out of memory while formatting: the text goes, the count stays */
+    fl_cleanup_push(&c, fl_buf_cleanup, &b);
     if (loc.file) {
         fl_buf_add(&b, loc.file);
         if (loc.line > 0) fl_buf_printf(&b, ":%d:%d", loc.line, loc.col > 0 ? loc.col : 1);
         fl_buf_add(&b, ": ");
     }
-    fl_buf_printf(&b, "%s: %s", sev, msg);
-    free(msg);
-    if (d->n == d->cap) {
-        d->cap = d->cap ? 2 * d->cap : 8;
-        d->items = fl_xrealloc(d->items, sizeof *d->items * (size_t)d->cap);
-    }
+    fl_buf_printf(&b, "%s: ", sev);
+    fl_buf_vprintf(&b, fmt, ap);
+    fl_cleanup_pop(&c);
     d->items[d->n].severity = severity;
     d->items[d->n].text = fl_buf_take(&b);
     d->n++;

@@ -5,30 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void oom(size_t n)
-{
-    fprintf(stderr, "flange: out of memory (requested %zu bytes)\n", n);
-    abort();
-}
-
+/* Allocation failures unwind to the caller's recovery point (guard.h):
+ * the public function in progress reports "out of memory" and fails. */
 void *fl_xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) oom(n);
+    void *p = fl_test_alloc_check() ? NULL : malloc(n ? n : 1);
+    if (!p) fl_fail_oom(n);
     return p;
 }
 
 void *fl_xcalloc(size_t n, size_t size)
 {
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) oom(n * size);
+    void *p = fl_test_alloc_check() ? NULL : calloc(n ? n : 1, size ? size : 1);
+    if (!p) fl_fail_oom(n * size);
     return p;
 }
 
 void *fl_xrealloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
-    if (!q) oom(n);
+    void *q = fl_test_alloc_check() ? NULL : realloc(p, n ? n : 1);
+    if (!q) fl_fail_oom(n); /* p is still the caller's */
     return q;
 }
 
@@ -115,14 +111,24 @@ void fl_buf_addc(fl_buf *b, char c)
     fl_buf_addn(b, &c, 1);
 }
 
+void fl_buf_vprintf(fl_buf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n <= 0) return;
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+    b->n += (size_t)n;
+}
+
 void fl_buf_printf(fl_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *p = fl_xvsprintf(fmt, ap);
+    fl_buf_vprintf(b, fmt, ap);
     va_end(ap);
-    fl_buf_add(b, p);
-    free(p);
 }
 
 char *fl_buf_take(fl_buf *b)
@@ -138,6 +144,11 @@ void fl_buf_free(fl_buf *b)
     free(b->s);
     b->s = NULL;
     b->n = b->cap = 0;
+}
+
+void fl_buf_cleanup(void *b)
+{
+    fl_buf_free(b);
 }
 
 /* ---- hash map (FNV-1a, linear probing) ---- */
@@ -298,6 +309,11 @@ void fl_map_free(fl_map *m)
     free(m->keys);
     free(m->vals);
     memset(m, 0, sizeof *m);
+}
+
+void fl_map_cleanup(void *m)
+{
+    fl_map_free(m);
 }
 
 /* ---- union-find ---- */

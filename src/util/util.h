@@ -11,8 +11,12 @@
 #define FL_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define FL_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* Allocation that never returns NULL: running out of memory ends the
- * process with a message, so callers need no checks. */
+#include "guard.h"
+
+/* Allocation that never returns NULL: running out of memory unwinds to the
+ * innermost recovery point (guard.h), so callers need no checks. Whatever
+ * must stay consistent across such a failure allocates first and then
+ * publishes (FL_VEC_PUSH grows the capacity only once the memory is there). */
 void *fl_xmalloc(size_t n);
 void *fl_xcalloc(size_t n, size_t size);
 void *fl_xrealloc(void *p, size_t n);
@@ -29,8 +33,9 @@ char *fl_xcat(const char *s, ...);
 #define FL_VEC_PUSH(vec, x)                                                   \
     do {                                                                      \
         if ((vec).n == (vec).cap) {                                           \
-            (vec).cap = (vec).cap ? 2 * (vec).cap : 8;                        \
-            (vec).v = fl_xrealloc((vec).v, (vec).cap * sizeof *(vec).v);      \
+            size_t cap_ = (vec).cap ? 2 * (vec).cap : 8;                      \
+            (vec).v = fl_xrealloc((vec).v, cap_ * sizeof *(vec).v);           \
+            (vec).cap = cap_;                                                 \
         }                                                                     \
         (vec).v[(vec).n++] = (x);                                             \
     } while (0)
@@ -45,8 +50,10 @@ void fl_buf_add(fl_buf *b, const char *s);
 void fl_buf_addn(fl_buf *b, const char *s, size_t n);
 void fl_buf_addc(fl_buf *b, char c);
 void fl_buf_printf(fl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fl_buf_vprintf(fl_buf *b, const char *fmt, va_list ap);
 char *fl_buf_take(fl_buf *b); /* returns the string (never NULL), resets b */
 void fl_buf_free(fl_buf *b);
+void fl_buf_cleanup(void *b); /* fl_buf_free for fl_cleanup_push */
 
 /* Open-addressing hash map from string to non-negative int. Keys are
  * copied (into an arena of the map's own, freed with it). */
@@ -61,6 +68,7 @@ void fl_map_put(fl_map *m, const char *key, int val);
 int fl_map_get(const fl_map *m, const char *key); /* -1 when absent */
 int fl_map_getn(const fl_map *m, const char *key, size_t len);
 void fl_map_free(fl_map *m);
+void fl_map_cleanup(void *m); /* fl_map_free for fl_cleanup_push */
 
 /* Arena: many small allocations freed together (the syntax tree of a file).
  * Memory comes zeroed. fl_arena_strn interns: equal strings share one copy,

@@ -314,3 +314,21 @@ expect under_strict 1 --strict-init -- "$UNDER" "under_strict.mo:3:54: error: in
 
 if [ $fails -ne 0 ]; then echo "$fails bad-model checks failed"; exit 1; fi
 echo "all bad-model checks passed"
+
+# ---- short class definitions: model M2 = M(mods) is M extended; an unknown
+# base is an error, not an empty model
+expect short_unknown 1 -- "model M = q;" "short_unknown.mo:1:11: error: unknown class 'q' in extends"
+printf '%s\n' "model A $MTC.Mass m(m = 1, s(fixed = true), v(start = 1, fixed = true)); end A;" \
+  "model M = A(m(m = 2));" > "$T/short.mo"
+"$FLANGE" check "$T/short.mo" --model M 2>&1 | grep -q "m = 2 kg" && ok "short class with modifications" ||
+  bad "short class with modifications: $("$FLANGE" check "$T/short.mo" --model M 2>&1 | head -3)"
+
+# ---- a model that contains itself (found by the fuzzer: two copies per
+# level made the depth limit of 30 an exponential hang)
+expect self_contained 1 -- "model M
+M
+ Tolerance,q;end M;" "self_contained.mo:3:2: error: component 'Tolerance' of type M lies inside an instance of M: a model cannot contain itself
+self_contained.mo:3:12: error: component 'q' of type M lies inside an instance of M: a model cannot contain itself"
+expect mutual 1 --model M -- "model A B b; end A;
+model B A a; end B;
+model M A x; end M;" "mutual.mo:2:11: error: component 'x.b.a' of type A lies inside an instance of A: a model cannot contain itself"

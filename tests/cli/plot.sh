@@ -45,11 +45,11 @@ expect_fail "unknown x" 1 "o.csv: no signal 'nosuch' for the x axis" -- "$T/o.cs
 expect_fail "missing file" 1 "cannot open $T/missing.csv" -- "$T/missing.csv" --y mass1.s -o "$T/bad.png"
 printf 'time,a\n0,1\n1,x\n' > "$T/broken.csv"
 expect_fail "broken file" 1 "broken.csv:3" -- "$T/broken.csv" --y a -o "$T/bad.png"
-expect_fail "format" 1 "bad.jpg: unknown picture format '.jpg' (use .png, .svg or .pdf)" -- "$T/o.csv" --y mass1.s -o "$T/bad.jpg"
+expect_fail "format" 2 "flange plot: $T/bad.jpg: unknown picture format '.jpg' (use .png, .svg or .pdf)" -- "$T/o.csv" --y mass1.s -o "$T/bad.jpg"
 expect_fail "size" 2 "--size needs WIDTHxHEIGHT" -- "$T/o.csv" --y mass1.s --size 640 -o "$T/bad.png"
 expect_fail "layout" 2 "--layout must be stacked or overlay" -- "$T/o.csv" --y mass1.s --layout grid -o "$T/bad.png"
 expect_fail "no signals" 2 "which signals? give them with --y" -- "$T/o.csv" -o "$T/bad.png"
-expect_fail "unwritable" 1 "cannot write $T/nodir/x.png" -- "$T/o.csv" --y mass1.s -o "$T/nodir/x.png"
+expect_fail "unwritable" 1 "error: cannot create $T/nodir/x.png: No such file or directory" -- "$T/o.csv" --y mass1.s -o "$T/nodir/x.png"
 
 # simulate --plot: the motion of the bodies by default, or the chosen signals
 "$FLANGE" simulate "$EX/msl/SignConvention.mo" -o "$T/s.csv" --plot "$T/s.png" 2> "$T/s.err"

@@ -82,3 +82,12 @@ ok "components"
 
 if [ $fails -ne 0 ]; then echo "$fails checks failed"; exit 1; fi
 echo "all simulate/check/components checks passed"
+
+# two time events a rounding error apart (a Ramp ending at 0.2 + 0.4, a
+# Trapezoid corner at 2 * 0.3) are one event: the run goes through, and the
+# mass under the ramp force F = 7.5 (t - 0.2) N, then 3 N, has at t = 1
+# v = 3.75 * 0.4^2 + 3 * 0.4 = 1.8 m/s, s = 1.25 * 0.4^3 + 0.6 * 0.4 + 1.5 * 0.4^2 = 0.56 m
+"$FLANGE" simulate "$FLANGE_SRC/tests/fuzz/regressions/ramp_trapezoid_time_events.mo" -o "$T/rt.csv" \
+  --vars m1.s,m1.v --tolerance 1e-10 --quiet && line=$(tail -n 1 "$T/rt.csv") &&
+  awk -F, '{ exit !($1 == 1 && $2 > 0.5599999 && $2 < 0.5600001 && $3 > 1.7999999 && $3 < 1.8000001) }' <<< "$line" &&
+  ok "time events a rounding error apart" || bad "time events a rounding error apart: ${line:-failed}"

@@ -352,31 +352,121 @@ static void test_bad_files(fl_diag *d)
     fl_csv_free(c);
 }
 
-/* (g) Non-finite values fail. */
+/* The only message of d is exactly "<path><rest>". */
+static int only_error(const fl_diag *d, const char *path, const char *rest)
+{
+    char want[600];
+    snprintf(want, sizeof want, "%s%s", path, rest);
+    int ok = fl_diag_count(d) == 1 && fl_diag_errors(d) == 1 && strcmp(fl_diag_text(d, 0), want) == 0;
+    if (!ok) {
+        fprintf(stderr, "  want: %s\n", want);
+        print_diag(d);
+    }
+    return ok;
+}
+
+/* (g) One reader, one set of rules: a non-finite value, in a result or a
+ * reference, time or signal, is an error at its place in the file (not a
+ * failed comparison), and no report is written. */
 static void test_nonfinite(fl_diag *d)
 {
     const char *ref = write_text("nf_ref.csv", "time,x,y\n0,0,1\n0.5,1,1\n1,0,1\n");
     const char *res = write_text("nf_res.csv", "time,x,y\n0,0,1\n0.5,nan,1\n1,0,1\n");
     fl_diag_clear(d);
-    fl_csv *c = fl_csv_read(res, d);
-    CHECK(c && isnan(c->cols[1][1]));
-    fl_csv_free(c);
-    CHECK(compare(res, ref, NULL, 2e-3, d) == 1);
-    CHECK_STR_CONTAINS(report, "FAIL  x");
-    CHECK_STR_CONTAINS(report, "nan");
-    CHECK_STR_CONTAINS(report, "PASS  y");
+    CHECK(fl_csv_read(res, d) == NULL);
+    CHECK(only_error(d, res, ":3:5: error: 'nan' is not a finite number"));
+    CHECK(compare(res, ref, NULL, 2e-3, d) == -1);
+    CHECK(only_error(d, res, ":3:5: error: 'nan' is not a finite number"));
+    CHECK(report[0] == '\0');
 
-    res = write_text("nf_res2.csv", "time,x,y\n0,0,1\n0.5,1,-inf\n1,0,1\n");
-    CHECK(compare(res, ref, NULL, 2e-3, d) == 1);
-    CHECK_STR_CONTAINS(report, "FAIL  y");
+    res = write_text("nf_res2.csv", "time,x,y\n0,0,1\n0.5,1, -inf\n1,0,1\n");
+    CHECK(compare(ref, res, NULL, 2e-3, d) == -1); /* as a reference */
+    CHECK(only_error(d, res, ":3:8: error: '-inf' is not a finite number"));
+    CHECK(report[0] == '\0');
 
-    /* A broken reference cannot pass either. */
-    CHECK(compare(ref, res, NULL, 2e-3, d) == 1);
-    CHECK_STR_CONTAINS(report, "reference value -inf");
-
-    /* NaN time is an error, not a failure. */
     res = write_text("nf_res3.csv", "time,x,y\n0,0,1\nnan,1,1\n1,0,1\n");
     CHECK(compare(res, ref, NULL, 2e-3, d) == -1);
+    CHECK(only_error(d, res, ":3:1: error: 'nan' is not a finite number"));
+
+    /* a value too large for a double is not finite either */
+    res = write_text("nf_res4.csv", "time,x,y\n0,0,1\n1,1e999,1\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(res, d) == NULL);
+    CHECK(only_error(d, res, ":3:3: error: '1e999' is not a finite number"));
+}
+
+/* (g2) The rest of the rules, with the exact messages: binary data (never
+ * echoed), no header, time not first, ragged rows, text, time going back
+ * (equal times, as at an event, are fine), a lone carriage return. */
+static void test_rules(fl_diag *d)
+{
+    const char *p = write_text("bin.csv", "time,x\n0,1\n1,\x01\x02\x7f ELF\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":3:3: error: binary data (byte 0x01): not a CSV table"));
+
+    /* a NUL inside a line is found, though the C string ends there */
+    static const char nul[] = "time,x\n0,1\n1,2\0garbage\n";
+    const char *pn = tpath("nul.csv");
+    FILE *f = fopen(pn, "wb");
+    CHECK(f && fwrite(nul, 1, sizeof nul - 1, f) == sizeof nul - 1);
+    if (f) fclose(f);
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(pn, d) == NULL);
+    CHECK(only_error(d, pn, ":3:4: error: binary data (byte 0x00): not a CSV table"));
+
+    p = write_text("nohead.csv", "0,1\n1,2\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":1:1: error: no header: the first line holds numbers where the column names (time, ...) "
+                           "belong"));
+
+    p = write_text("xfirst.csv", "\n  x,time\n0,1\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":2:3: error: the first column is 'x', expected 'time'"));
+
+    p = write_text("ragged.csv", "time,x\n0,1\n1,2,3\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":3:5: error: expected 2 values, found 3"));
+    p = write_text("short2.csv", "time,x,y\n0,1,2\n1,2\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":3:4: error: expected 3 values, found 2"));
+
+    p = write_text("high.csv", "time,x\n0,1\n1,\xff\xfe\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":3:3: error: '\\xff\\xfe' is not a number"));
+
+    p = write_text("back2.csv", "time,x\n0,1\n0.5,1\n0.5,2\n 0.25,3\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":5:2: error: time decreases from 0.5 to 0.25"));
+
+    p = write_text("event.csv", "time,x\n0,1\n0.5,1\n0.5,2\n1,3\n");
+    fl_diag_clear(d);
+    fl_csv *c = fl_csv_read(p, d);
+    CHECK(c && c->nrows == 4 && c->cols[1][2] == 2 && fl_diag_count(d) == 0);
+    fl_csv_free(c);
+
+    p = write_text("cr.csv", "time,x\r0,1\r1,2\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":1:7: error: a carriage return inside a line: lines must end in LF or CRLF"));
+
+    /* a long field is cut in the message */
+    p = write_text("longfield.csv", "time,x\n0,1234567890abcdefghij1234567890abcdefghijXYZ\n");
+    fl_diag_clear(d);
+    CHECK(fl_csv_read(p, d) == NULL);
+    CHECK(only_error(d, p, ":2:3: error: '1234567890abcdefghij1234567890abcdefghij...' is not a number"));
+
+    /* a signals file of binary data is not echoed either */
+    const char *ref = write_text("r_ref.csv", "time,x\n0,0\n1,1\n");
+    const char *sig = write_text("bin_signals.txt", "x\n\x1b[31mred\n");
+    CHECK(compare(ref, ref, sig, 2e-3, d) == -1);
+    CHECK(only_error(d, sig, ":2:1: error: binary data (byte 0x1b): not a list of signal names"));
 }
 
 /* (h) A constant zero must be matched exactly; a constant non-zero within
@@ -594,6 +684,7 @@ int main(void)
     test_missing(d);
     test_bad_files(d);
     test_nonfinite(d);
+    test_rules(d);
     test_constants(d);
     test_random(d);
     test_large(d);

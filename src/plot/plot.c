@@ -2,7 +2,8 @@
  * PDF): signals over time or over another signal (phase plots), in one
  * panel (overlay) or one panel per unit (stacked), with axes labelled by
  * name and unit (from RESULT.csv.units when present) and a legend. The
- * picture is drawn into a temporary file and renamed when complete. */
+ * picture is drawn into a temporary file and renamed (or copied) into place
+ * when complete (target.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <plplot.h>
 
 #include "output/csvread.h"
+#include "output/target.h"
 #include "util/diag.h"
 #include "util/util.h"
 
@@ -44,6 +46,8 @@ static void units_read(const char *csv, units *u)
     FILE *f = fopen(path, "r");
     free(path);
     if (!f) return;
+    fl_cleanup cl; /* out of memory: the file is closed (the caller frees u) */
+    fl_cleanup_push(&cl, fl_fclose_cleanup, f);
     char line[1024];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
@@ -56,6 +60,7 @@ static void units_read(const char *csv, units *u)
         u->units[u->n] = fl_xstrdup(comma + 1);
         u->n++;
     }
+    fl_cleanup_pop(&cl);
     fclose(f);
 }
 
@@ -256,7 +261,66 @@ static void draw(const fl_csv *c, int xcol, const char *xlabel, const signal *si
 
 /* ---- entry point ---------------------------------------------------------- */
 
-int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d)
+/* What fl_plot_csv holds: freed on every way out, also by the recovery
+ * point's cleanup when memory runs out while reading or drawing. */
+typedef struct plotting {
+    fl_csv *c;
+    units u;
+    signal *sig;
+    char *xlabel;
+    fl_target target; /* the temporary file PLplot draws into */
+    int opened;       /* target is open */
+    int drawing;      /* the PLplot stream is open on the temporary file */
+} plotting;
+
+static void plotting_free(void *arg)
+{
+    plotting *p = arg;
+    if (p->drawing) {
+        plend();
+        plsexit(NULL);
+        p->drawing = 0;
+    }
+    if (p->opened) fl_target_discard(&p->target);
+    p->opened = 0;
+    free(p->xlabel);
+    free(p->sig);
+    units_free(&p->u);
+    fl_csv_free(p->c);
+}
+
+/* Draw the picture into the target's temporary file with PLplot: 0, or -1 with a message. */
+static int draw_file(plotting *P, const char *dev, int w, int h, int xcol, int n, const fl_plot_opts *o,
+                     const char *out, fl_diag *d)
+{
+    P->drawing = 1;
+    if (setjmp(plot_failed)) {
+        /* PLplot gave up: its stream is not to be touched again */
+        P->drawing = 0;
+        fl_err(d, fl_noloc, "cannot draw %s: %s", out, plot_error);
+        return -1;
+    }
+    plsexit(on_plplot_exit);
+    plsdev(dev);
+    plsfnam(P->target.tmp);
+    plspage(0, 0, w, h, 0, 0);
+    plscolbg(255, 255, 255);
+    plscmap0n(3 + NPAL);
+    plscol0(1, 0, 0, 0);
+    for (int k = 0; k < NPAL; k++) plscol0(2 + k, palette[k][0], palette[k][1], palette[k][2]);
+    plscol0(GRID_COLOR, 225, 225, 225);
+    plinit();
+    pladv(0);
+    plschr(0, 0.9);
+    draw(P->c, xcol, P->xlabel, P->sig, n, o->layout, o->title);
+    plend();
+    plsexit(NULL);
+    P->drawing = 0;
+    return 0;
+}
+
+FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d), (csv, out, o, d),
+           -1, d)
 {
     if (!csv || !out || !o) return -1;
     const char *dev = device_for(out);
@@ -274,16 +338,18 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
         fl_err(d, fl_noloc, "picture size %dx%d: each side must be between 100 and 10000", w, h);
         return -1;
     }
-    fl_csv *c = fl_csv_read(csv, d);
-    if (!c) return -1;
+    plotting P;
+    memset(&P, 0, sizeof P);
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, plotting_free, &P);
     int rc = -1;
-    units u;
-    units_read(csv, &u);
-    signal *sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
+    fl_csv *c = P.c = fl_csv_read(csv, d);
+    if (!c) goto out;
+    units_read(csv, &P.u);
+    signal *sig = P.sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
     int n = 0, xcol = 0;
-    char *xlabel = NULL, *tmp = NULL;
-    if (c->nrows < 2 || c->ncols < 2 || strcmp(c->names[0], "time") != 0) {
-        fl_err(d, fl_noloc, "%s: not a result file (a 'time' column and at least two rows are needed)", csv);
+    if (c->nrows < 2 || c->ncols < 2) {
+        fl_err(d, fl_noloc, "%s: nothing to plot (a signal besides time and at least two rows are needed)", csv);
         goto out;
     }
     if (o->x) {
@@ -304,7 +370,7 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
             if (dup || j == xcol) continue;
             sig[n].col = j;
             sig[n].name = c->names[j];
-            sig[n].unit = units_of(&u, c->names[j]);
+            sig[n].unit = units_of(&P.u, c->names[j]);
             n++;
         }
         if (!any) {
@@ -317,58 +383,21 @@ int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag
         fl_err(d, fl_noloc, "%s: nothing to plot against %s", csv, o->x);
         goto out;
     }
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < c->nrows; i++)
-            if (!isfinite(c->cols[sig[k].col][i]) || !isfinite(c->cols[xcol][i])) {
-                fl_err(d, fl_noloc, "%s: %s is not finite in data row %zu", csv,
-                       !isfinite(c->cols[xcol][i]) ? c->names[xcol] : sig[k].name, i + 1);
-                goto out;
-            }
     if (!device_available(dev)) {
         fl_err(d, fl_noloc, "cannot write %s: PLplot's cairo driver is missing (Debian package plplot-driver-cairo)",
                out);
         goto out;
     }
-    /* a temporary file beside the target, renamed when the picture is complete */
-    tmp = fl_xsprintf("%s.tmp%s", out, strrchr(out, '.'));
-    FILE *probe = fopen(tmp, "w");
-    if (!probe) {
-        fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
-        goto out;
-    }
-    fclose(probe);
-    xlabel = o->x ? axis_label(c->names[xcol], units_of(&u, c->names[xcol])) : fl_xstrdup("time [s]");
-    if (setjmp(plot_failed)) {
-        fl_err(d, fl_noloc, "cannot draw %s: %s", out, plot_error);
-        unlink(tmp);
-        goto out;
-    }
-    plsexit(on_plplot_exit);
-    plsdev(dev);
-    plsfnam(tmp);
-    plspage(0, 0, w, h, 0, 0);
-    plscolbg(255, 255, 255);
-    plscmap0n(3 + NPAL);
-    plscol0(1, 0, 0, 0);
-    for (int k = 0; k < NPAL; k++) plscol0(2 + k, palette[k][0], palette[k][1], palette[k][2]);
-    plscol0(GRID_COLOR, 225, 225, 225);
-    plinit();
-    pladv(0);
-    plschr(0, 0.9);
-    draw(c, xcol, xlabel, sig, n, o->layout, o->title);
-    plend();
-    plsexit(NULL);
-    if (rename(tmp, out) != 0) {
-        fl_err(d, fl_noloc, "cannot write %s: %s", out, strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    rc = 0;
+    /* a temporary file, renamed or copied into place when the picture is complete */
+    int fd = fl_target_open(&P.target, out, FL_TARGET_FILE, d);
+    if (fd < 0) goto out;
+    close(fd); /* PLplot opens it by name */
+    P.opened = 1;
+    P.xlabel = o->x ? axis_label(c->names[xcol], units_of(&P.u, c->names[xcol])) : fl_xstrdup("time [s]");
+    if (draw_file(&P, dev, w, h, xcol, n, o, out, d)) goto out;
+    rc = fl_target_commit(&P.target, d);
 out:
-    free(tmp);
-    free(xlabel);
-    free(sig);
-    units_free(&u);
-    fl_csv_free(c);
+    fl_cleanup_pop(&cl);
+    plotting_free(&P);
     return rc;
 }

@@ -1,0 +1,31 @@
+model Friction "stick-slip: support friction, a brake, a force limiter and a stop"
+  import MTC = Modelica.Mechanics.Translational.Components;
+  import MTS = Modelica.Mechanics.Translational.Sources;
+  Modelica.Blocks.Sources.Sine drive(amplitude = 20, f = 1);
+  Modelica.Blocks.Sources.Constant press(k = 0.8);
+  MTS.Force force;
+  MTC.Fixed ground;
+  MTC.Mass m1(m = 1, s(fixed = true), v(fixed = true));
+  MTC.SupportFriction sf(f_pos = [0, 3; 1, 4], peak = 1.2);
+  MTC.Brake brake(mu_pos = [0, 0.5], fn_max = 10, peak = 1.1);
+  MTC.Spring link(c = 1e3), link2(c = 1e3);
+  MTC.Mass m3(m = 0.5, s(fixed = true), v(fixed = true));
+  Flange.Components.ForceLimiter lim(f_max = 6, f_min = -4, m = 0.1, d = 1, dvdf = 1e-4);
+  MTC.Mass m2(m = 2, s(fixed = true), v(fixed = true));
+  Flange.Components.Stop stop(smax = 0.5, smin = -0.5, m = 1, F_Coulomb = 2, F_Stribeck = 3);
+  MTC.MassWithStopAndFriction mwsf(s(start = 0.2, fixed = true), v(fixed = true), smax = 1, smin = -1, m = 1, F_prop = 1, F_Coulomb = 1, F_Stribeck = 2, fexp = 2, L = 0);
+equation
+  connect(drive.y, force.f);
+  connect(force.flange, m1.flange_a);
+  connect(m1.flange_b, sf.flange_a);
+  connect(press.y, brake.f_normalized);
+  connect(m1.flange_b, link.flange_a);
+  connect(link.flange_b, m3.flange_a);
+  connect(m3.flange_b, brake.flange_a);
+  connect(m1.flange_b, lim.flange_a);
+  connect(lim.flange_b, m2.flange_a);
+  connect(m2.flange_b, stop.flange_a);
+  connect(stop.flange_b, link2.flange_a);
+  connect(link2.flange_b, mwsf.flange_a);
+  annotation(experiment(StopTime = 3, Interval = 0.01));
+end Friction;

@@ -1,0 +1,1 @@
+model M end M;

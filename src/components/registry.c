@@ -232,8 +232,6 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Translational.Components.InitializeFlange",
     "Modelica.Mechanics.Translational.Components.RollingResistance",
     "Modelica.Mechanics.Translational.Components.Vehicle",
-    "Modelica.Mechanics.Translational.Components.GeneralForceToPositionAdaptor",
-    "Modelica.Mechanics.Translational.Components.GeneralPositionToForceAdaptor",
     "Modelica.Mechanics.Translational.Sources.EddyCurrentForce",
     "Modelica.Blocks.Sources.RealExpression",
     "Modelica.Blocks.Sources.IntegerExpression",

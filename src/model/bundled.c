@@ -138,7 +138,129 @@ static const char blocks_text[] =
     "  parameter Modelica.Units.SI.Time startTime = 0;\n"
     "end SignalSource;\n";
 
-static fl_file_ast *files[2];
+
+/* The signal adaptors of Modelica.Blocks.Interfaces.Adaptors: a flange
+ * seen as signals, for models exported as input/output blocks (FMUs). The
+ * optional derivative connectors follow the MSL's parameters; a potential
+ * given with its derivatives drives the flange through state1/state2
+ * (flatten.c), so that no derivative of an input is taken numerically. */
+static const char adaptors_text[] =
+    "within Modelica.Blocks.Interfaces.Adaptors;\n"
+    "partial model FlowToPotentialAdaptor \"flow in, potential and its derivatives out\"\n"
+    "  parameter Boolean use_pder = true \"output der(potential)\";\n"
+    "  parameter Boolean use_pder2 = true \"output der2(potential) (with use_pder)\";\n"
+    "  parameter Boolean use_fder = true \"input der(flow)\";\n"
+    "  parameter Boolean use_fder2 = true \"input der2(flow) (with use_fder)\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput p \"potential\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput pder if use_pder \"der(potential)\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput pder2 if use_pder and use_pder2 \"der2(potential)\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput f \"flow\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput fder if use_fder \"der(flow)\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput fder2 if use_fder and use_fder2 \"der2(flow)\";\n"
+    "protected\n"
+    "  parameter String Name_p = \"p\";\n"
+    "  parameter String Name_pder = \"der(p)\";\n"
+    "  parameter String Name_pder2 = \"der2(p)\";\n"
+    "  parameter String Name_f = \"f\";\n"
+    "  parameter String Name_fder = \"der(f)\";\n"
+    "  parameter String Name_fder2 = \"der2(f)\";\n"
+    "  Real y \"the potential, as the extending class defines it\";\n"
+    "  Real u \"the flow, as the extending class uses it\";\n"
+    "equation\n"
+    "  y = p;\n"
+    "  if use_pder then\n"
+    "    pder = der(y);\n"
+    "  end if;\n"
+    "  if use_pder and use_pder2 then\n"
+    "    pder2 = der(pder);\n"
+    "  end if;\n"
+    "  if use_fder and use_fder2 then\n"
+    "    u = Modelica.Blocks.Interfaces.Adaptors.Functions.state2({f, fder, fder2}, time);\n"
+    "  elseif use_fder then\n"
+    "    u = Modelica.Blocks.Interfaces.Adaptors.Functions.state1({f, fder}, time);\n"
+    "  else\n"
+    "    u = f;\n"
+    "  end if;\n"
+    "end FlowToPotentialAdaptor;\n"
+    "partial model PotentialToFlowAdaptor \"potential and its derivatives in, flow out\"\n"
+    "  parameter Boolean use_pder = true \"input der(potential)\";\n"
+    "  parameter Boolean use_pder2 = true \"input der2(potential) (with use_pder)\";\n"
+    "  parameter Boolean use_fder = true \"output der(flow)\";\n"
+    "  parameter Boolean use_fder2 = true \"output der2(flow) (with use_fder)\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput p \"potential\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput pder if use_pder \"der(potential)\";\n"
+    "  Modelica.Blocks.Interfaces.RealInput pder2 if use_pder and use_pder2 \"der2(potential)\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput f \"flow\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput fder if use_fder \"der(flow)\";\n"
+    "  Modelica.Blocks.Interfaces.RealOutput fder2 if use_fder and use_fder2 \"der2(flow)\";\n"
+    "protected\n"
+    "  parameter String Name_p = \"p\";\n"
+    "  parameter String Name_pder = \"der(p)\";\n"
+    "  parameter String Name_pder2 = \"der2(p)\";\n"
+    "  parameter String Name_f = \"f\";\n"
+    "  parameter String Name_fder = \"der(f)\";\n"
+    "  parameter String Name_fder2 = \"der2(f)\";\n"
+    "  Real y \"the flow, as the extending class defines it\";\n"
+    "  Real u \"the potential, as the extending class uses it\";\n"
+    "equation\n"
+    "  y = -f;\n"
+    "  if use_fder then\n"
+    "    fder = -der(y);\n"
+    "  end if;\n"
+    "  if use_fder and use_fder2 then\n"
+    "    fder2 = der(fder);\n"
+    "  end if;\n"
+    "  if use_pder and use_pder2 then\n"
+    "    u = Modelica.Blocks.Interfaces.Adaptors.Functions.state2({p, pder, pder2}, time);\n"
+    "  elseif use_pder then\n"
+    "    u = Modelica.Blocks.Interfaces.Adaptors.Functions.state1({p, pder}, time);\n"
+    "  else\n"
+    "    u = p;\n"
+    "  end if;\n"
+    "end PotentialToFlowAdaptor;\n";
+
+/* The heat port of lossy components, without heat transfer: flange has no
+ * thermal side, so the port can only be absent (useHeatPort = false); the
+ * loss power is an ordinary variable of the component. */
+static const char thermal_text[] =
+    "within Modelica.Thermal.HeatTransfer.Interfaces;\n"
+    "partial model PartialElementaryConditionalHeatPortWithoutT \"the loss power of a component\"\n"
+    "  parameter Boolean useHeatPort = false \"a heat port (not available in flange)\";\n"
+    "  Modelica.Units.SI.Power lossPower \"loss power leaving the component as heat\";\n"
+    "equation\n"
+    "  assert(not useHeatPort, \"flange has no heat ports: useHeatPort must be false\");\n"
+    "end PartialElementaryConditionalHeatPortWithoutT;\n"
+    "partial model PartialElementaryConditionalHeatPort \"the loss power of a component\"\n"
+    "  parameter Boolean useHeatPort = false \"a heat port (not available in flange)\";\n"
+    "  parameter Modelica.Units.SI.Temperature T = 293.15 \"fixed temperature\";\n"
+    "  Modelica.Units.SI.Power lossPower \"loss power leaving the component as heat\";\n"
+    "  Modelica.Units.SI.Temperature TheatPort = T;\n"
+    "equation\n"
+    "  assert(not useHeatPort, \"flange has no heat ports: useHeatPort must be false\");\n"
+    "end PartialElementaryConditionalHeatPort;\n";
+
+/* The translational adaptors built on them. */
+static const char components_text[] =
+    "within Modelica.Mechanics.Translational.Components;\n"
+    "model GeneralForceToPositionAdaptor \"force in; position, speed and acceleration of the flange out\"\n"
+    "  extends Modelica.Blocks.Interfaces.Adaptors.FlowToPotentialAdaptor(final use_fder = false,\n"
+    "    final use_fder2 = false, final Name_p = \"s\", final Name_pder = \"v\", final Name_pder2 = \"a\");\n"
+    "  Modelica.Mechanics.Translational.Interfaces.Flange_a flange;\n"
+    "equation\n"
+    "  y = flange.s;\n"
+    "  u = flange.f;\n"
+    "end GeneralForceToPositionAdaptor;\n"
+    "model GeneralPositionToForceAdaptor \"position (with speed and acceleration) in; force of the flange out\"\n"
+    "  extends Modelica.Blocks.Interfaces.Adaptors.PotentialToFlowAdaptor(final use_fder = false,\n"
+    "    final use_fder2 = false, final Name_p = \"s\", final Name_pder = \"v\", final Name_pder2 = \"a\");\n"
+    "  Modelica.Mechanics.Translational.Interfaces.Flange_b flange;\n"
+    "equation\n"
+    "  y = flange.f;\n"
+    "  u = flange.s;\n"
+    "end GeneralPositionToForceAdaptor;\n";
+
+#define NFILES 5
+static fl_file_ast *files[NFILES];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void parse_all(void)
@@ -146,6 +268,9 @@ static void parse_all(void)
     fl_diag *d = fl_diag_new();
     files[0] = fl_parse(translational_text, "<flange: Modelica.Mechanics.Translational.Interfaces>", d);
     files[1] = fl_parse(blocks_text, "<flange: Modelica.Blocks.Interfaces>", d);
+    files[2] = fl_parse(adaptors_text, "<flange: Modelica.Blocks.Interfaces.Adaptors>", d);
+    files[3] = fl_parse(components_text, "<flange: Modelica.Mechanics.Translational.Components>", d);
+    files[4] = fl_parse(thermal_text, "<flange: Modelica.Thermal.HeatTransfer.Interfaces>", d);
     fl_diag_free(d);
 }
 
@@ -155,7 +280,7 @@ const fl_class_ast *fl_bundled_class(const char *path)
     const char *dot = strrchr(path, '.');
     if (!dot) return NULL;
     size_t plen = (size_t)(dot - path);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NFILES; k++) {
         const fl_file_ast *f = files[k];
         if (!f || !f->within || strlen(f->within) != plen || strncmp(f->within, path, plen) != 0) continue;
         for (size_t i = 0; i < f->classes.n; i++)

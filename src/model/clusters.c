@@ -221,6 +221,7 @@ static void copy_visit(void *cv, fl_sx x)
     case SX_OR: r = fl_sx_or(g, M(n->a), M(n->b)); break;
     case SX_NOT: r = fl_sx_not(g, M(n->a)); break;
     case SX_SAMPLE: r = fl_sx_sample(g, M(n->a), M(n->b)); break;
+    case SX_DGIV: r = fl_sx_dgiv(g, M(n->a), M(n->b)); break;
     case SX_CALL: {
         fl_sx tmp[32];
         fl_sx *args = n->b <= 32 ? tmp : fl_xmalloc(sizeof(fl_sx) * (size_t)n->b);

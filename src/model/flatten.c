@@ -1099,6 +1099,38 @@ static int user_call(fctx *c, const fl_expr *x, int id, const char *fname, fx *o
     return 0;
 }
 
+/* Modelica.Blocks.Interfaces.Adaptors.Functions.state1({u, du}, time) and
+ * state2({u, du, ddu}, time) are u, declared (through derivative
+ * annotations) to have the time derivatives du and ddu: the signal adaptors
+ * that drive a flange from a position and its derivatives given as inputs.
+ * Returns 1 when x is one of them (*rc, *out set). */
+static int adaptor_state(fctx *c, const fl_expr *x, const char *written, int *rc, fx *out)
+{
+    size_t n = strlen(written);
+    if (n < 6 || (strcmp(written + n - 6, "state1") != 0 && strcmp(written + n - 6, "state2") != 0)) return 0;
+    resolved r;
+    if (!resolve_name(c->e->ic, c->lex, written, &r)) return 0;
+    int which = 0;
+    if (!r.user && r.path) {
+        if (strcmp(r.path, "Modelica.Blocks.Interfaces.Adaptors.Functions.state1") == 0) which = 1;
+        if (strcmp(r.path, "Modelica.Blocks.Interfaces.Adaptors.Functions.state2") == 0) which = 2;
+    }
+    free(r.path);
+    if (!which) return 0;
+    fx a[2];
+    memset(a, 0, sizeof a);
+    *rc = call_args(c, x, a, 2, 2, 2, which == 1 ? "state1" : "state2");
+    if (*rc) return 1;
+    if (a[0].nd != 1 || a[0].dim[0] != which + 1) {
+        *rc = cerr(c, x->loc, which == 1 ? "state1() takes {u, der(u)} and time%s" : "state2() takes {u, der(u), der2(u)} and time%s", "");
+        return 1;
+    }
+    fl_sx *el = a[0].el;
+    fl_sx v = which == 1 ? el[1] : fl_sx_dgiv(c->g, el[1], el[2]);
+    *out = fx_scalar(fl_sx_dgiv(c->g, el[0], v));
+    return 1;
+}
+
 static int call_fx(fctx *c, const fl_expr *x, fx *out)
 {
     char *fname_full = fl_ref_str(&x->ref);
@@ -1191,6 +1223,8 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
     } else if (strcmp(fname, "String") == 0) {
         *out = fx_scalar(FL_SX_NONE);
         out->str = "";
+    } else if (adaptor_state(c, x, fname_full, &rc, out)) {
+        /* Modelica.Blocks.Interfaces.Adaptors.Functions.state1/state2 */
     } else {
         int id = user_function(c->e->ic, c->lex, fname_full, x->loc);
         if (id >= 0) {

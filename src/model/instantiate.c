@@ -977,9 +977,12 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
  * Classes
  * ------------------------------------------------------------------------ */
 
+/* Icon classes (Modelica.Icons.*, Modelica.Blocks.Icons.*, the Icons
+ * package of any library of the MSL) carry only graphics: extending them
+ * adds nothing. */
 static int is_icon(const char *path)
 {
-    return starts_with(path, "Modelica.Icons.");
+    return starts_with(path, "Modelica.") && (starts_with(path, "Modelica.Icons.") || strstr(path, ".Icons.") != NULL);
 }
 
 typedef enum conn_kind { CONN_NONE, CONN_FLANGE, CONN_SIGNAL } conn_kind;
@@ -1059,7 +1062,11 @@ static int collect(ictx *ic, env *e, const fl_class_ast *c, elem_vec *els, conne
         }
         if (!r.user) {
             int icon = is_icon(r.path);
-            if (!icon) fl_err(ic->d, ex->loc, "extending '%s' is not supported (only Modelica.Icons and models in the same file)", r.path);
+            if (!icon)
+                fl_err(ic->d, ex->loc,
+                       "extending '%s' is not supported (flange extends the classes of the model's files and "
+                       "libraries, the MSL interface classes of README.md, \"Writing your own components\", and icons)",
+                       r.path);
             free(r.path);
             if (!icon) return -1;
             continue;

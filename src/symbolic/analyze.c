@@ -16,6 +16,7 @@
 #include "analyze.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,7 @@ static void eval_visit(void *cv, fl_sx x)
     case SX_AND: r = a != 0 && b != 0; break;
     case SX_OR: r = a != 0 || b != 0; break;
     case SX_NOT: r = a == 0; break;
+    case SX_DGIV: r = a; break;
     default: c->bad = 1; break;
     }
     fl_smap_put(&c->at, x, (int)c->val.n);
@@ -436,10 +438,29 @@ static void add_drive(actx *c, int att, int sup, int level, fl_sx expr, fl_loc l
     FL_VEC_PUSH(c->u->drives, dv);
 }
 
+/* A value given with its derivative (SX_DGIV) whose derivative is what the
+ * value's own derivative is anyway (a position passed on with the speed of
+ * the same flange, as the signal adaptors of a model exported in pieces
+ * do) is just the value: the flanges on both sides are then rigidly joined. */
+static int dgiv_node(void *cv, fl_sx x, const fl_sx *ops, fl_sx *out)
+{
+    actx *c = cv;
+    if (c->g->n[x].op != SX_DGIV) return 0;
+    fl_sx d = time_derivative(c, ops[0]);
+    *out = d != FL_SX_NONE && d == ops[1] ? ops[0] : fl_sx_dgiv(c->g, ops[0], ops[1]);
+    return 1;
+}
+
+static fl_sx fold_given_derivatives(actx *c, fl_sx x)
+{
+    return fl_sx_rewrite(c->g, x, dgiv_node, c);
+}
+
 /* An equation among knowns only: it must relate attachment positions (or
  * velocities, accelerations) affinely with parameter coefficients. */
 static void process_constraint(actx *c, int e, fl_sx r)
 {
+    r = fold_given_derivatives(c, r);
     fl_loc loc = c->fc->eqs.v[e].loc;
     int_vec occ = {0};
     occurrences(c, r, &occ, 0);
@@ -568,10 +589,14 @@ static void propagate_known(actx *c)
     free(fill);
     int nv0 = c->nv;
     int_vec work = {0};
+    /* equations that would make their one unknown implicit wait until no
+     * explicit solution is left: another equation may still give it */
+    int_vec deferred = {0};
     for (int e = neq - 1; e >= 0; e--)
         if (!c->used[e] && cnt[e] <= 1) FL_VEC_PUSH(work, e);
-    while (work.n && !c->failed) {
-        int e = work.v[--work.n];
+    while ((work.n || deferred.n) && !c->failed) {
+        int forced = !work.n;
+        int e = forced ? deferred.v[--deferred.n] : work.v[--work.n];
         if (c->used[e]) continue;
         int x = -1;
         for (size_t i = 0; i < eqv[e].n; i++)
@@ -591,6 +616,9 @@ static void propagate_known(actx *c)
         if (fl_sx_linear(c->g, r, xv, &coef, &rest) && !contains(c, coef, SX_VAR, x) && !vanishes(c, coef)) {
             u->kind[x] = UV_KNOWN;
             u->value[x] = fl_sx_neg(c->g, fl_sx_div(c->g, rest, coef));
+        } else if (!forced) {
+            FL_VEC_PUSH(deferred, e);
+            continue;
         } else {
             u->kind[x] = UV_ALG; /* implicit: an own unknown with this residual */
             u->value[x] = xv;
@@ -607,6 +635,7 @@ static void propagate_known(actx *c)
     }
     FL_UNUSED(nv0);
     FL_VEC_FREE(work);
+    FL_VEC_FREE(deferred);
     FL_VEC_FREE(occ);
     for (int e = 0; e < neq; e++) FL_VEC_FREE(eqv[e]);
     free(eqv);
@@ -709,6 +738,8 @@ static int force_var(const actx *c, int a)
     return -1;
 }
 
+static fl_sx subst_known_out(actx *c, fl_sx x);
+
 /* The force at a driven or fixed attachment is the reaction the network
  * computes; equations that use it define other variables at output time,
  * except the support balance of a relative drive (flange.f + support.f =
@@ -729,19 +760,87 @@ static void reaction_forces(actx *c)
             if (c->used[e]) continue;
             fl_sx r = subst_known(c, c->res[e]);
             int has_f = ff >= 0 && contains(c, r, SX_VAR, ff), has_s = fs >= 0 && contains(c, r, SX_VAR, fs);
-            if (!has_f && !has_s) continue;
             if (has_f && has_s) {
                 fl_sx cf, rr, cs, rr2;
                 if (fl_sx_linear(c->g, r, fl_sx_var(c->g, ff), &cf, &rr) &&
                     fl_sx_linear(c->g, rr, fl_sx_var(c->g, fs), &cs, &rr2) && cf == cs &&
-                    fl_sx_is_const(c->g, rr2, 0)) {
+                    fl_sx_is_const(c->g, rr2, 0))
                     c->used[e] = 1;
-                    continue;
-                }
             }
-            c->used[e] = 2;
         }
     }
+}
+
+/* Equations that still use a reaction force after the chains defined
+ * from internal forces are followed define something at output time. */
+static void reaction_equations(actx *c)
+{
+    fl_ucls *u = c->u;
+    for (size_t i = 0; i < u->drives.n; i++) {
+        const fl_udrive *dv = &u->drives.v[i];
+        int fk[2] = {force_var(c, dv->att), dv->sup >= 0 ? force_var(c, dv->sup) : -1};
+        for (int e = 0; e < c->neq; e++) {
+            if (c->used[e]) continue;
+            fl_sx r = subst_known_out(c, c->res[e]);
+            for (int j = 0; j < 2; j++)
+                if (fk[j] >= 0 && contains(c, r, SX_VAR, fk[j])) c->used[e] = 2;
+        }
+    }
+}
+
+/* Substitute knowns and the variables defined from internal forces. */
+static fl_sx out_sub(void *ctx, fl_sx leaf)
+{
+    actx *c = ctx;
+    fl_snode n = c->g->n[leaf];
+    if (n.op == SX_VAR && c->u->kind[n.u.k] == UV_OUTPUT && c->u->value[n.u.k] != FL_SX_NONE)
+        return fl_sx_subst(c->g, c->u->value[n.u.k], out_sub, c);
+    return known_sub(ctx, leaf);
+}
+
+static fl_sx subst_known_out(actx *c, fl_sx x)
+{
+    return fl_sx_subst(c->g, x, out_sub, c);
+}
+
+/* A variable that an equation defines from internal forces of a rigid group
+ * alone (u = flange.f, then y = -u ...) is known at output time only; once
+ * such chains are followed, the equations that remain among the group's
+ * forces show their generalised force (an adaptor's "force out" passed on
+ * to the other side: flange_a.f + flange_b.f = 0). */
+static void defined_from_forces(actx *c)
+{
+    fl_ucls *u = c->u;
+    int_vec occ = {0};
+    for (int progress = 1; progress && !c->failed;) {
+        progress = 0;
+        for (int e = 0; e < c->neq; e++) {
+            if (c->used[e]) continue;
+            fl_sx r = subst_known_out(c, c->res[e]);
+            occurrences(c, r, &occ, 1);
+            int x = -1, nx = 0, nf = 0, der = 0;
+            for (size_t i = 0; i < occ.n; i++) {
+                int k = occ.v[i];
+                if (k >= c->nv) continue;
+                if (u->kind[k] == UV_INTERNAL) nf++;
+                else if (is_unknown(c, k)) {
+                    x = k;
+                    nx++;
+                }
+            }
+            if (nx != 1 || nf == 0) continue;
+            if (contains(c, r, SX_DER, x)) der = 1;
+            fl_sx coef, rest;
+            if (der || !fl_sx_linear(c->g, r, fl_sx_var(c->g, x), &coef, &rest) || contains(c, coef, SX_VAR, x) ||
+                vanishes(c, coef))
+                continue;
+            u->kind[x] = UV_OUTPUT;
+            u->value[x] = fl_sx_neg(c->g, fl_sx_div(c->g, rest, coef));
+            c->used[e] = 1;
+            progress = 1;
+        }
+    }
+    FL_VEC_FREE(occ);
 }
 
 static void group_forces(actx *c)
@@ -749,7 +848,6 @@ static void group_forces(actx *c)
     fl_ucls *u = c->u;
     int na = c->fc->natt;
     reaction_forces(c);
-    if (!u->groups.n) return;
     int *fv = fl_xmalloc(sizeof(int) * (size_t)(na ? na : 1));
     for (int a = 0; a < na; a++) fv[a] = force_var(c, a);
     for (int a = 0; a < na; a++)
@@ -757,9 +855,15 @@ static void group_forces(actx *c)
             u->kind[fv[a]] = UV_INTERNAL;
             u->value[fv[a]] = fl_sx_var(c->g, fv[a]);
         }
+    defined_from_forces(c);
+    reaction_equations(c);
+    if (!u->groups.n) {
+        free(fv);
+        return;
+    }
     for (int e = 0; e < c->neq && !c->failed; e++) {
         if (c->used[e]) continue;
-        fl_sx r = subst_known(c, c->res[e]);
+        fl_sx r = subst_known_out(c, c->res[e]);
         for (size_t g = 0; g < u->groups.n; g++) {
             const fl_ugroup *gr = &u->groups.v[g];
             int any = 0;
@@ -1313,6 +1417,19 @@ fl_ucls *fl_analyze(fl_fcluster *fc, const double *par, const double *start, con
     u->out = fl_xmalloc(sizeof(fl_sx) * (size_t)(fc->nout ? fc->nout : 1));
     for (int o = 0; o < fc->nout; o++) u->out[o] = fl_sx_const(c.g, 0);
 
+    /* a development aid: FLANGE_DUMP_CLUSTERS=1 prints each cluster's equations */
+    const char *dump = getenv("FLANGE_DUMP_CLUSTERS");
+    if (dump && *dump == '1') {
+        fl_buf b = {0};
+        fl_buf_printf(&b, "cluster %s: %d variables, %d attachments, %d equations\n", c.name, c.nv, na, c.neq);
+        for (int e = 0; e < c.neq; e++) {
+            fl_buf_add(&b, "  0 = ");
+            fl_ucls_print(&b, fc, c.res[e]);
+            fl_buf_addc(&b, '\n');
+        }
+        fputs(b.s, stderr);
+        fl_buf_free(&b);
+    }
     classify_discrete(&c);
     if (!c.failed) propagate_known(&c);
     if (!c.failed) form_groups(&c);

@@ -21,6 +21,7 @@ typedef struct dctx {
     void *ctx;
     fl_smap d; /* derivative per node, FL_SX_NONE: not differentiable */
     int failed;
+    int partial; /* a partial derivative (SX_DGIV through its value), not a time derivative */
 } dctx;
 
 static fl_sx D(const dctx *c, fl_sx x)
@@ -181,15 +182,24 @@ static void diff_visit(void *cv, fl_sx x)
     case SX_CALL:
         r = call_derivative(c, x);
         break;
+    case SX_DGIV:
+        if (c->partial) {
+            need_a = 1;
+            r = da;
+        } else {
+            r = n.b;
+        }
+        break;
     }
     if ((need_a && da == FL_SX_NONE) || (need_b && db == FL_SX_NONE)) r = FL_SX_NONE;
     fl_smap_put(&c->d, x, r);
 }
 
-fl_sx fl_sx_diff(fl_sgraph *g, fl_sx x, fl_sx (*seed)(void *ctx, fl_sx leaf), void *ctx)
+static fl_sx diff_with(fl_sgraph *g, fl_sx x, fl_sx (*seed)(void *ctx, fl_sx leaf), void *ctx, int partial)
 {
     dctx c;
     memset(&c, 0, sizeof c);
+    c.partial = partial;
     c.g = g;
     c.seed = seed;
     c.ctx = ctx;
@@ -198,6 +208,11 @@ fl_sx fl_sx_diff(fl_sgraph *g, fl_sx x, fl_sx (*seed)(void *ctx, fl_sx leaf), vo
     fl_sx r = fl_smap_get(&c.d, x);
     fl_smap_free(&c.d);
     return r;
+}
+
+fl_sx fl_sx_diff(fl_sgraph *g, fl_sx x, fl_sx (*seed)(void *ctx, fl_sx leaf), void *ctx)
+{
+    return diff_with(g, x, seed, ctx, 0);
 }
 
 static fl_sx seed_one(void *ctx, fl_sx leaf)
@@ -209,7 +224,7 @@ static fl_sx seed_one(void *ctx, fl_sx leaf)
 fl_sx fl_sx_partial(fl_sgraph *g, fl_sx x, fl_sx var)
 {
     fl_sx ctx[3] = {var, fl_sx_const(g, 1), fl_sx_const(g, 0)};
-    return fl_sx_diff(g, x, seed_one, ctx);
+    return diff_with(g, x, seed_one, ctx, 1);
 }
 
 /* ---- linearity ------------------------------------------------------------- */
@@ -256,6 +271,9 @@ static void lin_visit(void *cv, fl_sx x)
             if (fl_smap_get(&c->deg, c->g->args[n->a + i])) r = 2;
         break;
     }
+    case SX_DGIV:
+        r = da ? 2 : db ? 2 : 0; /* the pair is opaque to linear solving */
+        break;
     default:
         r = (da || db || dcc) ? 2 : 0;
         break;
@@ -424,6 +442,13 @@ static void print_rec(fl_buf *b, const pctx *p, fl_sx x, int min_prec, int depth
             if (i) fl_buf_add(b, ", ");
             print_rec(b, p, p->g->args[n->a + i], 0, depth + 1);
         }
+        fl_buf_addc(b, ')');
+        break;
+    case SX_DGIV:
+        fl_buf_add(b, "withDerivative(");
+        print_rec(b, p, n->a, 0, depth + 1);
+        fl_buf_add(b, ", ");
+        print_rec(b, p, n->b, 0, depth + 1);
         fl_buf_addc(b, ')');
         break;
     case SX_NOP:

@@ -343,6 +343,11 @@ fl_sx fl_sx_or(fl_sgraph *g, fl_sx a, fl_sx b)
     return mk(g, SX_OR, 0, 0, a, b, FL_SX_NONE);
 }
 
+fl_sx fl_sx_dgiv(fl_sgraph *g, fl_sx a, fl_sx b)
+{
+    return mk(g, SX_DGIV, 0, 0, a, b, FL_SX_NONE);
+}
+
 fl_sx fl_sx_not(fl_sgraph *g, fl_sx a)
 {
     if (is_k(g, a)) return fl_sx_const(g, kv(g, a) == 0);
@@ -554,6 +559,7 @@ static fl_sx rebuild(fl_sgraph *g, fl_sx x, const fl_sx *na)
     case SX_AND: return fl_sx_and(g, na[0], na[1]);
     case SX_OR: return fl_sx_or(g, na[0], na[1]);
     case SX_NOT: return fl_sx_not(g, na[0]);
+    case SX_DGIV: return fl_sx_dgiv(g, na[0], na[1]);
     case SX_SAMPLE: return fl_sx_sample(g, na[0], na[1]);
     case SX_CALL: return fl_sx_call(g, (int)n.u.k, n.fn, na, n.b, n.flags);
     default: return x;
@@ -613,6 +619,12 @@ static fl_sx map_graph(fl_sgraph *g, fl_sx x, fl_sx (*sub)(void *, fl_sx),
     fl_sx r = fl_smap_get(&m.map, x);
     fl_smap_free(&m.map);
     return r;
+}
+
+fl_sx fl_sx_rewrite(fl_sgraph *g, fl_sx x, int (*node_fn)(void *ctx, fl_sx x, const fl_sx *ops, fl_sx *out),
+                    void *ctx)
+{
+    return map_graph(g, x, NULL, node_fn, ctx);
 }
 
 fl_sx fl_sx_subst(fl_sgraph *g, fl_sx x, fl_sx (*sub)(void *ctx, fl_sx leaf), void *ctx)

@@ -291,6 +291,7 @@ static void nval_visit(void *cv, fl_sx x)
     case SX_FN1: r = fl_sfn_eval((fl_sfn)n->fn, a, 0); break;
     case SX_FN2: r = fl_sfn_eval((fl_sfn)n->fn, a, b); break;
     case SX_IF: r = a != 0 ? b : nv->val[n->c]; break;
+    case SX_DGIV: r = a; break;
     default: r = 0; break;
     }
     nv->val[x] = isfinite(r) ? r : 0;

@@ -90,6 +90,7 @@ static void lower_visit(void *cv, fl_sx x)
     case SX_OR: emit(L, x, SI_OR, 0, 0, R(L, n->a), R(L, n->b), 0); break;
     case SX_NOT: emit(L, x, SI_NOT, 0, 0, R(L, n->a), 0, 0); break;
     case SX_SAMPLE: emit(L, x, SI_SAMPLE, 0, 0, R(L, n->a), R(L, n->b), 0); break;
+    case SX_DGIV: L->reg[x] = R(L, n->a); break; /* its value; the derivative is only symbolic */
     case SX_CALL: {
         int off = (int)L->args.n;
         for (int i = 0; i < n->b; i++) FL_VEC_PUSH(L->args, R(L, L->g->args[n->a + i]));

@@ -46,6 +46,9 @@ typedef enum fl_sop {
     SX_SAMPLE,    /* sample(a, b): true at the instants a + k b (u.k: sample index) */
     SX_INITIAL,   /* initial() */
     SX_TERMINAL,  /* terminal() */
+    SX_DGIV,      /* the value a whose time derivative is b (Modelica's derivative annotation, as in
+                     Modelica.Blocks.Interfaces.Adaptors.Functions.state1/state2): a partial derivative
+                     goes through a, a time derivative is b */
     SX_NOP
 } fl_sop;
 
@@ -126,6 +129,9 @@ fl_sx fl_sx_not(fl_sgraph *g, fl_sx a);
  * wrt > 0 asks for the partial derivative with respect to argument wrt-1. */
 fl_sx fl_sx_call(fl_sgraph *g, int fid, int out, const fl_sx *args, int n, int wrt);
 
+/* a, with the time derivative b (SX_DGIV). */
+fl_sx fl_sx_dgiv(fl_sgraph *g, fl_sx a, fl_sx b);
+
 /* The same expression with every relation marked as noEvent (noEvent(e),
  * smooth(p, e)). */
 fl_sx fl_sx_noevent(fl_sgraph *g, fl_sx e);
@@ -164,15 +170,22 @@ int fl_sx_depends(const fl_sgraph *g, fl_sx x, int (*pred)(void *ctx, const fl_s
  * itself); the result is rebuilt with simplification. */
 fl_sx fl_sx_subst(fl_sgraph *g, fl_sx x, fl_sx (*sub)(void *ctx, fl_sx leaf), void *ctx);
 
+/* Rebuild x bottom-up: node_fn(ctx, node, ops, &out) sees each inner node
+ * with its operands already rebuilt (ops) and returns 1 after setting out
+ * to its replacement, or 0 to rebuild it as it is. */
+fl_sx fl_sx_rewrite(fl_sgraph *g, fl_sx x, int (*node_fn)(void *ctx, fl_sx x, const fl_sx *ops, fl_sx *out),
+                    void *ctx);
+
 /* ---- differentiation (diff.c) ------------------------------------------- */
 
-/* d x / d(something): seed(ctx, leaf) gives the derivative of each leaf
- * (SX_VAR, SX_DER, SX_TIME, SX_PAR, SX_PRE; return fl_sx_const(g, 0) for
- * none). The rules treat relations and if-conditions as constant between
- * events, abs/min/max piecewise, and user calls through their argument
- * partials. Returns FL_SX_NONE when x has no derivative (discontinuous
- * functions with a non-constant argument are reported as 0 as Modelica
- * does: floor, ceil, integer, sign). */
+/* The total time derivative of x: seed(ctx, leaf) gives the derivative of
+ * each leaf (SX_VAR, SX_DER, SX_TIME, SX_PAR, SX_PRE; return
+ * fl_sx_const(g, 0) for none). The rules treat relations and
+ * if-conditions as constant between events, abs/min/max piecewise, user
+ * calls through their argument partials, and SX_DGIV(a, b) as b. Returns
+ * FL_SX_NONE when x has no derivative (discontinuous functions with a
+ * non-constant argument are reported as 0 as Modelica does: floor, ceil,
+ * integer, sign). */
 fl_sx fl_sx_diff(fl_sgraph *g, fl_sx x, fl_sx (*seed)(void *ctx, fl_sx leaf), void *ctx);
 
 /* Partial derivative with respect to variable node var (an SX_VAR,

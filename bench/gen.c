@@ -4,6 +4,9 @@
  *                    N masses (1 kg) joined by springs (10 N/m), mass 1 starting at s = N
  *   gen hoscnet N    its HarmonicOscillatorNetwork: each mass on a spring to a
  *                    massless node; the nodes joined by springs, both ends to ground
+ *   gen chain-user N the wagon chain with its coupler written as equations (a user
+ *                    model extending PartialCompliantWithRelativeStates)
+ *   gen chain-array N the wagon chain written with component arrays and for loops
  * Output on stdout. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,59 @@ static void chain(long n)
         printf("  connect(m%ld.flange_b, b%ld.C);\n  connect(b%ld.R, m%ld.flange_a);\n", i, i, i, i + 1);
     }
     printf("  annotation(experiment(StopTime=%g, Interval=%g, Tolerance=%g));\nend Chain;\n", CHAIN_STOP,
+           CHAIN_STOP / 500, CHAIN_RTOL);
+}
+
+/* The chain's coupler as a user writes it: the same force law as the
+ * built-in SpringDamper, on the same interface. */
+static void chain_user(long n)
+{
+    printf("model ChainUser \"%ld wagons with user-written couplers and buffers\"\n", n);
+    printf("  model Coupler \"spring and damper in parallel, written as equations\"\n"
+           "    extends Modelica.Mechanics.Translational.Interfaces.PartialCompliantWithRelativeStates;\n"
+           "    parameter Real c \"spring constant\";\n"
+           "    parameter Real d \"damping constant\";\n"
+           "  equation\n"
+           "    f = c*s_rel + d*v_rel;\n"
+           "  end Coupler;\n");
+    printf("  Modelica.Mechanics.Translational.Sources.ForceStep push(stepForce=%g, offsetForce=0, startTime=%g);\n",
+           CHAIN_F, CHAIN_T_STEP);
+    for (long i = 1; i <= n; i++) {
+        printf("  " MTC "Mass m%ld(m=%g, s(fixed=true), v(fixed=true));\n", i, CHAIN_M);
+        if (i < n) {
+            printf("  Coupler c%ld(c=%g, d=%g);\n", i, CHAIN_C, CHAIN_D);
+            printf("  Flange.Components.HardStop b%ld(upper_bnd=%g, lower_bnd=%g, stiff_up=%g, stiff_low=%g, "
+                   "D_up=%g, D_low=%g);\n",
+                   i, CHAIN_GAP, -CHAIN_GAP, CHAIN_K, CHAIN_K, CHAIN_DB, CHAIN_DB);
+        }
+    }
+    printf("equation\n  connect(push.flange, m1.flange_a);\n");
+    for (long i = 1; i < n; i++) {
+        printf("  connect(m%ld.flange_b, c%ld.flange_a);\n  connect(c%ld.flange_b, m%ld.flange_a);\n", i, i, i, i + 1);
+        printf("  connect(m%ld.flange_b, b%ld.C);\n  connect(b%ld.R, m%ld.flange_a);\n", i, i, i, i + 1);
+    }
+    printf("  annotation(experiment(StopTime=%g, Interval=%g, Tolerance=%g));\nend ChainUser;\n", CHAIN_STOP,
+           CHAIN_STOP / 500, CHAIN_RTOL);
+}
+
+/* The chain in a few lines: arrays of components, connections in a loop. */
+static void chain_array(long n)
+{
+    printf("model ChainArray \"%ld wagons with couplers and buffers, written with arrays\"\n", n);
+    printf("  parameter Integer N = %ld;\n", n);
+    printf("  Modelica.Mechanics.Translational.Sources.ForceStep push(stepForce=%g, offsetForce=0, startTime=%g);\n",
+           CHAIN_F, CHAIN_T_STEP);
+    printf("  " MTC "Mass m[N](each m=%g, each s(fixed=true), each v(fixed=true));\n", CHAIN_M);
+    printf("  " MTC "SpringDamper c[N - 1](each c=%g, each d=%g);\n", CHAIN_C, CHAIN_D);
+    printf("  Flange.Components.HardStop b[N - 1](each upper_bnd=%g, each lower_bnd=%g, each stiff_up=%g, "
+           "each stiff_low=%g, each D_up=%g, each D_low=%g);\n",
+           CHAIN_GAP, -CHAIN_GAP, CHAIN_K, CHAIN_K, CHAIN_DB, CHAIN_DB);
+    printf("equation\n  connect(push.flange, m[1].flange_a);\n");
+    printf("  for i in 1:N - 1 loop\n"
+           "    connect(m[i].flange_b, c[i].flange_a);\n    connect(c[i].flange_b, m[i + 1].flange_a);\n"
+           "    connect(m[i].flange_b, b[i].C);\n    connect(b[i].R, m[i + 1].flange_a);\n"
+           "  end for;\n");
+    printf("  annotation(experiment(StopTime=%g, Interval=%g, Tolerance=%g));\nend ChainArray;\n", CHAIN_STOP,
            CHAIN_STOP / 500, CHAIN_RTOL);
 }
 
@@ -73,7 +129,7 @@ static void hoscnet(long n)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: gen chain|hosc|hoscnet N\n");
+        fprintf(stderr, "usage: gen chain|chain-user|chain-array|hosc|hoscnet N\n");
         return 2;
     }
     long n = atol(argv[2]);
@@ -84,6 +140,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "chain") == 0) chain(n);
     else if (strcmp(argv[1], "hosc") == 0) hosc(n);
     else if (strcmp(argv[1], "hoscnet") == 0) hoscnet(n);
+    else if (strcmp(argv[1], "chain-user") == 0) chain_user(n);
+    else if (strcmp(argv[1], "chain-array") == 0) chain_array(n);
     else {
         fprintf(stderr, "gen: unknown model '%s'\n", argv[1]);
         return 2;

@@ -379,6 +379,7 @@ static int combine(const fl_expr *e, fl_value a, fl_value b, fl_value *out, fl_d
                 double x = a.kind == V_ARRAY ? a.data[i] : a.num;
                 double y = b.kind == V_ARRAY ? b.data[i] : b.num;
                 fl_value r;
+                memset(&r, 0, sizeof r);
                 rc = binop_scalar(e->op, x, y, &r, e->loc, d);
                 out->data[i] = r.num;
             }

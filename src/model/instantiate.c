@@ -732,16 +732,75 @@ static void suggest_keys(fl_suggest *sg, const fl_map *m, const char *prefix)
     }
 }
 
+/* The name of element k (0-based, row-major) of an array declared with
+ * nd dimensions dims: "m[3]", "grid[2,1]" (as connect() references and
+ * results name it). */
+static char *element_name(const char *name, int k, int nd, const int *dims)
+{
+    if (nd == 2 && dims[1] > 0) return fl_xsprintf("%s[%d,%d]", name, k / dims[1] + 1, k % dims[1] + 1);
+    return fl_xsprintf("%s[%d]", name, k + 1);
+}
+
+/* The name of a part of a connect() reference with its subscripts
+ * evaluated ("m[3]", "grid[2,1]"; for-loop iterators in scope), NULL after
+ * reporting. Elements of component and connector arrays are named so. */
+static char *evaluated_part(env *e, const fl_ref_part *p, fl_loc loc)
+{
+    if (!p->nsubs) return fl_xstrdup(p->name);
+    fl_buf b = {0};
+    fl_buf_printf(&b, "%s[", p->name);
+    for (int k = 0; k < p->nsubs; k++) {
+        fl_value v;
+        if (eval_in(e, e->lex_for_eval ? e->lex_for_eval : e->cls, p->subs[k], &v)) {
+            fl_buf_free(&b);
+            return NULL;
+        }
+        double x = fl_value_is_number(&v) ? v.num : NAN;
+        fl_value_free(&v);
+        if (!(x >= 1 && x <= 1e9 && x == floor(x))) {
+            fl_err(e->ic->d, p->subs[k]->loc, "the subscript of '%s' in connect() must be a positive Integer", p->name);
+            fl_buf_free(&b);
+            return NULL;
+        }
+        fl_buf_printf(&b, "%s%ld", k ? "," : "", (long)x);
+    }
+    fl_buf_addc(&b, ']');
+    return fl_buf_take(&b);
+}
+
 /* Resolve one side of a connect() in scope e to a graph node; returns -2 if
  * it refers to a disabled conditional component (drop the connect). */
 static int connect_side(env *e, const fl_ref *r, fl_loc loc)
 {
+    /* subscripts: the same reference with evaluated element names */
+    int subs = 0;
+    for (int i = 0; i < r->n; i++) subs |= r->parts[i].nsubs > 0;
+    if (subs) {
+        int base = fl_map_get(&e->elems, r->parts[0].name);
+        if (base >= 0 && ((base & 7) == EL_FAILED || (base & 7) == EL_DISABLED)) return -2;
+        fl_ref_part parts[8];
+        fl_ref er = {parts, r->n};
+        int node = -3;
+        if (r->n <= 8) {
+            int ok = 1;
+            for (int i = 0; i < r->n; i++) {
+                parts[i].subs = NULL;
+                parts[i].nsubs = 0;
+                parts[i].name = ok ? evaluated_part(e, &r->parts[i], loc) : NULL;
+                if (!parts[i].name) ok = 0;
+            }
+            if (ok) node = connect_side(e, &er, loc);
+            else e->ic->failed = 1;
+            for (int i = 0; i < r->n; i++) free(parts[i].name);
+        }
+        return node;
+    }
     ictx *ic = e->ic;
     char *text = NULL;
     int node = -1;
     const char *first = r->parts[0].name;
     fl_pref p;
-    int el = r->parts[0].nsubs ? -1 : fl_map_get(&e->elems, first);
+    int el = fl_map_get(&e->elems, first);
     int kind = el < 0 ? -1 : el & 7, inst = el < 0 ? -1 : (el >> 3) - 1;
     if (kind == EL_DISABLED || kind == EL_FAILED) {
         node = -2; /* absent, or its error is reported: no follow-up messages */
@@ -1312,18 +1371,28 @@ static int decl_count(env *e, const elem *el, int *dims, int *nd)
     const fl_decl *dc = el->decl;
     *nd = dc->ndims + dc->ntype_dims;
     if (*nd == 0) return 0;
-    if (*nd > 1) {
-        fl_err(e->ic->d, dc->loc, "arrays of components must have one dimension ('%s')", dc->name);
+    if (*nd > 2) {
+        fl_err(e->ic->d, dc->loc, "arrays of components have one or two dimensions ('%s')", dc->name);
         return -1;
     }
-    const fl_expr *x = dc->ndims ? dc->dims[0] : dc->type_dims[0];
-    fl_value v;
-    if (eval_in(e, el->lex, x, &v)) return -1;
-    int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
-    if (ok) dims[0] = (int)v.num;
-    else fl_err(e->ic->d, x->loc, "the size of '%s' must be a non-negative integer", dc->name);
-    fl_value_free(&v);
-    return ok ? dims[0] : -1;
+    long total = 1;
+    for (int k = 0; k < *nd; k++) {
+        /* the dimensions after the name, then those of the type (Mass[2] m[3]: 3 x 2) */
+        const fl_expr *x = k < dc->ndims ? dc->dims[k] : dc->type_dims[k - dc->ndims];
+        fl_value v;
+        if (eval_in(e, el->lex, x, &v)) return -1;
+        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+        if (ok) dims[k] = (int)v.num;
+        else fl_err(e->ic->d, x->loc, "the size of '%s' must be a non-negative integer", dc->name);
+        fl_value_free(&v);
+        if (!ok) return -1;
+        total *= dims[k];
+    }
+    if (total > 10000000) {
+        fl_err(e->ic->d, dc->loc, "'%s' has %ld elements: at most 10000000 components per array", dc->name, total);
+        return -1;
+    }
+    return (int)total;
 }
 
 static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc,
@@ -1430,13 +1499,13 @@ static int declare_elements(env *e, iparts *ip)
                         if (fl_flat_declare_var(e, dc, el->lex, &sub, 1)) rc = decl_failed(e, dc);
                         else fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                         for (int k = 0; k < n && !rc; k++) {
-                            char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                            char *en = element_name(dc->name, k, nd, dims);
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
                             free(en);
                         }
                     } else if (nd) {
                         for (int k = 0; k < n; k++) {
-                            char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                            char *en = element_name(dc->name, k, nd, dims);
                             char *path = fl_xcat(prefix, en, (char *)NULL);
                             vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
@@ -1503,7 +1572,7 @@ static int declare_elements(env *e, iparts *ip)
                     p.nelem = n;
                     FL_VEC_PUSH(esub, p);
                 }
-                char *en = fl_xsprintf("%s[%d]", dc->name, k + 1);
+                char *en = element_name(dc->name, k, nd, dims);
                 if (declare_component(e, el, cls, &r, en, &esub)) rc = -1;
                 free(en);
                 FL_VEC_FREE(esub);

@@ -400,7 +400,7 @@ static NOINLINE int binop(rt *c, int op, const uv *a, const uv *b, uv *o, fl_loc
 {
     int ty = result_type(op, a, b);
     if (!a->nd && !b->nd) {
-        double x, dx;
+        double x = 0, dx = 0;
         if (sop(c, op, a->x, a->dx, b->x, b->dx, &x, &dx, loc)) return -1;
         if (int_overflow(c, ty, x, loc)) return -1;
         scalar(o, ty, x, dx);
@@ -418,7 +418,7 @@ static NOINLINE int binop(rt *c, int op, const uv *a, const uv *b, uv *o, fl_loc
     if (mkarr(c, o, ty, arr->nd, arr->dim[0], arr->dim[1], &v, &dv, loc)) return -1;
     size_t n = count(arr);
     for (size_t i = 0; i < n; i++) {
-        double x, dx;
+        double x = 0, dx = 0;
         if (sop(c, op, VAL(a, i), TAN(a, i), VAL(b, i), TAN(b, i), &x, &dx, loc)) return -1;
         if (int_overflow(c, ty, x, loc)) return -1;
         v[i] = x;

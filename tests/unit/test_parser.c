@@ -243,8 +243,8 @@ static void test_errors(void)
                  "t.mo:2:3: error: extending 'Modelica.Mechanics.Translational.Components.Mass' is not supported");
     expect_error("model M\nend M;\nmodel N\nend N;\n", "Q", "no model 'Q' in the file; models in the file: M, N");
     expect_error("package P\n  model M\n  end M;\nend Q;\n", NULL, "t.mo:4:5: error: 'end Q' does not match");
-    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m[3, 2];\nend M;\n", NULL,
-                 "t.mo:2:3: error: arrays of components must have one dimension ('m')");
+    expect_error("model M\n  Modelica.Mechanics.Translational.Components.Mass m[3, 2, 2];\nend M;\n", NULL,
+                 "t.mo:2:3: error: arrays of components have one or two dimensions ('m')");
 }
 
 /* Expressions, arrays and functions used in parameter values. */

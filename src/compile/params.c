@@ -1,12 +1,15 @@
 /* params.c - evaluates every instance's parameters (explicit values, class
  * defaults written as Modelica expressions, start values as a last resort),
  * checks their declared ranges and stores them in the flat parameter array
- * (arrays go to the array table; their slot holds the table index). */
+ * (arrays go to the array table; their slot holds the table index). The
+ * defaults are evaluated model-side (model/classtext.h): this file passes
+ * parameter values in and gets values out. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile.h"
+#include "model/classtext.h"
 
 typedef struct pctx {
     const fl_minst *in;
@@ -18,17 +21,13 @@ typedef struct pctx {
 
 static int eval_param(pctx *c, int k);
 
-static int lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+/* A parameter that a default names (fl_class_par_fn). */
+static int param_value(void *ctx, int k, fl_value *out)
 {
     pctx *c = ctx;
-    FL_UNUSED(loc);
-    FL_UNUSED(d);
-    if (ref->n != 1) return 0;
-    int k = fl_class_param(c->in->cls, ref->parts[0].name);
-    if (k < 0) return 0;
     if (eval_param(c, k)) return -1;
     *out = fl_value_copy(&c->vals[k]);
-    return 1;
+    return 0;
 }
 
 static int eval_param(pctx *c, int k)
@@ -49,21 +48,21 @@ static int eval_param(pctx *c, int k)
         return 0;
     }
     c->state[k] = 1;
-    const fl_expr *e = fl_param_default_expr(in->cls, k);
+    fl_diag *tmp = fl_diag_new();
     int from_start = 0;
-    if (!e) {
-        e = fl_param_start_expr(in->cls, k);
+    int rc = fl_class_param_text(in->cls, k, 0, param_value, c, &c->vals[k], tmp);
+    if (rc == 0) {
+        rc = fl_class_param_text(in->cls, k, 1, param_value, c, &c->vals[k], tmp);
         from_start = 1;
     }
-    if (!e) {
+    if (rc == 0) {
+        fl_diag_free(tmp);
         fl_err(c->d, in->loc, "parameter %s.%s has no value: set it, e.g. %s(%s = ...)", in->name, pd->name,
                in->name, pd->name);
         c->state[k] = 3;
         return -1;
     }
-    fl_eval_env env = {lookup, c, NULL};
-    fl_diag *tmp = fl_diag_new();
-    int rc = fl_eval(e, &env, &c->vals[k], tmp);
+    rc = rc < 0 ? -1 : 0;
     if (rc) {
         fl_err(c->d, in->loc, "cannot evaluate the default of %s.%s: %s", in->name, pd->name,
                fl_diag_count(tmp) ? fl_diag_text(tmp, 0) : "");

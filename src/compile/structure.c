@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "model/classtext.h"
 
 typedef struct b_link { int inst, pa, pb; double L, m; } b_link;
 typedef struct b_ground { int inst, port; double s0; } b_ground;
@@ -177,20 +178,15 @@ static int port_node(const fl_system *s, int inst, int port)
     return s->ports[s->insts[inst].port0 + port].node;
 }
 
-static int cond_lookup(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
+static int cond_par(void *ctx, int k, fl_value *out)
 {
     const fl_inst_rt *ir = ((void **)ctx)[0];
     const double *par = ((void **)ctx)[1];
     unsigned char *fixed = ((void **)ctx)[2];
-    FL_UNUSED(loc);
-    FL_UNUSED(d);
-    if (ref->n != 1) return 0;
-    int k = fl_class_param(ir->cls, ref->parts[0].name);
-    if (k < 0) return 0;
     fixed[ir->pofs + k] = 1; /* baked into an initial condition */
     if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(par[ir->pofs + k] != 0);
     else *out = fl_value_real(par[ir->pofs + k]);
-    return 1;
+    return 0;
 }
 
 /* ---- ports and nodes --------------------------------------------------- */
@@ -210,12 +206,11 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
         fl_inst_rt *ir = &s->insts[i];
         for (int k = 0; k < ir->cls->nports; k++) {
             int present = 1;
-            const fl_expr *ce = fl_port_cond_expr(ir->cls, k);
-            if (ce) {
-                void *ctx[3] = {(void *)ir, s->par, s->par_fixed};
-                fl_eval_env env = {cond_lookup, ctx, NULL};
-                fl_value v;
-                if (fl_eval(ce, &env, &v, d) || v.kind != V_BOOL) {
+            void *ctx[3] = {(void *)ir, s->par, s->par_fixed};
+            fl_value v;
+            int cond = fl_class_port_cond(ir->cls, k, cond_par, ctx, &v, d);
+            if (cond) {
+                if (cond < 0 || v.kind != V_BOOL) {
                     fl_err(d, ir->loc, "%s: cannot evaluate the condition of connector %s", ir->name, ir->cls->ports[k].name);
                     rc = -1;
                 }

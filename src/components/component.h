@@ -1,7 +1,8 @@
 /* component.h - the table-driven interface every component class implements.
  *
  * A class is a static fl_class record: its Modelica path, ports, parameters
- * (with defaults written as Modelica expressions), variables, and callbacks.
+ * (with defaults written as Modelica expressions, which src/model parses
+ * and evaluates: model/classtext.h), variables, and callbacks.
  * At compile time build() describes the component to the engine with a few
  * primitives:
  *
@@ -499,11 +500,6 @@ int fl_class_port(const fl_class *c, const char *name);
 int fl_class_param(const fl_class *c, const char *name);
 int fl_class_var(const fl_class *c, const char *name);
 int fl_class_nin(const fl_class *c); /* number of scalar input signals */
-
-/* Parsed default expressions of class parameters (cached). */
-const fl_expr *fl_param_default_expr(const fl_class *c, int k);
-const fl_expr *fl_param_start_expr(const fl_class *c, int k);
-const fl_expr *fl_port_cond_expr(const fl_class *c, int k);
 
 /* Class tables, one per family file. */
 extern const fl_class *const fl_classes_mechanics[];

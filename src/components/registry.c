@@ -1,5 +1,6 @@
-/* registry.c - the list of component classes and lookups by name; parses the
- * parameter defaults (Modelica text in the class tables) once. */
+/* registry.c - the list of component classes and lookups by name. The
+ * Modelica text in the class tables (parameter defaults, conditions of
+ * connectors) is parsed and evaluated model-side (model/classtext.c). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,38 +14,11 @@ static const fl_class *const *const families[] = {
     fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks,
 };
 
-typedef struct class_exprs {
-    fl_expr **def;   /* per parameter */
-    fl_expr **start; /* per parameter */
-    fl_expr **cond;  /* per port */
-} class_exprs;
-
 static const fl_class **all;
-static class_exprs *exprs;
 static int nall;
 static fl_map by_path; /* full path -> index in all (a big model looks its types up once per component) */
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int reg_ready;
-
-static void diag_cleanup(void *arg)
-{
-    fl_diag *d = arg;
-    for (int i = 0; i < d->n; i++) free(d->items[i].text);
-    free(d->items);
-}
-
-static fl_expr *parse_or_die(const char *text, const fl_class *c, const char *what)
-{
-    fl_diag d = {0}; /* on the stack: freed below also when the parse runs out of memory */
-    fl_cleanup cl;
-    fl_cleanup_push(&cl, diag_cleanup, &d);
-    fl_expr *e = fl_parse_expr(text, c->path, &d);
-    /* a broken class table is a programming error, not a user error */
-    if (!e) fl_fail_internal("%s '%s' of %s does not parse: %s", what, text, c->path, d.n ? d.items[0].text : "");
-    fl_cleanup_pop(&cl);
-    diag_cleanup(&d);
-    return e;
-}
 
 static void init_registry(void *unused)
 {
@@ -52,52 +26,25 @@ static void init_registry(void *unused)
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
         for (int i = 0; families[f][i]; i++) n++;
     all = fl_xmalloc(sizeof *all * (size_t)n);
-    exprs = fl_xcalloc((size_t)n, sizeof *exprs);
     nall = 0;
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
         for (int i = 0; families[f][i]; i++) all[nall++] = families[f][i];
-    for (int i = 0; i < nall; i++) {
-        const fl_class *c = all[i];
-        class_exprs *x = &exprs[i];
-        x->def = fl_xcalloc((size_t)(c->nparams ? c->nparams : 1), sizeof(fl_expr *));
-        x->start = fl_xcalloc((size_t)(c->nparams ? c->nparams : 1), sizeof(fl_expr *));
-        x->cond = fl_xcalloc((size_t)(c->nports ? c->nports : 1), sizeof(fl_expr *));
-        for (int k = 0; k < c->nparams; k++) {
-            if (c->params[k].def) x->def[k] = parse_or_die(c->params[k].def, c, "default");
-            if (c->params[k].start) x->start[k] = parse_or_die(c->params[k].start, c, "start value");
-        }
-        for (int k = 0; k < c->nports; k++)
-            if (c->ports[k].cond) x->cond[k] = parse_or_die(c->ports[k].cond, c, "port condition");
-        fl_map_put(&by_path, c->path, i);
-    }
+    for (int i = 0; i < nall; i++) fl_map_put(&by_path, all[i]->path, i);
 }
 
 /* What a failed initialisation had built (it runs again on the next call). */
 static void free_registry(void)
 {
-    for (int i = 0; exprs && i < nall; i++) {
-        const fl_class *c = all[i];
-        for (int k = 0; k < c->nparams; k++) {
-            fl_expr_free(exprs[i].def ? exprs[i].def[k] : NULL);
-            fl_expr_free(exprs[i].start ? exprs[i].start[k] : NULL);
-        }
-        for (int k = 0; k < c->nports; k++) fl_expr_free(exprs[i].cond ? exprs[i].cond[k] : NULL);
-        free(exprs[i].def);
-        free(exprs[i].start);
-        free(exprs[i].cond);
-    }
-    free(exprs);
     free(all);
     fl_map_free(&by_path);
-    exprs = NULL;
     all = NULL;
     nall = 0;
 }
 
 /* The tables are built once, on first use, under a lock. An allocation
- * failure (or a class table that does not parse) must leave neither the
- * lock held nor a half-built table: the build runs under a recovery point
- * of its own, and the failure is passed on after cleaning up. */
+ * failure must leave neither the lock held nor a half-built table: the
+ * build runs under a recovery point of its own, and the failure is passed
+ * on after cleaning up. */
 static void ensure(void)
 {
     if (atomic_load_explicit(&reg_ready, memory_order_acquire)) return;
@@ -120,32 +67,6 @@ const fl_class *fl_class_at(int i)
 {
     ensure();
     return i >= 0 && i < nall ? all[i] : NULL;
-}
-
-static int class_index(const fl_class *c)
-{
-    ensure();
-    for (int i = 0; i < nall; i++)
-        if (all[i] == c) return i;
-    return -1;
-}
-
-const fl_expr *fl_param_default_expr(const fl_class *c, int k)
-{
-    int i = class_index(c);
-    return i < 0 ? NULL : exprs[i].def[k];
-}
-
-const fl_expr *fl_param_start_expr(const fl_class *c, int k)
-{
-    int i = class_index(c);
-    return i < 0 ? NULL : exprs[i].start[k];
-}
-
-const fl_expr *fl_port_cond_expr(const fl_class *c, int k)
-{
-    int i = class_index(c);
-    return i < 0 ? NULL : exprs[i].cond[k];
 }
 
 const fl_class *fl_class_find(const char *path)

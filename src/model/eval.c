@@ -7,7 +7,7 @@
 
 #include "model/functions.h"
 #include "parse/lexer.h"
-#include "value.h"
+#include "eval.h"
 
 typedef struct constant {
     const char *path;

@@ -4,7 +4,7 @@
 #ifndef FL_FUNCTIONS_H
 #define FL_FUNCTIONS_H
 
-#include "value.h"
+#include "eval.h"
 
 /* Evaluate a call expression. Returns 0 or -1 after reporting an error. */
 int fl_eval_call(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);

@@ -1,6 +1,8 @@
 /* model.c - model descriptions: instances, parameter values, attributes and
  * connections, and the public API that builds them. */
 #include "model.h"
+#include "eval.h"
+#include "instantiate.h"
 #include "symbolic/func.h"
 #include "components/user.h"
 #include "util/suggest.h"

@@ -107,8 +107,4 @@ char *fl_pref_str(const fl_model *m, fl_pref p);
  * 1 GiB without NUL bytes); NULL on errors, reported. Free it. */
 char *fl_read_model_text(const char *path, fl_diag *d);
 
-/* Instantiate a parsed file (instantiate.c). A file without classes (from
- * fl_model_load_class) takes opts->model_name from the libraries. */
-fl_model *fl_instantiate(fl_file_ast *ast, const fl_load_opts *opts, fl_diag *d);
-
 #endif

@@ -5,6 +5,8 @@
 #ifndef FL_SCOPE_H
 #define FL_SCOPE_H
 
+#include "eval.h"
+#include "instantiate.h"
 #include "model.h"
 #include "parse/ast.h"
 

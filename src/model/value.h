@@ -1,9 +1,16 @@
 /* value.h - values of parameters and evaluated expressions: numbers,
- * booleans, strings, enumeration literals and real arrays (1-D or 2-D). */
+ * booleans, strings, enumeration literals and real arrays (1-D or 2-D).
+ *
+ * Why apart from the evaluator (eval.h): values are what the runtime keeps
+ * (array parameters of the compiled system, class checks), expressions are
+ * syntax trees, which stay in src/model (docs/architecture.md, "Layers"). */
 #ifndef FL_VALUE_H
 #define FL_VALUE_H
 
-#include "parse/ast.h"
+#include <stddef.h>
+
+#include "util/diag.h"
+#include "util/util.h"
 
 typedef enum fl_vkind { V_NONE = 0, V_REAL, V_INT, V_BOOL, V_STRING, V_ENUM, V_ARRAY } fl_vkind;
 
@@ -36,45 +43,6 @@ size_t fl_value_count(const fl_value *v);  /* number of array elements */
 /* Text for messages and `flange check`. */
 void fl_value_print(fl_buf *b, const fl_value *v);
 const char *fl_vkind_name(fl_vkind k);
-
-/* Name lookup for expression evaluation: fill *out with the value of ref and
- * return 1, return 0 when the name is unknown (the evaluator then tries
- * global constants and enumerations), or -1 after reporting an error. */
-typedef int (*fl_lookup_fn)(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d);
-
-typedef struct fl_eval_env {
-    fl_lookup_fn lookup;
-    void *ctx;
-    /* Optional: the full path of a dotted name as written in the model's
-     * scope (imports, enclosing packages), or NULL. Used for constants,
-     * enumeration literals and function names. The result stays valid
-     * until the next call. */
-    const char *(*resolve)(void *ctx, const char *written);
-} fl_eval_env;
-
-/* Evaluate e. Returns 0 on success, -1 after reporting an error. */
-int fl_eval(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);
-
-/* Calls of functions that are not built in (the user's functions; see
- * fl_ufunc_eval_hook in symbolic/func.h): returns 1 after evaluating the
- * call e into *out (its arguments evaluated by fl_eval in env, so that they
- * can be bound by name and see the iterators of comprehensions), 0 when the
- * name is not such a function (the evaluator then says "unknown
- * function"), -1 after reporting an error. */
-typedef int (*fl_call_fn)(void *call_ctx, const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);
-
-/* fl_eval with calls of functions that are not built in going to call.
- * The hook rides on the environment (a scope around env), so fl_eval_env
- * and its initialisers stay as they are. */
-int fl_eval_calls(const fl_expr *e, const fl_eval_env *env, fl_call_fn call, void *call_ctx, fl_value *out,
-                  fl_diag *d);
-/* For the function evaluator: the hook of env for the call e (1, 0, -1 as
- * fl_call_fn; 0 without a hook). */
-int fl_eval_user_call(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);
-
-/* The value of a built-in constant by full path (Modelica.Constants.pi):
- * 1 with *out filled, 0 when there is none. */
-int fl_eval_constant(const char *path, fl_value *out);
 
 /* Known enumeration types: full path, literals. */
 typedef struct fl_enum_type {

@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "func_rt.h"
-#include "model/value.h"
+#include "model/eval.h"
 #include "parse/ast.h"
 #include "util/diag.h"
 
@@ -107,7 +107,7 @@ int fl_ufunc_variant(fl_ufuncs *r, int id, const unsigned char *given, const int
 int fl_ufunc_eval_call(const fl_ufuncs *r, int id, const fl_expr *e, const fl_eval_env *env, fl_value *out,
                        fl_diag *d);
 
-/* A ready-made hook for fl_eval_calls (value.h; call_ctx: an
+/* A ready-made hook for fl_eval_calls (eval.h; call_ctx: an
  * fl_ufunc_hook): resolves the called name from `from` through scope,
  * registers the function on first use and evaluates the call. Returns 0
  * for names that are not user functions. Plugging it in (instantiation):

@@ -1,6 +1,7 @@
 /* test_oom.c - running out of memory is an error, not a crash. The
  * test-only injection (guard.h) fails the n-th allocation; for every n over
- * all the allocations of load -> compile -> simulate to CSV of a small model
+ * all the allocations of building the component tables and parsing their
+ * Modelica text, of load -> compile -> simulate to CSV of a small model
  * with events, of building a model through the API, and of a parameter
  * study on worker threads, each call must either succeed or fail with
  * exactly "error: out of memory", the host's handler must have been told,
@@ -12,6 +13,7 @@
 
 #include "check.h"
 #include "flange.h"
+#include "model/classtext.h"
 #include "util/guard.h"
 
 static const char model_text[] =
@@ -124,7 +126,48 @@ static void test_registry(void)
         tries++;
     }
     printf("component tables: %d failed builds before one succeeded\n", tries);
-    CHECK(tries > 100);
+    CHECK(tries >= 2); /* the class list and the name map */
+}
+
+/* The Modelica text of the tables (defaults, conditions of connectors) is
+ * parsed on first use, under a lock of its own, with the same rules; here
+ * by evaluating ElastoGap's default f_ref = c*s_ref. Runs second, before
+ * anything has compiled. */
+static int par_one(void *ctx, int k, fl_value *out)
+{
+    *out = fl_value_real(2);
+    return 0;
+}
+
+static void eval_f_ref(void *arg)
+{
+    const fl_class *c = fl_class_find("Modelica.Mechanics.Translational.Components.ElastoGap");
+    fl_value v;
+    int rc = fl_class_param_text(c, fl_class_param(c, "f_ref"), 0, par_one, NULL, &v, NULL);
+    *(double *)arg = rc == 1 && v.kind == V_REAL ? v.num : NAN;
+    fl_value_free(&v);
+}
+
+static void test_class_texts(void)
+{
+    int tries = 0;
+    for (long n = 1;; n++) {
+        hook_calls = 0;
+        double f_ref = NAN;
+        fl_guard g;
+        fl_test_alloc_fail(n, 0);
+        int failed = fl_guard_try(&g, eval_f_ref, &f_ref);
+        fl_test_alloc_fail(0, 0);
+        if (!failed) {
+            CHECK(hook_calls == 0); /* n is past the last allocation */
+            CHECK(f_ref == 4);
+            break;
+        }
+        CHECK(hook_calls == 1 && g.failure == FL_FAIL_OOM);
+        tries++;
+    }
+    printf("class texts: %d failed parses before one succeeded\n", tries);
+    CHECK(tries > 100); /* every default, start value and condition of every class */
 }
 
 static void test_pipeline(void)
@@ -345,6 +388,7 @@ int main(void)
     void *user = NULL;
     CHECK(fl_oom_handler(&user) == on_oom && user == &hook_calls);
     test_registry();
+    test_class_texts();
     test_pipeline();
     test_build();
     test_describe();

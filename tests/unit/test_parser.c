@@ -1,6 +1,7 @@
 /* test_parser.c - the Modelica subset: syntax, annotations, name lookup,
  * modifiers, parameters, packages, composite models, overrides. */
 #include "check.h"
+#include "model/eval.h"
 #include "model/model.h"
 #include "parse/ast.h"
 

@@ -114,7 +114,13 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
         }
         if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
         fputs(":", out);
-        for (int n = head[bi]; n >= 0; n = next[n]) fprintf(out, " %s", s->node_names[n]);
+        for (int n = head[bi]; n >= 0; n = next[n]) {
+            fprintf(out, " %s", s->node_names[n]);
+            if (s->nodes[n].ratio != 1) { /* joined by a lever: moves ratio times as far */
+                fl_fmt_double(a, sizeof a, s->nodes[n].ratio);
+                fprintf(out, " (x%s)", a);
+            }
+        }
         fputc('\n', out);
     }
     free(next);

@@ -8,6 +8,7 @@
  * undetermined, the start values of the variables that are not fixed
  * complete the conditions with a warning each, as Modelica tools do
  * (strict: an error instead). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,26 +39,43 @@ int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2
         return 1;
     }
     if (c->source == CV_ELEM) return 0; /* several columns, computed by the element */
+    /* a node moves with ratio times its body's coordinate */
     col[0] = cond_col(s, c->node_p, c->level);
-    coef[0] = 1;
+    coef[0] = c->node_p >= 0 ? s->nodes[c->node_p].ratio : 1;
     col[1] = cond_col(s, c->node_m, c->level);
-    coef[1] = -1;
+    coef[1] = c->node_m >= 0 ? -s->nodes[c->node_m].ratio : -1;
+    if (col[0] >= 0 && col[0] == col[1]) {
+        /* two points of one body: a lever's relative motion still moves with it */
+        double sum = coef[0] + coef[1];
+        col[1] = -1;
+        if (fabs(sum) <= 1e-12 * (fabs(coef[0]) + fabs(coef[1]))) col[0] = -1;
+        coef[0] = sum;
+    }
     return 2;
 }
 
-/* Init-matrix column of local column lc of element e (initial rows). */
-static int elem_init_col(const fl_system *s, const fl_elem *el, int lc)
+/* Init-matrix column of local column lc of element e (initial rows), and
+ * in *mult the factor of the local partial there (a node's ratio). */
+static int elem_init_col(const fl_system *s, const fl_elem *el, int lc, double *mult)
 {
     const fl_elem_ops *ops = s->insts[el->inst].ops;
     int na = fl_ops_natt(ops), n = s->n;
-    if (lc < 3 * na) return cond_col(s, s->elem_node[fl_att_slot(el, lc / 3)], lc % 3);
+    *mult = 1;
+    if (lc < 3 * na) {
+        int node = s->elem_node[fl_att_slot(el, lc / 3)];
+        if (node >= 0) *mult = s->nodes[node].ratio;
+        return cond_col(s, node, lc % 3);
+    }
     lc -= 3 * na;
     if (lc < ops->nown) return el->own + lc;
     lc -= ops->nown;
     if (lc < ops->nown) return s->dpos[el->own + lc] >= 0 ? n + s->dpos[el->own + lc] : -1;
     lc -= ops->nown;
     const fl_sigref *sr = &s->sigs[el->sig + lc];
-    if (sr->kind == SIG_KIN) return cond_col(s, sr->node[0], sr->level);
+    if (sr->kind == SIG_KIN) {
+        if (sr->node[0] >= 0) *mult = s->nodes[sr->node[0]].ratio;
+        return cond_col(s, sr->node[0], sr->level);
+    }
     if (sr->kind == SIG_Y) return s->elems[sr->inst].own + sr->out;
     return -1;
 }
@@ -69,8 +87,10 @@ static int cond_involves(const fl_system *s, const fl_cond *c)
     if (c->source == CV_ELEM) {
         const fl_elem *el = &s->elems[c->elem];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
+        double mult;
         for (int k = 0; k < ops->ninit_dep; k++)
-            if (ops->init_dep_rc[2 * k] == c->row && elem_init_col(s, el, ops->init_dep_rc[2 * k + 1]) >= 0) return 1;
+            if (ops->init_dep_rc[2 * k] == c->row && elem_init_col(s, el, ops->init_dep_rc[2 * k + 1], &mult) >= 0)
+                return 1;
         return 0;
     }
     int col[2];
@@ -132,11 +152,12 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int q = 0; q < ops->ninit_dep; q++) {
             if (ops->init_dep_rc[2 * q] != c->row) continue;
-            int col = elem_init_col(s, el, ops->init_dep_rc[2 * q + 1]);
+            double mult;
+            int col = elem_init_col(s, el, ops->init_dep_rc[2 * q + 1], &mult);
             if (col < 0) continue;
             FL_VEC_PUSH(rows, n + k);
             FL_VEC_PUSH(cols, col);
-            struct fl_ientry ie = {c->elem, q, -1};
+            struct fl_ientry ie = {c->elem, q, -1, mult};
             FL_VEC_PUSH(ient, ie);
         }
     }

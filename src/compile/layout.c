@@ -2,6 +2,7 @@
  * Jacobian entry list (how each local partial derivative of a component
  * reaches the global matrices) and the sparse patterns, and checks that the
  * DAE is structurally regular. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,35 +204,38 @@ static void add_entry(pend_vec *v, int row, int col, int src, double mult, int c
 }
 
 /* Columns of the kinematic quantity `level` of a node: adds entries for
- * row with local source src and multiplier sign. */
+ * row with local source src and multiplier sign times the node's ratio
+ * (d s_node / d q = ratio, and so for v and a). */
 static void add_kin(const fl_system *s, pend_vec *v, int row, int node, int level, int src, double sign)
 {
     if (node < 0) return;
     const fl_body *bd = &s->bodies[s->nodes[node].body];
+    sign *= s->nodes[node].ratio;
     if (level == 0) add_entry(v, row, bd->qi, src, sign, 0);
     else if (level == 1 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 0);
     else if (level == 2 && bd->kind != B_VEL) add_entry(v, row, bd->vi, src, sign, 1);
 }
 
 /* The global columns of local column c of an element, for the entry
- * at `row` whose value is jloc[src]. */
+ * at `row` whose value is jloc[src] times rmult (the ratio of the
+ * attachment whose force the row collects, 1 for own rows). */
 static void add_local(const fl_system *s, pend_vec *pv, const fl_elem *el, const fl_elem_ops *ops, int row, int c,
-                      int src)
+                      int src, double rmult)
 {
     int na = fl_ops_natt(ops);
     if (c < 3 * na) {
-        add_kin(s, pv, row, s->elem_node[fl_att_slot(el, c / 3)], c % 3, src, 1.0);
+        add_kin(s, pv, row, s->elem_node[fl_att_slot(el, c / 3)], c % 3, src, rmult);
     } else if (c < 3 * na + ops->nown) {
-        add_entry(pv, row, el->own + c - 3 * na, src, 1, 0);
+        add_entry(pv, row, el->own + c - 3 * na, src, rmult, 0);
     } else if (c < 3 * na + 2 * ops->nown) {
-        add_entry(pv, row, el->own + c - 3 * na - ops->nown, src, 1, 1);
+        add_entry(pv, row, el->own + c - 3 * na - ops->nown, src, rmult, 1);
     } else {
         const fl_sigref *sr = &s->sigs[el->sig + c - 3 * na - 2 * ops->nown];
         if (sr->kind == SIG_KIN) {
-            add_kin(s, pv, row, sr->node[0], sr->level, src, 1.0);
-            add_kin(s, pv, row, sr->node[1], sr->level, src, -1.0);
+            add_kin(s, pv, row, sr->node[0], sr->level, src, rmult);
+            add_kin(s, pv, row, sr->node[1], sr->level, src, -rmult);
         } else if (sr->kind == SIG_Y) {
-            add_entry(pv, row, s->elems[sr->inst].own + sr->out, src, 1, 0);
+            add_entry(pv, row, s->elems[sr->inst].own + sr->out, src, rmult, 0);
         }
     }
 }
@@ -272,10 +276,13 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     int *first_mass = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
     for (int b = 0; b < s->nbodies; b++) first_mass[b] = -1;
-    for (int l = s->nlinks - 1; l >= 0; l--) {
-        const fl_link *lk = &s->links[l];
-        if (lk->node_a >= 0 && lk->m > 0) first_mass[s->nodes[lk->node_a].body] = l;
-    }
+    /* preferably a mass that moves as the body's coordinate (ratio 1, not behind a lever) */
+    for (int pass = 0; pass < 2; pass++)
+        for (int l = s->nlinks - 1; l >= 0; l--) {
+            const fl_link *lk = &s->links[l];
+            if (lk->node_a >= 0 && lk->m > 0 && (pass == 0 || s->nodes[lk->node_a].ratio == 1))
+                first_mass[s->nodes[lk->node_a].body] = l;
+        }
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->qi < 0) continue;
@@ -309,7 +316,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     /* Absolute tolerance scale of body positions: the smallest length scale
      * (s_nominal) of the elements attached, so that their relative
      * positions are controlled as MSL's nominal attribute intends (1 m by
-     * default). */
+     * default); a length at a node with ratio r is a length / |r| of q. */
     for (int e = 0; e < s->nelem; e++) {
         const fl_class *c = s->insts[s->elems[e].inst].cls;
         const double *par = s->par + s->elems[e].pofs;
@@ -321,9 +328,11 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             if (k >= 0) nom = par[k];
         }
         for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
-            int b = s->att_body[fl_att_slot(&s->elems[e], j)];
-            if (b >= 0 && s->bodies[b].qi >= 0 && nom > 0 && nom < s->nominal[s->bodies[b].qi])
-                s->nominal[s->bodies[b].qi] = nom;
+            int slot = fl_att_slot(&s->elems[e], j);
+            int b = s->att_body[slot];
+            double q = nom / fabs(s->att_ratio[slot]);
+            if (b >= 0 && s->bodies[b].qi >= 0 && q > 0 && q < s->nominal[s->bodies[b].qi])
+                s->nominal[s->bodies[b].qi] = q;
         }
     }
     /* and the nominal attributes the user gave (mass.s(nominal = 1e-3)) */
@@ -335,7 +344,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             if (node < 0) continue;
             const fl_body *bd = &s->bodies[s->nodes[node].body];
             int i = c->level == 0 ? bd->qi : bd->vi;
-            if (i >= 0 && c->nominal < s->nominal[i]) s->nominal[i] = c->nominal;
+            double q = c->nominal / fabs(s->nodes[node].ratio);
+            if (i >= 0 && q < s->nominal[i]) s->nominal[i] = q;
         }
     }
     for (int e = 0; e < s->nelem; e++)
@@ -394,9 +404,10 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         for (int k = 0; k < nentries; k++) {
             int r = ops->ndep ? ops->dep_rc[2 * k] : k / C, c = ops->ndep ? ops->dep_rc[2 * k + 1] : k % C;
             if (!ops->ndep && !(ops->dep[r] & (1ULL << c))) continue;
+            /* a force enters its body's row times the ratio of its node */
             int row = r < na ? s->elem_frow[fl_att_slot(el, r)] : el->own + r - na;
             if (row < 0) continue;
-            add_local(s, &pv, el, ops, row, c, el->jofs + k);
+            add_local(s, &pv, el, ops, row, c, el->jofs + k, r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0);
         }
     }
     int np = (int)pv.n;

@@ -10,7 +10,7 @@
 #include "compile.h"
 #include "model/classtext.h"
 
-typedef struct b_link { int inst, pa, pb; double L, m; } b_link;
+typedef struct b_link { int inst, pa, pb; double r, L, m; } b_link;
 typedef struct b_ground { int inst, port; double s0; } b_ground;
 typedef struct b_driver { int inst, flange, support; } b_driver;
 typedef struct b_elem { int inst, att0, att1, natt, xofs; } b_elem; /* attachments 2.. at xports[xofs] */
@@ -82,7 +82,18 @@ const fl_class *fl_b_class(fl_builder *b)
 
 void fl_b_link(fl_builder *b, int pa, int pb, double L, double m)
 {
-    b_link l = {b->inst, pa, pb, L, m};
+    fl_b_link_ratio(b, pa, pb, 1, L, m);
+}
+
+void fl_b_link_ratio(fl_builder *b, int pa, int pb, double r, double c, double m)
+{
+    if (!(r != 0) || !isfinite(r) || !isfinite(c)) {
+        const fl_class *cls = b->s->insts[b->inst].cls;
+        fl_b_error(b, "flanges %s and %s are joined with ratio %g and offset %g: both must be finite, the ratio non-zero",
+                   pa >= 0 ? cls->ports[pa].name : "(ground)", pb >= 0 ? cls->ports[pb].name : "(ground)", r, c);
+        return;
+    }
+    b_link l = {b->inst, pa, pb, r, c, m};
     FL_VEC_PUSH(b->links, l);
 }
 
@@ -277,6 +288,48 @@ static int cmp_pc(const void *a, const void *b)
     return x->port - y->port;
 }
 
+/* "2*s1 - 0.5": an affine relation for messages. */
+static void affine_text(char *buf, size_t cap, double r, double c)
+{
+    char rs[40], cs[40];
+    snprintf(rs, sizeof rs, "%.9g", r);
+    snprintf(cs, sizeof cs, "%.9g", fabs(c));
+    snprintf(buf, cap, "%s%s%s%s", r == 1 ? "" : r == -1 ? "-" : rs, r == 1 || r == -1 ? "s1" : "*s1",
+             c == 0 ? "" : c > 0 ? " + " : " - ", c == 0 ? "" : cs);
+}
+
+/* Link l joins two nodes already rigidly joined by others: if it agrees with
+ * them, the forces in the loop are not determined; if not, the positions
+ * cannot be satisfied. Either is an error at the component. */
+static void check_loop(const fl_system *s, int l, fl_diag *d)
+{
+    const fl_link *lk = &s->links[l];
+    const fl_node *na = &s->nodes[lk->node_a], *nb = &s->nodes[lk->node_b];
+    const fl_inst_rt *ir = &s->insts[lk->inst];
+    /* s_b = rr s_a + cc through the others (s_a = ratio_a q + off_a) */
+    double rr = nb->ratio / na->ratio, cc = nb->off - rr * na->off;
+    /* said in the order of the nodes (of the model text): s_a = (s_b - L) / r */
+    int flip = lk->node_a > lk->node_b;
+    const char *n1 = s->node_names[flip ? lk->node_b : lk->node_a], *n2 = s->node_names[flip ? lk->node_a : lk->node_b];
+    double tol = 1e-12 * (1 + fabs(cc) + fabs(lk->L));
+    if (fabs(rr - lk->r) <= 1e-12 * fabs(lk->r) && fabs(cc - lk->L) <= tol) {
+        fl_err(d, ir->loc,
+               "%s closes a loop of rigid connections (masses, rods, sensors, levers) between %s and %s: "
+               "the forces in it are not determined",
+               ir->name, n1, n2);
+        return;
+    }
+    double r1 = flip ? 1 / lk->r : lk->r, c1 = flip ? -lk->L / lk->r : lk->L;
+    double r2 = flip ? 1 / rr : rr, c2 = flip ? -cc / rr : cc;
+    char want[100], have[100];
+    affine_text(want, sizeof want, r1, c1);
+    affine_text(have, sizeof have, r2, c2);
+    fl_err(d, ir->loc,
+           "%s contradicts the rigid connections (masses, rods, sensors, levers) that already join s1 = %s and "
+           "s2 = %s: it requires s2 = %s, they give s2 = %s",
+           ir->name, n1, n2, want, have);
+}
+
 static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
 {
     int nn = s->nnodes;
@@ -286,6 +339,8 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     s->links = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), sizeof(fl_link));
     fl_uf uf;
     fl_uf_init(&uf, nn);
+    /* links closing a loop: checked once the ratios and offsets are known */
+    unsigned char *loop = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), 1);
     for (int l = 0; l < s->nlinks; l++) {
         const b_link *bl = &b->links.v[l];
         fl_link *k = &s->links[l];
@@ -294,14 +349,12 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         k->port_b = bl->pb;
         k->node_a = port_node(s, bl->inst, bl->pa);
         k->node_b = port_node(s, bl->inst, bl->pb);
+        k->r = bl->r;
         k->L = bl->L;
         k->m = bl->m;
         if (k->node_a < 0 || k->node_b < 0) continue;
         if (fl_uf_find(&uf, k->node_a) == fl_uf_find(&uf, k->node_b)) {
-            fl_err(d, s->insts[k->inst].loc,
-                   "%s closes a loop of rigid connections (masses, rods, sensors) between %s and %s: "
-                   "the forces in it are not determined",
-                   s->insts[k->inst].name, s->node_names[k->node_a], s->node_names[k->node_b]);
+            loop[l] = 1;
             rc = -1;
             continue;
         }
@@ -326,8 +379,6 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         s->bodies[i].drv = -1;
         s->bodies[i].qi = s->bodies[i].vi = s->bodies[i].frow = -1;
     }
-    for (int l = 0; l < s->nlinks; l++)
-        if (s->links[l].node_a >= 0) s->bodies[s->nodes[s->links[l].node_a].body].mass += s->links[l].m;
 
     /* roots: grounds and drivers */
     s->nroots_r = (int)(b->grounds.n + b->drivers.n);
@@ -407,7 +458,7 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     /* reference nodes and offsets: breadth-first over links */
     int *adj0 = fl_xcalloc((size_t)nn + 1, sizeof(int));
     for (int l = 0; l < s->nlinks; l++) {
-        if (s->links[l].node_a < 0) continue;
+        if (s->links[l].node_a < 0 || s->links[l].node_b < 0 || loop[l]) continue;
         adj0[s->links[l].node_a + 1]++;
         adj0[s->links[l].node_b + 1]++;
     }
@@ -415,7 +466,7 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     int *adj = fl_xmalloc(sizeof(int) * (size_t)(2 * s->nlinks + 1));
     int *fill = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(int));
     for (int l = 0; l < s->nlinks; l++) {
-        if (s->links[l].node_a < 0) continue;
+        if (s->links[l].node_a < 0 || s->links[l].node_b < 0 || loop[l]) continue;
         int a = s->links[l].node_a, c = s->links[l].node_b;
         adj[adj0[a] + fill[a]++] = l;
         adj[adj0[c] + fill[c]++] = l;
@@ -435,6 +486,7 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         queue[tail++] = bd->ref_node;
         seen[bd->ref_node] = 1;
         via[bd->ref_node] = -1;
+        s->nodes[bd->ref_node].ratio = 1;
         s->nodes[bd->ref_node].off = 0;
         while (head < tail) {
             int n = queue[head++];
@@ -444,7 +496,27 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
                 if (seen[other]) continue;
                 seen[other] = 1;
                 via[other] = adj[k];
-                s->nodes[other].off = s->nodes[n].off + (lk->node_a == n ? lk->L : -lk->L);
+                /* s_b = r s_a + L, s_n = ratio_n q + off_n */
+                const fl_node *nd = &s->nodes[n];
+                fl_node *no = &s->nodes[other];
+                if (lk->node_a == n) {
+                    no->ratio = lk->r * nd->ratio;
+                    no->off = lk->r * nd->off + lk->L;
+                } else {
+                    no->ratio = nd->ratio / lk->r;
+                    no->off = (nd->off - lk->L) / lk->r;
+                }
+                if (!isfinite(no->ratio) || no->ratio == 0 || !isfinite(no->off)) {
+                    char r[40];
+                    fl_fmt_double(r, sizeof r, no->ratio);
+                    fl_err(d, s->insts[lk->inst].loc,
+                           "%s: the levers joining %s to %s multiply the motion of the first by %s, which is out "
+                           "of range",
+                           s->insts[lk->inst].name, s->node_names[other], s->node_names[bd->ref_node], r);
+                    no->ratio = 1;
+                    no->off = 0;
+                    rc = -1;
+                }
                 queue[tail++] = other;
             }
         }
@@ -465,21 +537,27 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     free(via);
     free(adj);
     free(adj0);
-    for (int bi = 0; bi < nb; bi++) {
-        fl_body *bd = &s->bodies[bi];
-        if (bd->kind == B_GROUND) bd->q0 -= 0; /* ground position is that of its root node */
+    for (int l = 0; l < s->nlinks; l++)
+        if (loop[l]) check_loop(s, l, d);
+    free(loop);
+    /* masses: kinetic energy m v_a^2 / 2 = m ratio_a^2 v^2 / 2 */
+    for (int l = 0; l < s->nlinks; l++) {
+        const fl_link *lk = &s->links[l];
+        if (lk->node_a < 0) continue;
+        const fl_node *na = &s->nodes[lk->node_a];
+        s->bodies[na->body].mass += lk->m * na->ratio * na->ratio;
     }
-    /* position of prescribed bodies' supports */
+    /* position of prescribed bodies' supports (a ground's reference node is
+     * its root node: q0 is its position) */
     for (int k = 0; k < s->ndrv; k++) {
         fl_driver *dv = &s->drvs[k];
         double sup = 0;
         if (dv->support_node >= 0) {
-            const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
-            sup = sb->q0 + s->nodes[dv->support_node].off;
+            const fl_node *sn = &s->nodes[dv->support_node];
+            sup = sn->ratio * s->bodies[sn->body].q0 + sn->off;
         }
         s->bodies[dv->body].q0 = sup;
     }
-    /* a ground's reference node is its root node: q0 is its position */
     return rc;
 }
 
@@ -515,6 +593,7 @@ static void make_elements(fl_system *s, fl_builder *b)
     s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
     s->att_body = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
     s->att_off = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
+    s->att_ratio = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
     int xnext = 2 * ne;
     eord *ord = fl_xmalloc(sizeof(eord) * (size_t)(ne ? ne : 1));
     for (int k = 0; k < ne; k++) {
@@ -551,9 +630,11 @@ static void make_elements(fl_system *s, fl_builder *b)
             s->elem_node[slot] = n;
             s->att_body[slot] = n >= 0 ? s->nodes[n].body : -1;
             s->att_off[slot] = n >= 0 ? s->nodes[n].off : 0;
+            s->att_ratio[slot] = n >= 0 ? s->nodes[n].ratio : 1;
             if (j < 2) {
                 e->body[j] = s->att_body[slot];
                 e->off[j] = s->att_off[slot];
+                e->ratio[j] = s->att_ratio[slot];
             }
         }
         ir->elem = i;

@@ -1,15 +1,19 @@
 /* system.h - the compiled, read-only system (fl_system).
  *
  * Flanges joined by connections form nodes; nodes joined by rigid members
- * (Mass, Rod, through-sensors) form bodies. Each body has one reference
- * position; a node sits at a fixed offset from it. A body is
+ * (Mass, Rod, through-sensors, levers and gears of user classes) form
+ * bodies. Each body has one reference coordinate q; a node sits at
+ * ratio * q + off (ratio 1 unless a lever joins it), so its velocity and
+ * acceleration are ratio times the body's. A body is
  *   GROUND  fixed in space (Fixed),
  *   POS     moved along a prescribed path (exact Position, Move),
  *   VEL     moved at a prescribed speed (ConstantSpeed, exact Speed): q is
  *           a state with q' = v(t),
  *   ACC     accelerated as prescribed (Accelerate, filtered Position and
  *           Speed): q, v are states with v' = a(t, q, v),
- *   FREE    with mass M > 0: q' = v, M v' + sum of flange forces = 0,
+ *   FREE    with mass M > 0: q' = v, M v' + sum of flange forces = 0
+ *           (M = sum of m ratio^2 over the masses on it, and each force
+ *           counts times the ratio of its node: virtual work),
  *   MLV     massless with damping attached: q' = v, 0 = force balance
  *           (v algebraic),
  *   MLQ     massless between springs only: 0 = force balance (q algebraic).
@@ -26,28 +30,31 @@ typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ 
 
 typedef struct fl_node {
     int body;
-    double off; /* node position = body reference position + off */
+    double ratio; /* node position = ratio * body reference position + off */
+    double off;
 } fl_node;
 
 typedef struct fl_body {
     fl_body_kind kind;
-    double mass;
+    double mass; /* sum of m ratio^2 of the masses on it (kinetic energy M v^2 / 2) */
     int qi, vi;  /* indices in y, -1 if not unknowns */
     int frow;    /* residual row collecting flange forces, -1 for prescribed bodies */
     int drv;     /* driver, -1 if none */
     double q0;   /* GROUND: reference position; prescribed: support position */
-    int ref_node;
+    int ref_node; /* the node at q (ratio 1, off 0): the root's node if it has one */
     int root;    /* root (ground/driver reaction) record, -1 if none */
     int order0, norder; /* elimination steps for internal forces */
     int js_qq, js_qv, js_vv; /* entries for the body rows (see fl_jentry) */
 } fl_body;
 
-/* A rigid member (two flanges at fixed distance L, mass m in between). */
+/* A rigid member: position(b) = r * position(a) + L (r = 1: two flanges at
+ * distance L; r != 1: a lever, rack or gear), with mass m moving with
+ * flange a. Its flange forces satisfy f_a + r f_b = m a_a. */
 typedef struct fl_link {
     int inst;
     int port_a, port_b; /* class port indices */
     int node_a, node_b;
-    double L, m;
+    double r, L, m;
 } fl_link;
 
 /* Step of the internal force computation of a body: link `link` has its
@@ -218,6 +225,7 @@ struct fl_system {
     int *elem_frow; /* residual row, -1 if none */
     int *att_body;  /* body, -1 for ground */
     double *att_off; /* offset of the node on its body */
+    double *att_ratio; /* ratio of the node on its body (1 for ground) */
     fl_egroup *egroups;
     int negroups;
     fl_sigref *sigs;
@@ -265,9 +273,11 @@ struct fl_system {
     } *centry;
     int ncentry;
     /* entries of rows elements compute (CV_ELEM): dependency dep of the
-     * element's initial rows goes to init matrix slot islot */
+     * element's initial rows, times mult (the ratio of a node), goes to
+     * init matrix slot islot */
     struct fl_ientry {
         int elem, dep, islot;
+        double mult;
     } *ientry;
     int nientry;
 

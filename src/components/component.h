@@ -8,6 +8,7 @@
  *
  *   fl_b_link     a rigid member between two flanges (Mass, Rod, through
  *                 sensors): merges them into one rigid body, adds its mass;
+ *                 fl_b_link_ratio with a ratio (levers, racks, gears);
  *   fl_b_ground   a flange fixed in space (Fixed);
  *   fl_b_driver   a flange whose motion is prescribed (Position, Speed,
  *                 Accelerate, Move, ConstantSpeed);
@@ -100,16 +101,19 @@ typedef struct fl_var_def {
 
 /* ---- run-time records ------------------------------------------------- */
 
-/* A force element. Attachment j sits on body[j] (or on ground at position 0
- * when body[j] < 0) at position bq[body] + off[j]. */
+/* A force element. Attachment j sits on body[j] (or on ground at position
+ * off[j] when body[j] < 0) at position ratio[j] * bq[body] + off[j], and
+ * moves with ratio[j] times the body's velocity and acceleration (ratio 1
+ * unless a lever joins it to the body's reference). */
 typedef struct fl_elem {
     int idx;       /* element number (forces go to f[2*idx + j], j = 0, 1) */
     int xatt;      /* attachments j >= 2 (elements of user classes): at slot xatt + j - 2 of the
-                      per-attachment arrays (f, att_body, att_off); -1 if none */
+                      per-attachment arrays (f, att_body, att_off, att_ratio); -1 if none */
     int inst;      /* instance number */
     int pofs;      /* parameters of the instance start at par[pofs] */
     int body[2];
     double off[2];
+    double ratio[2];
     int own;  /* first own unknown (index in y), -1 if none */
     int mode; /* first discrete state in the mode array */
     int root; /* first root function */
@@ -125,8 +129,9 @@ typedef struct fl_ectx {
     double cj;             /* IDA's Jacobian scaling: d(yp)/d(y) */
     const double *y, *yp;  /* unknowns and their derivatives */
     const double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
-    const int *att_body;   /* per attachment slot: body (-1: ground) and offset */
-    const double *att_off;
+    const int *att_body;   /* per attachment slot: body (-1: ground), offset and ratio: */
+    const double *att_off; /* the attachment is at att_ratio * bq[body] + att_off */
+    const double *att_ratio;
     const double *du, *ddu; /* first and second time derivatives of the inputs (where asked for) */
     const double *par;     /* parameter storage */
     const double *u;       /* input signal values */
@@ -172,8 +177,10 @@ static inline int fl_elem_fail(fl_ectx *x, const char *fmt, ...)
  * an event: the relative velocity v_rel = v1 - v0 becomes -cor * v_rel
  * through an impulse P = (1 + cor) mu v_rel (N.s, positive in the sense of a
  * positive element force: it pushes attachment 0 in +s and attachment 1 in
- * -s), with mu the reduced mass, 1/mu = sum of 1/m over the sides (a fixed
- * or motion-driven side counts as infinite mass).
+ * -s), with mu the reduced mass, 1/mu = sum of ratio^2/M over the sides (a
+ * fixed or motion-driven side counts as infinite mass; an attachment joined
+ * to its body by a lever of ratio r sees the body's mass as M / r^2, and
+ * both attachments on one body give (ratio1 - ratio0)^2 / M).
  *
  * A free side changes its velocity by its share of the impulse. A fixed or
  * driven side keeps its velocity: its source delivers the opposite impulse
@@ -195,8 +202,12 @@ static inline double fl_impact(fl_ectx *x, const fl_elem *e, double cor)
         double mi = x->bminv[b];
         if (!(mi >= 0)) return 0; /* massless: no defined velocity jump */
         free_side[j] = mi > 0 && x->bvi[b] >= 0;
-        v[j] = free_side[j] ? x->yw[x->bvi[b]] : x->bv[b];
-        if (free_side[j]) minv += mi;
+        v[j] = e->ratio[j] * (free_side[j] ? x->yw[x->bvi[b]] : x->bv[b]);
+        if (free_side[j]) minv += e->ratio[j] * e->ratio[j] * mi;
+    }
+    if (free_side[0] && e->body[1] == e->body[0]) { /* one body: the impulses act together */
+        double dr = e->ratio[1] - e->ratio[0];
+        minv = dr * dr * x->bminv[e->body[0]];
     }
     if (!(minv > 0)) return 0;
     double vrel = v[1] - v[0];
@@ -205,7 +216,7 @@ static inline double fl_impact(fl_ectx *x, const fl_elem *e, double cor)
         int b = e->body[j];
         double Pj = j == 0 ? P : -P; /* the impulse the element gives side j */
         if (free_side[j]) {
-            x->yw[x->bvi[b]] = v[j] + Pj * x->bminv[b];
+            x->yw[x->bvi[b]] += e->ratio[j] * Pj * x->bminv[b]; /* its generalised impulse is ratio * Pj */
         } else if (b >= 0 && x->impulse_work) {
             double w = -Pj * v[j]; /* the source holds v[j] against the impulse */
             x->impulse_work[0] += w;
@@ -223,7 +234,7 @@ static inline int fl_move_attachment(fl_ectx *x, const fl_elem *e, int j, double
 {
     int b = e->body[j];
     if (b < 0 || !x->yw || x->bqi[b] < 0) return -1;
-    x->yw[x->bqi[b]] += target - (x->bq[b] + e->off[j]);
+    x->yw[x->bqi[b]] += (target - (e->ratio[j] * x->bq[b] + e->off[j])) / e->ratio[j];
     return 0;
 }
 
@@ -243,15 +254,15 @@ static inline int fl_time_before(const fl_ectx *x, double T)
 
 static inline double fl_att_s(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? x->bq[e->body[j]] + e->off[j] : e->off[j];
+    return e->body[j] >= 0 ? e->ratio[j] * x->bq[e->body[j]] + e->off[j] : e->off[j];
 }
 static inline double fl_att_v(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? x->bv[e->body[j]] : 0.0;
+    return e->body[j] >= 0 ? e->ratio[j] * x->bv[e->body[j]] : 0.0;
 }
 static inline double fl_att_a(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? x->ba[e->body[j]] : 0.0;
+    return e->body[j] >= 0 ? e->ratio[j] * x->ba[e->body[j]] : 0.0;
 }
 
 /* Slot of attachment j of an element in the per-attachment arrays. */
@@ -448,7 +459,13 @@ void fl_b_fix_par(fl_builder *b, int k);
  * attributes). */
 const char *fl_b_inst_name(fl_builder *b);
 const fl_class *fl_b_class(fl_builder *b);
+/* A rigid member: position(port_b) = position(port_a) + L, with mass m. */
 void fl_b_link(fl_builder *b, int port_a, int port_b, double L, double m);
+/* A rigid member with a ratio (a lever, rack or gear): position(port_b) =
+ * r * position(port_a) + c, r finite and non-zero; its mass m moves with
+ * port_a (kinetic energy m v_a^2 / 2), and its flange forces satisfy
+ * f_a + r f_b = m a_a. fl_b_link is the case r = 1. */
+void fl_b_link_ratio(fl_builder *b, int port_a, int port_b, double r, double c, double m);
 void fl_b_ground(fl_builder *b, int port, double s0);
 /* Prescribe the motion of flange relative to support (FL_GROUND if none);
  * inputs are the instance's input ports in order. */

@@ -37,7 +37,8 @@ static double lock_scale(const fl_ectx *x, const fl_elem *e)
     double m = 1;
     for (int j = 0; j < 2; j++) {
         int b = e->body[j];
-        if (b >= 0 && x->bminv[b] > 0) m += 1 / x->bminv[b];
+        /* the row's entries in the body's column are K ratio, against M cj in its own row */
+        if (b >= 0 && x->bminv[b] > 0) m += 1 / (x->bminv[b] * fabs(e->ratio[j]));
     }
     return 1e6 * m;
 }

@@ -150,9 +150,9 @@ static double att_level(const fl_ectx *x, const fl_elem *e, int att, int level)
 {
     int slot = fl_att_slot(e, att);
     int b = x->att_body[slot];
-    if (level == 0) return b >= 0 ? x->bq[b] + x->att_off[slot] : x->att_off[slot];
+    if (level == 0) return b >= 0 ? x->att_ratio[slot] * x->bq[b] + x->att_off[slot] : x->att_off[slot];
     if (b < 0) return 0;
-    return level == 1 ? x->bv[b] : x->ba[b];
+    return x->att_ratio[slot] * (level == 1 ? x->bv[b] : x->ba[b]);
 }
 
 static double src_ectx(const fl_uclass *c, const fl_ectx *x, const fl_elem *e, int src, int idx)
@@ -284,11 +284,12 @@ static int reinit_attachment(fl_ectx *x, const fl_elem *e, int att, int level, d
     if (b < 0 || !x->yw) return -1;
     if (level == 0) {
         if (x->bqi[b] < 0) return -1;
-        x->yw[x->bqi[b]] += q - (x->bq[b] + x->att_off[slot]);
+        x->yw[x->bqi[b]] += (q - (x->att_ratio[slot] * x->bq[b] + x->att_off[slot])) / x->att_ratio[slot];
         return 0;
     }
     if (x->bvi[b] < 0 || !(x->bminv[b] > 0)) return -1;
     double v = x->yw[x->bvi[b]];
+    q /= x->att_ratio[slot]; /* the body's velocity */
     if (x->impulse_work) {
         double dE = 0.5 * (q * q - v * v) / x->bminv[b];
         x->impulse_work[0] += dE;
@@ -583,20 +584,21 @@ static int u_build(fl_builder *b)
     int *port = fl_xmalloc(sizeof(int) * (size_t)(L->natt + 1));
     for (int a = 0; a < L->natt; a++) port[a] = a < nreal ? fl_b_port(b, c->ports[a].name) : FL_GROUND;
     int rc = 0;
-    /* rigid connections, with the masses of rigid groups on the first link of each */
+    /* rigid connections, with the mass of each rigid group (at its
+     * representative, the lowest attachment: flange a of its links) */
     unsigned char *group_done = fl_xcalloc((size_t)(u->groups.n + 1), 1);
     for (size_t i = 0; i < u->links.n && !rc; i++) {
         const fl_ulink *lk = &u->links.v[i];
         double ratio = struct_value(c, b, lk->ratio), off = struct_value(c, b, lk->offset);
-        if (!(fabs(ratio - 1) <= 1e-12)) {
-            fl_b_error(b, "flanges %s and %s are joined with a ratio (%g): levers and gears are not supported yet",
+        if (!(ratio != 0) || !isfinite(ratio)) {
+            fl_b_error(b, "flanges %s and %s are joined with a ratio of %g: it must be finite and non-zero",
                        c->ports[lk->a].name, c->ports[lk->b].name, ratio);
             rc = -1;
             break;
         }
         double m = 0;
         int g = u->group_of[lk->a];
-        if (g >= 0 && !group_done[g]) {
+        if (g >= 0 && !group_done[g] && u->groups.v[g].rep == lk->a) {
             m = struct_value(c, b, u->groups.v[g].mass);
             group_done[g] = 1;
             if (!(m >= 0) || !isfinite(m)) {
@@ -611,7 +613,7 @@ static int u_build(fl_builder *b)
             rc = -1;
             break;
         }
-        fl_b_link(b, port[lk->a], port[lk->b], off, m);
+        fl_b_link_ratio(b, port[lk->a], port[lk->b], ratio, off, m);
     }
     free(group_done);
     /* fixed points and prescribed motion */

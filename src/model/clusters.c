@@ -322,7 +322,7 @@ static void build_cluster(fctx *c, cbuild *b)
 
 static void key_add(fl_buf *k, const void *p, size_t n)
 {
-    fl_buf_addn(k, p, n);
+    if (n) fl_buf_addn(k, p, n); /* p may be NULL when n is 0 (a graph without call arguments) */
 }
 
 /* The bytes that decide a cluster's analysis: variables (kinds, levels,

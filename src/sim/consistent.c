@@ -89,7 +89,7 @@ static double node_level(const fl_sim *s, int node, int level)
 {
     if (node < 0) return 0;
     const fl_node *nd = &s->sys->nodes[node];
-    return level == 0 ? s->bq[nd->body] + nd->off : level == 1 ? s->bv[nd->body] : s->ba[nd->body];
+    return level == 0 ? nd->ratio * s->bq[nd->body] + nd->off : nd->ratio * (level == 1 ? s->bv[nd->body] : s->ba[nd->body]);
 }
 
 /* Row `row` of the initial rows element e computes (initial equations of
@@ -242,7 +242,7 @@ static void init_jac(fl_sim *s, newton_sys *ns)
             elem_init_row(s, ns->t, ns->y, ns->yp, ie->elem, -1, jac);
             last = ie->elem;
         }
-        ns->ls->data[ie->islot] += jac[ie->dep];
+        ns->ls->data[ie->islot] += ie->mult * jac[ie->dep];
     }
     free(jac);
 }
@@ -267,14 +267,15 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
             const fl_node *np = c->node_p >= 0 ? &sys->nodes[c->node_p] : NULL;
             const fl_node *nm = c->node_m >= 0 ? &sys->nodes[c->node_m] : NULL;
             int kp = !np || known[np->body], km = !nm || known[nm->body];
-            double sp = np ? s->bq[np->body] + np->off : 0, sm = nm ? s->bq[nm->body] + nm->off : 0;
-            /* sp - sm + offset = value */
+            double sp = np ? np->ratio * s->bq[np->body] + np->off : 0;
+            double sm = nm ? nm->ratio * s->bq[nm->body] + nm->off : 0;
+            /* sp - sm + offset = value, s = ratio q + off */
             if (!kp && km) {
-                s->bq[np->body] = c->value - c->offset + sm - np->off;
+                s->bq[np->body] = (c->value - c->offset + sm - np->off) / np->ratio;
                 known[np->body] = 1;
                 progress = 1;
             } else if (kp && !km) {
-                s->bq[nm->body] = sp + c->offset - c->value - nm->off;
+                s->bq[nm->body] = (sp + c->offset - c->value - nm->off) / nm->ratio;
                 known[nm->body] = 1;
                 progress = 1;
             }

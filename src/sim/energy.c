@@ -25,8 +25,9 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
+        /* the mass is ratio-weighted: sum of m v_i^2 / 2 with v_i = ratio_i v */
         if (bd->mass > 0) r->ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];
-        s->bodyF[b] = 0; /* sum of the element forces on body b */
+        s->bodyF[b] = 0; /* generalised force of the elements on body b (each times its node's ratio) */
     }
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
@@ -39,9 +40,9 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         for (int j = 0; j < fl_ops_natt(ops); j++) {
             int slot = fl_att_slot(el, j);
             int b = sys->att_body[slot];
-            if (b < 0) continue;
-            p -= s->f[slot] * s->bv[b];
-            s->bodyF[b] += s->f[slot];
+            if (b < 0 || s->f[slot] == 0) continue; /* no force, no power (also on massless nodes without v) */
+            p -= s->f[slot] * sys->att_ratio[slot] * s->bv[b];
+            s->bodyF[b] += sys->att_ratio[slot] * s->f[slot];
         }
         if (ops->energy && !(ops->flags & FL_EK_SOURCE)) {
             r->upot += s->eU[e];

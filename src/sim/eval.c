@@ -19,7 +19,7 @@ static double node_level(const fl_sim *s, int node, int level)
 {
     if (node < 0) return 0;
     const fl_node *n = &s->sys->nodes[node];
-    return level == 0 ? s->bq[n->body] + n->off : level == 1 ? s->bv[n->body] : s->ba[n->body];
+    return level == 0 ? n->ratio * s->bq[n->body] + n->off : n->ratio * (level == 1 ? s->bv[n->body] : s->ba[n->body]);
 }
 
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
@@ -120,6 +120,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->ba = s->ba;
     x->att_body = s->sys->att_body;
     x->att_off = s->sys->att_off;
+    x->att_ratio = s->sys->att_ratio;
     x->du = s->du;
     x->ddu = s->ddu;
     x->par = s->par;
@@ -171,9 +172,9 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
     prepare(s, &x, t, 0, y, yp, res, 0);
     memset(res, 0, sizeof(double) * (size_t)sys->n);
     eval_elements(s, &x);
-    for (int k = 0; k < sys->nslots; k++) {
+    for (int k = 0; k < sys->nslots; k++) { /* virtual work: a force times the ratio of its node */
         int r = sys->elem_frow[k];
-        if (r >= 0) res[r] += s->f[k];
+        if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
     }
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
@@ -322,7 +323,9 @@ int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
 /* ---- outputs ------------------------------------------------------------ */
 
 /* Forces inside rigid bodies: eliminate leaf nodes towards the body's root
- * (the ground or motion source, whose reaction closes the balance). */
+ * (the ground or motion source, whose reaction closes the balance). A
+ * link's flange forces satisfy f_a + r f_b = m a_a (virtual work of the
+ * lever s_b = r s_a + L, with its mass moving with flange a). */
 static void internal_forces(fl_sim *s)
 {
     const fl_system *sys = s->sys;
@@ -339,8 +342,9 @@ static void internal_forces(fl_sim *s)
                 const fl_elim *st = &sys->elim[k];
                 const fl_link *lk = &sys->links[st->link];
                 double xf = -s->nodeE[st->node];
-                double load = lk->m * s->ba[b];
-                double other = load - xf;
+                /* (a massless link carries no inertia, also where a massless body has no acceleration) */
+                double load = lk->m == 0 ? 0 : lk->m * sys->nodes[lk->node_a].ratio * s->ba[b];
+                double other = st->end == 1 ? load - lk->r * xf : (load - xf) / lk->r;
                 s->linkf[2 * st->link + st->end] = xf;
                 s->linkf[2 * st->link + 1 - st->end] = other;
                 int on = st->end == 0 ? lk->node_b : lk->node_a;

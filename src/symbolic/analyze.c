@@ -730,6 +730,27 @@ static void form_groups(actx *c)
     free(members);
 }
 
+/* Accelerations of the members of group g in terms of the representative's
+ * (acc): a_j = ratio_j * a_rep, so that a mass written at any member is
+ * found as a mass of the group. */
+struct member_acc {
+    actx *c;
+    int g, acc;
+};
+
+static fl_sx member_acc_sub(void *ctx, fl_sx leaf)
+{
+    const struct member_acc *m = ctx;
+    actx *c = m->c;
+    const fl_snode *n = &c->g->n[leaf];
+    if (n->op != SX_VAR || n->u.k >= c->nv || (int)n->u.k == m->acc) return leaf;
+    const fl_fvar *v = var(c, (int)n->u.k);
+    if (v->kind != FVK_POS || v->level != 2 || c->u->group_of[v->att] != m->g) return leaf;
+    fl_sx r, o;
+    att_find(c, v->att, &r, &o);
+    return fl_sx_mul(c->g, r, fl_sx_var(c->g, m->acc));
+}
+
 /* The force variable of attachment a (-1 if the cluster has none). */
 static int force_var(const actx *c, int a)
 {
@@ -1165,10 +1186,13 @@ static void finish_values(actx *c)
             u->force[a] = fl_sx_const(c->g, 0);
             continue;
         }
-        /* mass: the part of G proportional to the representative's acceleration */
+        /* mass: the part of G proportional to the representative's acceleration
+         * (a member's acceleration is its ratio times the representative's) */
         int acc = fl_fc_level_var(c->fc, FVK_POS, a, 2);
         grow_vars(c);
         u->kind[acc] = UV_INPUT;
+        struct member_acc ma = {c, g, acc};
+        G = fl_sx_subst(c->g, G, member_acc_sub, &ma);
         fl_sx coef, rest;
         if (fl_sx_linear(c->g, G, fl_sx_var(c->g, acc), &coef, &rest) && is_par_only(c, coef)) {
             gr->mass = coef;

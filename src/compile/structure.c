@@ -741,7 +741,7 @@ static void classify_bodies(fl_system *s)
  * (mass.s, spring.s_rel, mass.flange_a.s): the kinematic quantity the
  * class's build() declared for it. */
 static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int inst, int input, fl_sigref *sr,
-                          fl_diag *d)
+                          const fl_port_ext *px, fl_diag *d)
 {
     const fl_minst *mi = &m->insts.v[inst];
     if (input >= mi->nobs || mi->obs[input].inst < 0) {
@@ -776,9 +776,28 @@ static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int in
         sr->offset = st->offset;
         return 0;
     }
-    fl_err(d, s->insts[inst].loc,
-           "%s: equations read %s.%s, which flange does not compute while it integrates (equations can read "
-           "positions, velocities and accelerations of library components)",
+    /* anything else (forces) is known at output points: fine for equations
+     * that only define output variables */
+    int port = -1;
+    if (dot && strcmp(dot, ".f") == 0) {
+        char *pn = fl_xstrndup(name, (size_t)(dot - name));
+        port = fl_class_port(ir->cls, pn);
+        free(pn);
+        if (port >= 0 && ir->cls->ports[port].kind != FL_PORT_FLANGE) port = -1;
+    }
+    if (!px->dynamic && (var >= 0 || port >= 0)) {
+        sr->kind = SIG_LATE;
+        sr->inst = oi;
+        sr->out = var;
+        sr->level = port;
+        s->insts[inst].has_late = 1;
+        s->has_late = 1;
+        return 0;
+    }
+    fl_err(d, fl_system_loc(s, mi->obs[input].loc),
+           "%s: equations read %s.%s, which flange knows only at output points: it can define output variables, not "
+           "enter equations that determine the motion (those can read positions, velocities and accelerations of "
+           "library components)",
            s->insts[inst].name[0] ? s->insts[inst].name : "the model", ir->name, name);
     return -1;
 }
@@ -868,7 +887,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                 const fl_port_ext *px = ir->cls->port_ext ? &ir->cls->port_ext[k] : NULL;
                 if (px) sr->nderiv = px->nderiv;
                 if (px && px->observed) {
-                    if (observe_signal(s, m, b, i, k_in, sr, d)) rc = -1;
+                    if (observe_signal(s, m, b, i, k_in, sr, px, d)) rc = -1;
                     continue;
                 }
                 int el = el0[ir->port0 + k] + q;

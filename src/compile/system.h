@@ -80,7 +80,11 @@ typedef struct fl_driver {
     int flange_port;
 } fl_driver;
 
-enum { SIG_NONE = 0, SIG_BLOCK, SIG_KIN, SIG_Y };
+/* SIG_LATE: a variable of another instance that flange knows at output
+ * points only (a force of a library component read by equations that
+ * define output variables): inst is that instance, out its class variable
+ * (or -1: the force at its port `level`). */
+enum { SIG_NONE = 0, SIG_BLOCK, SIG_KIN, SIG_Y, SIG_LATE };
 
 /* Where an input signal comes from. */
 typedef struct fl_sigref {
@@ -120,6 +124,7 @@ typedef struct fl_inst_rt {
     int nout;     /* blocks: output width */
     int var0;     /* first output variable */
     int has_support;
+    int has_late;  /* an input reads a variable known at output points only (SIG_LATE) */
 } fl_inst_rt;
 
 /* Sources of initial conditions: a start value of a kinematic quantity,
@@ -240,6 +245,7 @@ struct fl_system {
     int *dpos;    /* position among differential unknowns, -1 */
     double *nominal; /* scaling of the absolute tolerance */
     int uses_accel;  /* some element force depends on accelerations */
+    int has_late;   /* some input is SIG_LATE */
     char *var_names;        /* arena of the output variable names, built on first use */
     const char **var_name;  /* per variable, into var_names */
     fl_map inst_index; /* instance name -> index, built on first use */

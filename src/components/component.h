@@ -58,6 +58,8 @@ typedef struct fl_port_ext {
                             connection */
     int nderiv;          /* input: how many time derivatives the class needs (0..2) */
     int own;             /* output: the own unknown that holds it (-1: none) */
+    int dynamic;         /* input: enters what the element computes while integrating (not only
+                            its output variables) */
 } fl_port_ext;
 
 typedef enum fl_ptype { FL_P_REAL, FL_P_INT, FL_P_BOOL, FL_P_ENUM, FL_P_STRING, FL_P_VECTOR, FL_P_MATRIX } fl_ptype;

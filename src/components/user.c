@@ -691,11 +691,13 @@ void fl_class_release(const fl_class *c)
  * their own s and f, observed inputs belong to others, and the
  * variables the analysis made (derivative levels, index reduction) are
  * internal. */
-static int shown(const fl_fcluster *fc, int k)
+static int shown(const fl_fcluster *fc, const fl_uclass_desc *desc, int k)
 {
     const fl_fvar *v = &fc->vars.v[k];
     if (v->kind == FVK_POS || v->kind == FVK_FORCE) return 0;
     if (v->kind == FVK_INPUT && v->level > 0) return 0;
+    /* a variable of another component the equations read: that one shows it */
+    if (v->kind == FVK_INPUT && desc->in_observed && v->in >= 0 && desc->in_observed[v->in]) return 0;
     if (v->name[0] == '(' || strncmp(v->name, "der", 3) == 0) return 0;
     return 1;
 }
@@ -734,6 +736,17 @@ static int kinematic_form(const fl_ucls *u, int k, struct ukin *out)
     if (fl_sx_depends(g, rest, not_par, NULL)) return 0;
     out->offset = rest;
     return 1;
+}
+
+/* Does input i enter a program the element runs while integrating (as
+ * opposed to the output program alone)? */
+static int input_dynamic(const fl_ulow *L, int i)
+{
+    const fl_sprog *progs[] = {&L->cont, &L->jac, &L->roots, &L->event, &L->wleft, &L->init, &L->drive};
+    for (size_t k = 0; k < sizeof progs / sizeof *progs; k++)
+        for (int l = 0; l < progs[k]->nld; l++)
+            if (progs[k]->ld[l].src == US_IN && progs[k]->ld[l].idx / 3 == i) return 1;
+    return 0;
 }
 
 fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *name, fl_diag *d)
@@ -781,6 +794,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
         c->pext[natt + i].observed = desc->in_observed ? desc->in_observed[i] : 0;
         c->pext[natt + i].nderiv = L->in_nderiv[i];
         c->pext[natt + i].own = -1;
+        c->pext[natt + i].dynamic = input_dynamic(L, i);
     }
     for (int o = 0; o < L->nout; o++) {
         fl_port_def *pd = &c->ports[natt + L->nin + o];
@@ -806,7 +820,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     int nvars = 0;
     for (int k = 0; k < L->nvars; k++) {
         c->cls_of_var[k] = -1;
-        if (!shown(fc, k)) continue;
+        if (!shown(fc, desc, k)) continue;
         const fl_fvar *v = &fc->vars.v[k];
         fl_var_def *vd = &c->vars[nvars];
         vd->name = own_str(c, v->name);

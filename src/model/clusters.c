@@ -541,6 +541,7 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
         const fvar *v = &f->vars.v[b->ins.v[i]];
         mi->obs[i].inst = v->obs_inst;
         mi->obs[i].var = v->obs_var ? fl_xstrdup(v->obs_var) : NULL;
+        mi->obs[i].loc = v->loc;
         if (v->obs_inst < 0) join_port(ic, inst, natt + (int)i, c->sig_root[b->ins.v[i]], v->loc);
     }
     for (int a = 0; a < natt; a++) {

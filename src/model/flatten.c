@@ -705,7 +705,8 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
             const char *vname = strchr(sub, '.') + 1;
             int vk = fl_class_var(cls, vname);
             int port = -1;
-            if (vk < 0 && r->n == 3 && strcmp(r->parts[2].name, "s") == 0) port = fl_class_port(cls, r->parts[1].name);
+            if (vk < 0 && r->n == 3 && (strcmp(r->parts[2].name, "s") == 0 || strcmp(r->parts[2].name, "f") == 0))
+                port = fl_class_port(cls, r->parts[1].name);
             if (vk < 0 && (r->n != 2 || fl_class_param(cls, vname) < 0) && port < 0) {
                 fl_err(c->d, x->loc, "%s (%s) has no variable '%s' flange equations can read", ic->m->insts.v[inst].name,
                        cls->path, vname);

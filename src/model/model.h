@@ -33,7 +33,8 @@ typedef struct fl_mattr {
  * user equations reads (mass.s read by an equation). */
 typedef struct fl_mobs {
     int inst;  /* the instance read */
-    char *var; /* its class variable, or "port.s" */
+    char *var; /* its class variable, or "port.s", "port.f" */
+    fl_loc loc; /* where the equations read it */
 } fl_mobs;
 
 typedef struct fl_minst {

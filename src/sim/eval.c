@@ -381,6 +381,43 @@ static void internal_forces(fl_sim *s)
     }
 }
 
+/* The class variables of instance i at (t, y, yp) into s->vals; buf holds
+ * 4 * maxp doubles of room for the port quantities. */
+static void instance_outputs(fl_sim *s, int i, double t, const double *y, const double *yp, double *buf, int maxp)
+{
+    const fl_system *sys = s->sys;
+    const fl_inst_rt *ir = &sys->insts[i];
+    const fl_class *c = ir->cls;
+    double *ps = buf, *pv = buf + maxp, *pa = buf + 2 * maxp, *pf = buf + 3 * maxp;
+    for (int k = 0; k < c->nports; k++) {
+        int node = sys->ports[ir->port0 + k].node;
+        ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
+        pv[k] = node >= 0 ? node_level(s, node, 1) : 0;
+        pa[k] = node >= 0 ? node_level(s, node, 2) : 0;
+        pf[k] = node >= 0 ? s->portf[ir->port0 + k] : 0;
+    }
+    if (!c->outputs || !c->nvars) return;
+    fl_octx o;
+    o.t = t;
+    o.par = s->par + ir->pofs;
+    o.arrays = sys->arrays;
+    o.ps = ps;
+    o.pv = pv;
+    o.pa = pa;
+    o.pf = pf;
+    o.u = s->u + ir->in0;
+    o.du = s->du + ir->in0;
+    o.user = c->user;
+    o.ddu = s->ddu + ir->in0;
+    o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
+    o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
+    o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
+    o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
+    o.has_support = ir->has_support;
+    o.contact_events = s->contact_events;
+    c->outputs(&o, s->vals + ir->var0);
+}
+
 void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -414,45 +451,25 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         fl_eval_kinematics(s, t, y, yp); /* the forces of the residual stand */
     }
     if (!s->out_kinematic) internal_forces(s);
-    /* per-instance variables */
-    /* per port of an instance: s, v, a, f (the widest class decides the size) */
+    /* per-instance variables; then the inputs known only now (SIG_LATE) and
+     * the instances that read them */
     int maxp = 16;
     for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);
     double small[4 * 16];
     double *buf = maxp <= 16 ? small : fl_xmalloc(sizeof(double) * 4 * (size_t)maxp);
-    double *ps = buf, *pv = buf + maxp, *pa = buf + 2 * maxp, *pf = buf + 3 * maxp;
-    for (int i = 0; i < sys->ninst; i++) {
-        const fl_inst_rt *ir = &sys->insts[i];
-        const fl_class *c = ir->cls;
-        if (s->out_inst && !s->out_inst[i]) continue;
-        for (int k = 0; k < c->nports; k++) {
-            int node = sys->ports[ir->port0 + k].node;
-            ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
-            pv[k] = node >= 0 ? node_level(s, node, 1) : 0;
-            pa[k] = node >= 0 ? node_level(s, node, 2) : 0;
-            pf[k] = node >= 0 ? s->portf[ir->port0 + k] : 0;
+    for (int i = 0; i < sys->ninst; i++)
+        if (!s->out_inst || s->out_inst[i]) instance_outputs(s, i, t, y, yp, buf, maxp);
+    if (sys->has_late) {
+        for (int k = 0; k < sys->nsig; k++) {
+            const fl_sigref *sr = &sys->sigs[k];
+            if (sr->kind != SIG_LATE) continue;
+            const fl_inst_rt *oi = &sys->insts[sr->inst];
+            s->u[k] = sr->out >= 0 ? s->vals[oi->var0 + sr->out] : s->portf[oi->port0 + sr->level];
         }
-        if (c->outputs && c->nvars) {
-            fl_octx o;
-            o.t = t;
-            o.par = s->par + ir->pofs;
-            o.arrays = sys->arrays;
-            o.ps = ps;
-            o.pv = pv;
-            o.pa = pa;
-            o.pf = pf;
-            o.u = s->u + ir->in0;
-            o.du = s->du + ir->in0;
-            o.user = c->user;
-            o.ddu = s->ddu + ir->in0;
-            o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
-            o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
-            o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
-            o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
-            o.has_support = ir->has_support;
-            o.contact_events = s->contact_events;
-            c->outputs(&o, s->vals + ir->var0);
-        }
+        for (int i = 0; i < sys->ninst; i++)
+            if (sys->insts[i].has_late && (!s->out_inst || s->out_inst[i])) instance_outputs(s, i, t, y, yp, buf, maxp);
+        for (int k = 0; k < sys->nsig; k++)
+            if (sys->sigs[k].kind == SIG_LATE) s->u[k] = NAN; /* not while integrating */
     }
     if (buf != small) free(buf);
     int nv = s->out_vars ? s->nout_vars : sys->nvars;

@@ -589,10 +589,19 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         s->out_vars[s->nout_vars++] = v;
         if (sys->vars[v].kind == OV_CLASS) s->out_inst[sys->vars[v].inst] = 1;
     }
+    /* what an instance reads at output points (SIG_LATE) is computed too */
+    int late = 0;
+    for (int i = 0; i < sys->ninst; i++) {
+        const fl_inst_rt *ir = &sys->insts[i];
+        if (!ir->has_late || !s->out_inst[i]) continue;
+        late = 1;
+        for (int k = 0; k < ir->nin; k++)
+            if (sys->sigs[ir->in0 + k].kind == SIG_LATE) s->out_inst[sys->sigs[ir->in0 + k].inst] = 1;
+    }
     /* Positions and velocities alone follow from the solution vector: no
      * force balance to evaluate at output points (a big saving on large
      * models whose users watch a few bodies). */
-    s->out_kinematic = !o->energy;
+    s->out_kinematic = !o->energy && !late;
     for (int k = 0; k < s->nout_vars; k++) {
         const char *u = fl_system_var_unit(sys, s->out_vars[k]);
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0)) s->out_kinematic = 0;

@@ -167,7 +167,8 @@ static void partition(fctx *c)
 
 /* One cluster being built: its members and local numbering. */
 typedef struct cbuild {
-    int root;              /* user instance the cluster is named after */
+    int root;              /* its first user instance (where messages point) */
+    char *prefix;          /* the path its members share ("" or "a.b."): its instance's name */
     ivec vars, eqs, whens, asserts;
     int *local;            /* global variable -> local, -1 */
     fl_smap par_local;     /* global parameter slot -> local */
@@ -247,11 +248,56 @@ static fl_sx copy_expr(cbuild *b, fl_sx x)
 }
 
 /* Names inside the cluster are relative to its instance. */
-static const char *rel_name(const fl_flat *f, int root, const char *full)
+static const char *rel_name(const char *prefix, const char *full)
 {
-    const char *p = f->uinsts.v[root].prefix;
-    size_t n = strlen(p);
-    return strncmp(full, p, n) == 0 ? full + n : full;
+    size_t n = strlen(prefix);
+    return strncmp(full, prefix, n) == 0 ? full + n : full;
+}
+
+/* The longest common prefix of a and b made of whole name parts (it ends
+ * with a dot or is empty), written over a. */
+static void common_prefix(char *a, const char *b)
+{
+    size_t keep = 0;
+    for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '.') keep = i + 1;
+    a[keep] = '\0';
+}
+
+/* Each cluster's prefix: what the paths of its members share. A cluster
+ * spanning several components is named after their common enclosing path
+ * ("" for the model itself), so that its variables keep their full names;
+ * clusters that would get the same name are joined into one. */
+static void cluster_prefixes(fctx *c, char **prefix)
+{
+    fl_flat *f = c->f;
+    int nu = (int)f->uinsts.n;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int u = 0; u < nu; u++) {
+            free(prefix[u]);
+            prefix[u] = NULL;
+        }
+        for (int u = 0; u < nu; u++) {
+            int r = uf_find(c->uroot, u);
+            if (!prefix[r]) prefix[r] = fl_xstrdup(f->uinsts.v[u].prefix);
+            else common_prefix(prefix[r], f->uinsts.v[u].prefix);
+        }
+        if (pass) break;
+        fl_map seen = {0};
+        int joined = 0;
+        for (int u = 0; u < nu; u++) {
+            if (uf_find(c->uroot, u) != u) continue;
+            int other = fl_map_get(&seen, prefix[u]);
+            if (other >= 0) {
+                uf_union(c->uroot, other, u);
+                joined = 1;
+            } else {
+                fl_map_put(&seen, prefix[u], u);
+            }
+        }
+        fl_map_free(&seen);
+        if (!joined) break;
+    }
 }
 
 static void build_cluster(fctx *c, cbuild *b)
@@ -265,7 +311,7 @@ static void build_cluster(fctx *c, cbuild *b)
     for (size_t i = 0; i < b->vars.n; i++) {
         int k = b->vars.v[i];
         const fvar *v = &f->vars.v[k];
-        int l = fl_fc_add_var(fc, rel_name(f, b->root, v->name), v->kind, v->loc);
+        int l = fl_fc_add_var(fc, rel_name(b->prefix, v->name), v->kind, v->loc);
         b->local[k] = l;
         fl_fvar *lv = &fc->vars.v[l];
         lv->vtype = v->vtype;
@@ -393,7 +439,7 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
         b->fc = NULL;
         return cls;
     }
-    const char *inst = f->uinsts.v[b->root].prefix;
+    const char *inst = b->prefix;
     char *name = inst[0] ? fl_xstrndup(inst, strlen(inst) - 1) : fl_xstrdup("");
     fl_fcluster *fc = b->fc;
     b->fc = NULL;
@@ -404,20 +450,20 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
     char **owned = fl_xcalloc((size_t)(npar + npar_disc + 1), sizeof(char *));
     for (int k = 0; k < npar; k++) {
         const fpar *p = &f->pars.v[b->pars.v[k]];
-        pn[k] = rel_name(f, b->root, p->name);
+        pn[k] = rel_name(b->prefix, p->name);
         pu[k] = p->unit;
     }
     const char **an = fl_xcalloc((size_t)(fc->natt + 1), sizeof(char *));
-    for (int a = 0; a < fc->natt; a++) an[a] = rel_name(f, b->root, f->conns.v[b->atts.v[a]].path);
+    for (int a = 0; a < fc->natt; a++) an[a] = rel_name(b->prefix, f->conns.v[b->atts.v[a]].path);
     const char **in = fl_xcalloc((size_t)(fc->nin + 1), sizeof(char *));
     unsigned char *obs = fl_xcalloc((size_t)(fc->nin + 1), 1);
     for (int i = 0; i < fc->nin; i++) {
         const fvar *v = &f->vars.v[b->ins.v[i]];
-        in[i] = rel_name(f, b->root, v->name);
+        in[i] = rel_name(b->prefix, v->name);
         obs[i] = v->obs_inst >= 0;
     }
     const char **on = fl_xcalloc((size_t)(fc->nout + 1), sizeof(char *));
-    for (int o = 0; o < fc->nout; o++) on[o] = rel_name(f, b->root, f->vars.v[b->outs.v[o]].name);
+    for (int o = 0; o < fc->nout; o++) on[o] = rel_name(b->prefix, f->vars.v[b->outs.v[o]].name);
     fl_ucls *u = fl_analyze(fc, par, start, name, d);
     int *dsp = NULL;
     if (u) {
@@ -505,7 +551,7 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
     ictx *ic = c->ic;
     fl_flat *f = c->f;
     const uinst *ui = &f->uinsts.v[b->root];
-    char *name = ui->prefix[0] ? fl_xstrndup(ui->prefix, strlen(ui->prefix) - 1) : fl_xstrdup("");
+    char *name = b->prefix[0] ? fl_xstrndup(b->prefix, strlen(b->prefix) - 1) : fl_xstrdup("");
     const fl_class *k = fl_uclass_class(cls);
     int inst = fl_model_add_inst(ic->m, k, name, ui->loc, ic->d);
     free(name);
@@ -569,11 +615,14 @@ int fl_flat_finish(ictx *ic)
     partition(&c);
     /* members of each cluster, in order */
     int nu = (int)f->uinsts.n;
+    char **prefix = fl_xcalloc((size_t)nu + 1, sizeof(char *));
+    cluster_prefixes(&c, prefix);
     cbuild *bs = fl_xcalloc((size_t)nu, sizeof(cbuild));
     for (int u = 0; u < nu; u++) bs[u].root = -1;
     for (int u = 0; u < nu; u++) {
         int r = uf_find(c.uroot, u);
         bs[r].root = r;
+        bs[r].prefix = prefix[r];
     }
     for (size_t k = 0; k < f->vars.n; k++) FL_VEC_PUSH(bs[uf_find(c.uroot, f->vars.v[k].uinst)].vars, (int)k);
     for (size_t e = 0; e < f->eqs.n; e++) FL_VEC_PUSH(bs[uf_find(c.uroot, f->eqs.v[e].uinst)].eqs, (int)e);
@@ -614,7 +663,7 @@ int fl_flat_finish(ictx *ic)
                 double sv = 0;
                 for (size_t j = 0; j < b->vars.n; j++) {
                     const fvar *v = &f->vars.v[b->vars.v[j]];
-                    const char *rn = rel_name(f, b->root, v->name);
+                    const char *rn = rel_name(b->prefix, v->name);
                     if (strlen(rn) == len && strncmp(rn, pname, len) == 0) sv = v->has_start ? v->start : 0;
                 }
                 if (q < npar + ndisc) par[q++] = sv;
@@ -642,6 +691,8 @@ int fl_flat_finish(ictx *ic)
         FL_VEC_FREE(bs[u].outs);
     }
     free(bs);
+    for (int u = 0; u < nu; u++) free(prefix[u]);
+    free(prefix);
     free(local);
     for (size_t i = 0; i < c.nkeys; i++) free(c.keys[i].bytes);
     free(c.keys);

@@ -891,12 +891,43 @@ static fl_sx seed_der(void *ctx, fl_sx leaf)
     return fl_sx_const(g, 0);
 }
 
+/* der(x) inside the argument of der() (der(der(s)), der(v + der(s))):
+ * an auxiliary variable "der(s)" with the equation der(s) = der(s) of the
+ * variable stands for it, made once per variable, so that the second
+ * derivative is a derivative of a variable. */
+typedef struct der_aux_ctx {
+    fctx *c;
+    fl_loc loc;
+} der_aux_ctx;
+
+static fl_sx der_aux(void *cv, fl_sx leaf)
+{
+    der_aux_ctx *a = cv;
+    fctx *c = a->c;
+    const fl_snode *n = &c->g->n[leaf];
+    if (n->op != SX_DER) return leaf;
+    int k = (int)n->u.k;
+    fvar *v = &c->f->vars.v[k];
+    char *name = fl_xsprintf("der(%s)", v->name);
+    int aux = fl_map_get(&c->f->vindex, name);
+    if (aux < 0) {
+        aux = add_var(c->f, name, v->uinst, FVK_REAL, a->loc);
+        feq q = {fl_sx_var(c->g, aux), fl_sx_der(c->g, k), a->loc, c->f->vars.v[aux].uinst, 0};
+        FL_VEC_PUSH(c->f->eqs, q);
+    }
+    free(name);
+    return fl_sx_var(c->g, aux);
+}
+
 static fl_sx fn_der(fctx *c, fl_sx x, void *arg)
 {
-    FL_UNUSED(arg);
     fl_sx d = fl_sx_diff(c->g, x, seed_der, c->g);
     if (d == FL_SX_NONE) {
-        cerr(c, fl_noloc, "der(der(x)) is not supported: introduce a variable for der(x)%s", "");
+        der_aux_ctx a = {c, *(const fl_loc *)arg};
+        d = fl_sx_diff(c->g, fl_sx_subst(c->g, x, der_aux, &a), seed_der, c->g);
+    }
+    if (d == FL_SX_NONE) {
+        cerr(c, *(const fl_loc *)arg, "this derivative cannot be formed%s", "");
         return fl_sx_const(c->g, 0);
     }
     return d;
@@ -1145,7 +1176,8 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
         rc = call_args(c, x, a, 1, 1, 1, "der");
         if (!rc) {
             *out = a[0];
-            rc = map1(c, out, fn_der, NULL);
+            fl_loc loc = x->loc;
+            rc = map1(c, out, fn_der, &loc);
         }
     } else if (strcmp(fname, "pre") == 0) {
         rc = call_args(c, x, a, 1, 1, 1, "pre");

@@ -38,6 +38,7 @@ struct fl_builder {
     FL_VEC(b_kin) kins;
     FL_VEC(b_obs) obs;
     FL_VEC(b_own) owns;
+    FL_VEC(b_own) handled; /* fixed attributes the class turned into initial equations */
     FL_VEC(b_irows) irows;
 };
 
@@ -160,6 +161,12 @@ void fl_b_own_state(fl_builder *b, int k, int var)
 {
     b_own o = {b->inst, k, var};
     FL_VEC_PUSH(b->owns, o);
+}
+
+void fl_b_fixed_handled(fl_builder *b, int var)
+{
+    b_own o = {b->inst, -1, var};
+    FL_VEC_PUSH(b->handled, o);
 }
 
 void fl_b_init_rows(fl_builder *b, const char *const *labels)
@@ -989,6 +996,8 @@ static int check_fixed_attrs(fl_system *s, const fl_model *m, fl_builder *b, fl_
     unsigned char *declared = fl_xcalloc(total + 1, 1);
     for (size_t j = 0; j < b->states.n; j++) declared[var0[b->states.v[j].inst] + (size_t)b->states.v[j].var] = 1;
     for (size_t j = 0; j < b->owns.n; j++) declared[var0[b->owns.v[j].inst] + (size_t)b->owns.v[j].var] = 1;
+    for (size_t j = 0; j < b->handled.n; j++)
+        declared[var0[b->handled.v[j].inst] + (size_t)b->handled.v[j].var] = 1;
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
         for (int j = 0; j < in->nattrs; j++) {
@@ -1321,6 +1330,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
     FL_VEC_FREE(b.initins);
     FL_VEC_FREE(b.kins);
     FL_VEC_FREE(b.obs);
+    FL_VEC_FREE(b.handled);
     FL_VEC_FREE(b.owns);
     FL_VEC_FREE(b.irows);
     return rc;

@@ -494,6 +494,9 @@ void fl_b_own_state(fl_builder *b, int k, int var);
 /* The element's initial rows (ops->ninit) become conditions; labels name
  * them in messages. */
 void fl_b_init_rows(fl_builder *b, const char *const *labels);
+/* Class variable var's fixed start value is one of the element's initial
+ * equations (a variable that is no state): not a condition of its own. */
+void fl_b_fixed_handled(fl_builder *b, int var);
 /* Fail the build with a message (located at the declaration). */
 void fl_b_error(fl_builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -636,6 +636,10 @@ static int u_build(fl_builder *b)
                    kn->am >= 0 ? port[kn->am] : FL_NOPORT, off);
     }
     if (L->ninit) fl_b_init_rows(b, (const char *const *)L->init_label);
+    for (size_t i = 0; i < u->fixed_init.n; i++) {
+        int cv = c->cls_of_var[u->fixed_init.v[i]];
+        if (cv >= 0) fl_b_fixed_handled(b, cv);
+    }
     free(port);
     return rc;
 }

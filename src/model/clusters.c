@@ -338,6 +338,28 @@ static void build_cluster(fctx *c, cbuild *b)
     fc->natt = (int)b->atts.n;
     fc->nin = (int)b->ins.n;
     fc->nout = (int)b->outs.n;
+    /* fixed start values: parameters of the instance (the analysis turns
+     * those of variables that are not states into initial equations) */
+    for (size_t i = 0; i < b->vars.n; i++) {
+        int k = b->vars.v[i];
+        const fvar *v = &f->vars.v[k];
+        if (v->kind != FVK_REAL || v->fixed != 1 || !v->has_start) continue;
+        char *pname = fl_xcat(v->name, ".start", (char *)NULL);
+        int slot = fl_map_get(&f->pindex, pname);
+        if (slot < 0) {
+            fpar p;
+            p.name = pname;
+            p.value = v->start;
+            p.unit = v->unit;
+            p.loc = v->loc;
+            FL_VEC_PUSH(f->pars, p);
+            slot = (int)f->pars.n - 1;
+            fl_map_put(&f->pindex, pname, slot);
+        } else {
+            free(pname);
+        }
+        fc->vars.v[b->local[k]].fixed_start = copy_expr(b, fl_sx_par(&f->g, slot));
+    }
     for (size_t i = 0; i < b->eqs.n; i++) {
         const feq *q = &f->eqs.v[b->eqs.v[i]];
         fl_fc_add_eq(fc, copy_expr(b, q->lhs), copy_expr(b, q->rhs), q->loc, q->initial);
@@ -381,7 +403,7 @@ static void structure_key(const cbuild *b, fl_buf *k)
     key_add(k, hdr, sizeof hdr);
     for (size_t i = 0; i < fc->vars.n; i++) {
         const fl_fvar *v = &fc->vars.v[i];
-        int rec[7] = {v->kind, v->level, v->att, v->in, v->out, v->vtype, v->state_select};
+        int rec[8] = {v->kind, v->level, v->att, v->in, v->out, v->vtype, v->state_select, v->fixed_start};
         key_add(k, rec, sizeof rec);
         key_add(k, v->name, strlen(v->name) + 1);
     }

@@ -1270,6 +1270,8 @@ static void scan_events(ev_ctx *ec, fl_sx x)
 
 static void finish_discrete(actx *c);
 
+static void fixed_starts(actx *c);
+
 static void collect_events(actx *c)
 {
     fl_ucls *u = c->u;
@@ -1380,6 +1382,35 @@ static void finish_discrete(actx *c)
         FL_VEC_PUSH(u->init_res, r);
         FL_VEC_PUSH(u->init_loc, c->fc->ieqs.v[i].loc);
     }
+    fixed_starts(c);
+}
+
+static int own_leaf(void *ctx, const fl_snode *n)
+{
+    const actx *c = ctx;
+    if (n->op == SX_DER) return 1;
+    return n->op == SX_VAR && (c->u->kind[n->u.k] == UV_STATE || c->u->kind[n->u.k] == UV_ALG);
+}
+
+/* fixed = true on a variable the analysis made no state: as Modelica
+ * tools do, its start value becomes an initial equation (x = x.start),
+ * when the variable depends on the element's unknowns (an alias of a
+ * state's derivative after index reduction, an algebraic function of
+ * states). States keep theirs as initial conditions; a variable that
+ * follows from the flange motion alone is a condition on that motion
+ * (user.c declares it). */
+static void fixed_starts(actx *c)
+{
+    fl_ucls *u = c->u;
+    for (int k = 0; k < c->nv; k++) {
+        fl_sx st = var(c, k)->fixed_start;
+        if (st == FL_SX_NONE || u->kind[k] != UV_KNOWN) continue;
+        fl_sx val = u->value[k];
+        if (!fl_sx_depends(c->g, val, own_leaf, c)) continue;
+        FL_VEC_PUSH(u->init_res, fl_sx_sub(c->g, val, st));
+        FL_VEC_PUSH(u->init_loc, var(c, k)->loc);
+        FL_VEC_PUSH(u->fixed_init, k);
+    }
 }
 
 /* ---- entry --------------------------------------------------------------------- */
@@ -1410,6 +1441,7 @@ void fl_ucls_free(fl_ucls *u)
     FL_VEC_FREE(u->whens);
     FL_VEC_FREE(u->asserts);
     FL_VEC_FREE(u->init_res);
+    FL_VEC_FREE(u->fixed_init);
     FL_VEC_FREE(u->init_loc);
     free(u);
 }

@@ -119,6 +119,7 @@ typedef struct fl_ucls {
     FL_VEC(fl_fassert) asserts;
     FL_VEC(fl_sx) init_res;     /* initial equations, residual form */
     FL_VEC(fl_loc) init_loc;
+    FL_VEC(int) fixed_init;     /* variables whose fixed start value became an initial equation */
     int uses_accel;    /* some force or residual depends on an attachment acceleration */
 } fl_ucls;
 

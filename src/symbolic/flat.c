@@ -37,6 +37,7 @@ int fl_fc_add_var(fl_fcluster *c, const char *name, fl_fvk kind, fl_loc loc)
     v.att = v.in = v.out = -1;
     v.loc = loc;
     v.unit = "";
+    v.fixed_start = FL_SX_NONE;
     FL_VEC_PUSH(c->vars, v);
     return (int)c->vars.n - 1;
 }

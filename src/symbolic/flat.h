@@ -39,6 +39,7 @@ typedef struct fl_fvar {
     int out;               /* output signal port number, -1 */
     fl_loc loc;
     const char *unit;
+    fl_sx fixed_start;     /* fixed = true: its start value (a parameter), else FL_SX_NONE */
 } fl_fvar;
 
 /* An equation lhs = rhs, kept as res = lhs - rhs. When one side is a lone

@@ -158,6 +158,7 @@ typedef struct fl_ectx {
     double rtol;         /* the run's relative tolerance: how exactly roots are located */
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
     int *terminate;      /* an event that ends the run (terminate()) sets it */
+    int terminal;        /* 1 in the event update at the end of the run (terminal()) */
     char *term_msg;      /* and writes its message here (FL_ERRLEN) */
     char *func_err;      /* a user function that failed writes its message here, when empty (FL_ERRLEN) */
 } fl_ectx;

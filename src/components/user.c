@@ -37,8 +37,8 @@ struct fl_uclass {
     int *own_diff;         /* per own unknown (the element's own_diff) */
     uint64_t *dep0;        /* dense masks of an element without dependencies */
     /* discrete Real states of an element: [relations][discrete slots][when conditions]
-     * [the time of the last event] */
-    int rs_disc, rs_wcond, rs_tev;
+     * [the time of the last event][discrete values before it] */
+    int rs_disc, rs_wcond, rs_tev, rs_dpre;
     char **own_names;
     /* per class variable that is a kinematic quantity: level, attachments
      * (+, -) and its offset as an expression of parameters */
@@ -166,11 +166,12 @@ static double src_ectx(const fl_uclass *c, const fl_ectx *x, const fl_elem *e, i
     case US_Y: return x->y[e->own + idx];
     case US_YP: return x->yp[e->own + idx];
     case US_DISC: return x->rs[e->rs + c->rs_disc + idx];
+    case US_DPRE: return x->rs[e->rs + c->rs_dpre + idx];
     case US_REL: return x->rs[e->rs + idx];
     case US_PAR: return x->par[e->pofs + idx];
     case US_TIME: return x->t;
     case US_INIT: return idx < 0 ? 0 : x->initial;
-    case US_TERM: return 0;
+    case US_TERM: return idx < 0 ? 0 : x->terminal;
     case US_PF: return 0;
     }
     return 0;
@@ -334,8 +335,10 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
      * their left limits (a sample() was false since the last event) */
     if (initial) {
         rs[c->rs_tev] = x->t;
+        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
     } else if (fabs(x->t - rs[c->rs_tev]) > eps) {
         rs[c->rs_tev] = x->t;
+        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
         const fl_sprog *w = &L->wleft;
         if (w->nout) {
             double *wr = registers((size_t)w->nreg + 1);
@@ -531,7 +534,8 @@ static double src_octx(const fl_uclass *c, const fl_octx *o, int src, int idx)
     }
     case US_Y: return o->own ? o->own[idx] : NAN;
     case US_YP: return o->ownp ? o->ownp[idx] : NAN;
-    case US_DISC: return o->rs ? o->rs[c->rs_disc + idx] : NAN;
+    case US_DISC:
+    case US_DPRE: return o->rs ? o->rs[c->rs_disc + idx] : NAN;
     case US_REL: return o->rs ? o->rs[idx] : NAN;
     case US_PAR: return o->par[idx];
     case US_TIME: return o->t;
@@ -846,6 +850,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     c->rs_disc = L->nrel;
     c->rs_wcond = L->nrel + L->ndisc;
     c->rs_tev = L->nrel + L->ndisc + L->nwcond;
+    c->rs_dpre = c->rs_tev + 1;
     /* the element */
     fl_elem_ops *ops = &c->ops;
     ops->nown = L->nown;
@@ -857,7 +862,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->event = u_event;
     ops->init_modes = u_init_modes;
     ops->next_time_event = u_next_time_event;
-    ops->nreal = L->nrel + L->ndisc + L->nwcond + 1;
+    ops->nreal = L->nrel + 2 * L->ndisc + L->nwcond + 1;
     ops->flags = FL_EK_SOURCE;
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;

@@ -488,11 +488,19 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
     for (int o = 0; o < fc->nout; o++) on[o] = rel_name(b->prefix, f->vars.v[b->outs.v[o]].name);
     fl_ucls *u = fl_analyze(fc, par, start, name, d);
     int *dsp = NULL;
+    int nowned = npar + npar_disc + 1;
     if (u) {
         /* the start value of each discrete slot: a parameter after the others */
         int nd = 0;
         for (size_t k = 0; k < u->fc->vars.n; k++) nd += u->kind[k] == UV_DISC;
         dsp = fl_xmalloc(sizeof(int) * (size_t)(nd + 1));
+        if (npar + nd + 1 > nowned) { /* the analysis may find more discrete variables than declared */
+            pn = fl_xrealloc(pn, sizeof(char *) * (size_t)(npar + nd + 1));
+            pu = fl_xrealloc(pu, sizeof(char *) * (size_t)(npar + nd + 1));
+            owned = fl_xrealloc(owned, sizeof(char *) * (size_t)(npar + nd + 1));
+            for (int k = nowned; k < npar + nd + 1; k++) owned[k] = NULL;
+            nowned = npar + nd + 1;
+        }
         int q = 0;
         for (size_t k = 0; k < u->fc->vars.n; k++)
             if (u->kind[k] == UV_DISC) {
@@ -521,7 +529,7 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
         cls = fl_uclass_new(u, &desc, name, d);
         free(path);
     }
-    for (int k = 0; k < npar + npar_disc + 1; k++) free(owned[k]);
+    for (int k = 0; k < nowned; k++) free(owned[k]);
     free(owned);
     free(pn);
     free(pu);

@@ -1443,6 +1443,81 @@ typedef FL_VEC(fl_fwstmt) stmt_vec;
 static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_when, sx_vec *collect_res,
                         loc_vec *collect_loc);
 
+static int when_body(fctx *c, const fl_eq *eqs, int n, stmt_vec *body);
+
+static int not_par_leaf(void *ctx, const fl_snode *n)
+{
+    FL_UNUSED(ctx);
+    return n->op != SX_PAR && n->op != SX_CONST;
+}
+
+/* Do the conditions of an if-equation depend on parameters only? */
+static int if_is_structural(fctx *c, const fl_eq *q)
+{
+    for (int b = 0; b < q->nbr; b++) {
+        if (!q->br[b].cond) continue;
+        fx cond;
+        if (conv(c, q->br[b].cond, &cond)) return 1; /* its error is reported */
+        if (cond.nd || fl_sx_depends(c->g, cond.one, not_par_leaf, NULL)) return 0;
+    }
+    return 1;
+}
+
+/* An if-equation inside a when-equation with conditions that change in
+ * time: each branch assigns the same variables (a missing else keeps
+ * them); the statements become assignments of if-expressions. */
+static int when_if(fctx *c, const fl_eq *q, stmt_vec *body)
+{
+    int nb = q->nbr;
+    stmt_vec *br = fl_xcalloc((size_t)nb, sizeof(stmt_vec));
+    fl_sx *cond = fl_xcalloc((size_t)nb, sizeof(fl_sx));
+    int rc = 0;
+    for (int b = 0; b < nb && !rc; b++) {
+        cond[b] = FL_SX_NONE;
+        if (q->br[b].cond) {
+            fx cf;
+            rc = conv(c, q->br[b].cond, &cf);
+            if (!rc && cf.nd) rc = cerr(c, q->br[b].cond->loc, "the condition must be a scalar%s", "");
+            if (!rc) cond[b] = cf.one;
+        }
+        if (!rc) rc = when_body(c, q->br[b].eqs, q->br[b].n, &br[b]);
+    }
+    /* every statement of the first branch, matched in the others */
+    for (size_t i = 0; !rc && i < br[0].n; i++) {
+        fl_fwstmt st = br[0].v[i];
+        if (st.kind == FW_TERMINATE) {
+            rc = cerr(c, st.loc, "terminate() inside an if-equation in a when-equation is not supported%s", "");
+            break;
+        }
+        /* what holds when no condition does: the else branch, or the value kept */
+        fl_sx v = st.kind == FW_ASSERT ? fl_sx_const(c->g, 1) : fl_sx_var(c->g, st.var);
+        for (int b = nb - 1; b >= 0 && !rc; b--) {
+            fl_sx vb = FL_SX_NONE;
+            for (size_t j = 0; j < br[b].n; j++)
+                if (br[b].v[j].kind == st.kind && br[b].v[j].var == st.var &&
+                    (st.kind != FW_ASSERT || j == i))
+                    vb = br[b].v[j].value;
+            if (vb == FL_SX_NONE && st.kind == FW_ASSERT) vb = fl_sx_const(c->g, 1);
+            if (vb == FL_SX_NONE) {
+                rc = cerr(c, q->br[b].cond ? q->br[b].cond->loc : q->loc,
+                          "each branch of an if-equation in a when-equation must assign the same variables%s", "");
+                break;
+            }
+            v = cond[b] == FL_SX_NONE ? vb : fl_sx_if(c->g, cond[b], vb, v);
+        }
+        st.value = v;
+        FL_VEC_PUSH(*body, st);
+    }
+    for (int b = 1; b < nb && !rc; b++)
+        if (br[b].n != br[0].n)
+            rc = cerr(c, q->br[b].cond ? q->br[b].cond->loc : q->loc,
+                      "each branch of an if-equation in a when-equation must assign the same variables%s", "");
+    for (int b = 0; b < nb; b++) FL_VEC_FREE(br[b]);
+    free(br);
+    free(cond);
+    return rc;
+}
+
 static int when_body(fctx *c, const fl_eq *eqs, int n, stmt_vec *body)
 {
     for (int i = 0; i < n && !c->failed; i++) {
@@ -1511,8 +1586,10 @@ static int when_body(fctx *c, const fl_eq *eqs, int n, stmt_vec *body)
                 return cerr(c, q->loc, "this call is not allowed in a when-equation%s", "");
             }
             free(nm);
+        } else if (q->kind == EQ_IF && !if_is_structural(c, q)) {
+            if (when_if(c, q, body)) return -1;
         } else if (q->kind == EQ_IF) {
-            /* only with conditions on parameters inside when */
+            /* conditions on parameters: the branch taken, as written */
             int taken = -1;
             for (int b = 0; b < q->nbr && taken < 0; b++) {
                 if (!q->br[b].cond) {

@@ -884,6 +884,14 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
         if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;
     }
     if (s->terminate) fl_note(d, fl_noloc, "the run ended at t = %.9g by terminate(): %s", t, s->term_msg);
+    /* terminal(): the equations see the end of the run once more */
+    if (sys->nreal) {
+        s->terminal = 1;
+        int changed = event_iteration(s, t, NULL, 0);
+        s->terminal = 0;
+        if (changed < 0) goto out;
+        if (changed > 0 && emit(s, &rc, t, s->y, s->yp)) goto out;
+    }
     if (o->energy) fl_energy_finish(s, t, d);
     warn_penetration(s, d);
     ret = 0;

@@ -41,6 +41,7 @@ struct fl_sim {
     int *bqi;             /* per body: position index in y or -1 */
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
     int terminate;        /* an element asked to end the run (terminate()) */
+    int terminal;         /* the event update at the end of the run is in progress (terminal()) */
     char term_msg[FL_ERRLEN]; /* where and why */
     char func_err[FL_ERRLEN]; /* the first failure of a user function in this run */
     int last_changed;     /* element whose discrete state changed last (messages) */

@@ -374,11 +374,34 @@ static void classify_discrete(actx *c)
         default: u->kind[k] = UV_UNKNOWN; break;
         }
     }
-    /* equations defining discrete variables */
+    /* equations defining discrete variables; a variable is assigned in one
+     * when-equation (each of its elsewhen branches may assign it), once */
     unsigned char *in_when = fl_xcalloc((size_t)c->nv + 1, 1);
-    for (size_t w = 0; w < fc->whens.n; w++)
-        for (int s = 0; s < fc->whens.v[w].nbody; s++)
-            if (fc->whens.v[w].body[s].kind == FW_ASSIGN) in_when[fc->whens.v[w].body[s].var] = 1;
+    int *chain_of = fl_xmalloc(sizeof(int) * ((size_t)c->nv + 1));
+    for (int k = 0; k < c->nv; k++) chain_of[k] = -1;
+    for (size_t w = 0; w < fc->whens.n; w++) {
+        const fl_fwhen *wh = &fc->whens.v[w];
+        for (int s = 0; s < wh->nbody; s++) {
+            const fl_fwstmt *st = &wh->body[s];
+            if (st->kind != FW_ASSIGN) continue;
+            int k = st->var;
+            int twice = 0;
+            for (int s2 = 0; s2 < s; s2++) twice |= wh->body[s2].kind == FW_ASSIGN && wh->body[s2].var == k;
+            if (twice) {
+                fl_err(c->d, st->loc, "%s: '%s' is assigned twice in this when-equation", c->name, var(c, k)->name);
+                c->failed = 1;
+            } else if (chain_of[k] >= 0 && chain_of[k] != wh->chain) {
+                fl_err(c->d, st->loc,
+                       "%s: '%s' is assigned in two when-equations (one when-equation with elsewhen branches may "
+                       "assign it)",
+                       c->name, var(c, k)->name);
+                c->failed = 1;
+            }
+            chain_of[k] = wh->chain;
+            in_when[k] = 1;
+        }
+    }
+    free(chain_of);
     unsigned char *defined = fl_xcalloc((size_t)c->nv + 1, 1);
     for (int e = 0; e < c->neq; e++) {
         const fl_feq *q = &fc->eqs.v[e];

@@ -41,7 +41,7 @@ static int leaf_src(void *cv, const fl_snode *n, fl_sx x, int *src, int *idx)
     case SX_TIME: *src = US_TIME; *idx = 0; return 1;
     case SX_PAR: *src = US_PAR; *idx = (int)n->u.k; return 1;
     case SX_INITIAL: *src = US_INIT; *idx = 0; return 1;
-    case SX_TERMINAL: *src = US_TERM; *idx = 0; return 1;
+    case SX_TERMINAL: *src = US_TERM; *idx = c->event_mode ? 0 : -1; return 1; /* false but at the end */
     case SX_SAMPLE:
         if (c->event_mode) return 0;
         *src = US_INIT; /* sample() is false between events: any zero will do */
@@ -74,7 +74,8 @@ static int leaf_src(void *cv, const fl_snode *n, fl_sx x, int *src, int *idx)
             return 1;
         }
         if (c->disc_of_var[k] >= 0) {
-            *src = US_DISC;
+            /* at an event pre() is the value before the instant; between events the value */
+            *src = n->op == SX_PRE && c->event_mode ? US_DPRE : US_DISC;
             *idx = c->disc_of_var[k];
             return 1;
         }

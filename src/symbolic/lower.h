@@ -33,6 +33,7 @@ typedef enum fl_usrc {
     US_Y,    /* own unknown idx */
     US_YP,   /* its derivative */
     US_DISC, /* discrete slot idx (value kept between events) */
+    US_DPRE, /* its value before the event instant (pre() in the event program) */
     US_REL,  /* relation idx (value kept between events) */
     US_PAR,  /* parameter idx of the instance */
     US_TIME,

@@ -207,20 +207,21 @@ end Three;
 EOF
 expect three 1 -- "three.mo:7:5: error: tie: this equation ties more than two flange positions together, which flange cannot fold into its rigid bodies (as c.s - (a.s + b.s) = 0)"
 
-# ---- reading what flange does not compute while it integrates
+# ---- reading a force of a library component in an equation that determines
+# the motion (forces are known at output points only)
 model readforce <<'EOF'
 model ReadForce
   Modelica.Mechanics.Translational.Components.Fixed fixed;
   Modelica.Mechanics.Translational.Components.Spring spring(c = 10);
   Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 0.1, fixed = true), v(start = 0, fixed = true));
-  Real y;
+  Real x(start = 0, fixed = true);
 equation
   connect(fixed.flange, spring.flange_a);
   connect(spring.flange_b, mass.flange_a);
-  y = spring.f;
+  der(x) = spring.f;
 end ReadForce;
 EOF
-expect readforce 1 -- "readforce.mo:5:8: error: the model: equations read spring.f, which flange does not compute while it integrates (equations can read positions, velocities and accelerations of library components)"
+expect readforce 1 -- "readforce.mo:9:12: error: the model: equations read spring.f, which flange knows only at output points: it can define output variables, not enter equations that determine the motion (those can read positions, velocities and accelerations of library components)"
 
 # ---- function calls: wrong arguments, unknown functions
 FN='  function f

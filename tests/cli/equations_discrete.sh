@@ -1,26 +1,9 @@
 #!/usr/bin/env bash
-# PENDING (tests/pending is not run by make test): checks of discrete
-# variables and when-equations that fail because of bugs in flange.
-#   FLANGE=build/flange bash tests/pending/equations_discrete.sh
-# Move each check to tests/cli/equations_events.sh or equations_errors.sh
-# when its bug is fixed.
-#
-# 1. More than one discrete variable in one group of coupled equations
-#    overflows a heap buffer: fl_flat_finish (src/model/clusters.c) calls
-#    class_for(..., npar_disc = 0), which allocates npar + 1 parameter names
-#    (pn, pu, owned) and then writes owned[npar + q] for every discrete
-#    variable q. Two discrete variables: heap-buffer-overflow under ASan
-#    (build-asan); four: "munmap_chunk(): invalid pointer" / "free(): invalid
-#    pointer" and exit status 134 in the release build.
-# 2. A variable assigned twice in one when-equation, or in two
-#    when-equations, is accepted; the last assignment wins.
-# 3. change(k) and edge(b) of a variable assigned in another when-equation
-#    never fire.
-# 4. when terminal() never fires.
-# 5. An if-equation inside a when-equation takes its condition for a
-#    parameter: `when x > 0.5 then if time > 0.2 then z = 1; else z = 2;
-#    end if; end when;` says "unknown name 'time'" (with x: "unknown name
-#    'x'").
+# Discrete variables and when-equations beyond the basics of
+# equations_events.sh: several discrete variables in one group of coupled
+# equations, a variable assigned twice (an error), change() and edge() of
+# variables another when-equation assigns (pre() is the value before the
+# event instant), when terminal(), an if-equation inside a when-equation.
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 

@@ -632,6 +632,7 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
 int fl_flat_finish(ictx *ic)
 {
     fl_flat *f = ic->flat;
+    fl_uconn_equations(ic);
     if (!f->uinsts.n) return 0;
     fctx c;
     memset(&c, 0, sizeof c);

@@ -42,6 +42,13 @@ void fl_flat_free(fl_flat *f)
     for (size_t i = 0; i < f->conns.n; i++) free(f->conns.v[i].path);
     FL_VEC_FREE(f->conns);
     fl_map_free(&f->cindex);
+    for (size_t i = 0; i < f->uconns.n; i++) {
+        free(f->uconns.v[i].path);
+        free(f->uconns.v[i].vars);
+    }
+    FL_VEC_FREE(f->uconns);
+    fl_map_free(&f->uindex);
+    FL_VEC_FREE(f->ulinks);
     for (size_t i = 0; i < f->pars.n; i++) free(f->pars.v[i].name);
     FL_VEC_FREE(f->pars);
     fl_map_free(&f->pindex);

@@ -101,7 +101,29 @@ typedef struct fl_flat {
     FL_VEC(uinst) uinsts;
     int nchains;             /* when-equations numbered across the model */
     fl_arena *strs;          /* strings of messages */
+    /* connectors of user-defined connector classes (uconn.c) */
+    FL_VEC(struct uconn) uconns;
+    fl_map uindex;           /* connector path -> uconns */
+    FL_VEC(struct ulink) ulinks;
 } fl_flat;
+
+/* A connector of a user connector class (connector Pin Real v; flow Real
+ * i; end Pin;): its variables, by their full names "r1.p.v". */
+typedef struct uconn {
+    char *path;
+    int *vars;    /* its scalar variables */
+    int nvars;
+    int top;      /* a connector of the model itself: connected from inside only */
+    fl_loc loc;
+} uconn;
+
+/* connect(a, b) of two of them: side 0 inside (a connector of a component,
+ * c.p), 1 outside (a connector of the class that makes the connection). */
+typedef struct ulink {
+    int a, b;
+    int side_a, side_b;
+    fl_loc loc;
+} ulink;
 
 fl_flat *fl_flat_new(void);
 void fl_flat_free(fl_flat *f);
@@ -133,6 +155,14 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists);
 /* Is the declaration's type a variable type (not a component or connector)? *unit gets its unit. */
 int fl_flat_is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,
                         const char **unit, int *nlits);
+
+/* uconn.c: a declared connector of a user connector class (its variables
+ * are already declared under path); a connect() between two of them in
+ * scope e: 1 when it was one (0 otherwise: flanges, signals), -1 after an
+ * error; the connection equations, before the clusters are formed. */
+void fl_uconn_declare(ictx *ic, const char *path, int top, fl_loc loc);
+int fl_uconn_connect(env *e, const fl_connect *cn);
+int fl_uconn_equations(ictx *ic);
 
 /* clusters.c: split, analyse, make the instances and connect them. */
 int fl_flat_finish(ictx *ic);

@@ -854,6 +854,7 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
 void add_connect(env *e, const fl_connect *cn)
 {
     ictx *ic = e->ic;
+    if (fl_uconn_connect(e, cn)) return; /* connectors of user connector classes */
     int a = connect_side(e, &cn->a, cn->loc_a);
     int b = connect_side(e, &cn->b, cn->loc_b);
     if (a == -3 || b == -3) {
@@ -1398,6 +1399,23 @@ static int decl_count(env *e, const elem *el, int *dims, int *nd)
 static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc,
                              env *up);
 
+/* A connector class of the user's that only renames one of flange's
+ * connectors (connector MyFlange = Modelica...Flange_a, or extends it with
+ * nothing added) is that connector. */
+static void connector_alias(ictx *ic, resolved *r)
+{
+    const fl_class_ast *u = r->user;
+    if (!u || u->kind != CK_CONNECTOR || u->decls.n || u->extends.n != 1 || u->extends.v[0].nmods) return;
+    resolved b;
+    if (!resolve_name(ic, u, u->extends.v[0].base, &b)) return;
+    if (!b.user && b.path && connector_kind(b.path) != CONN_NONE) {
+        r->user = NULL;
+        r->path = b.path;
+        return;
+    }
+    free(b.path);
+}
+
 /* A component of a class: a library instance or an instance of a user
  * model (name may be an array element "m[3]"). */
 static int declare_component(env *e, const elem *el, const fl_class *cls, const resolved *r, const char *ename,
@@ -1412,6 +1430,17 @@ static int declare_component(env *e, const elem *el, const fl_class *cls, const 
         if (inst < 0 || apply_lib_mods(e, inst, sub)) rc = -1;
         /* the kind, and the instance for connect() to find without a second lookup */
         fl_map_put(&e->elems, ename, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));
+    } else if (r->user->kind == CK_CONNECTOR) {
+        /* a connector class of the user's: its variables, and connect() gives its equations */
+        char *subprefix = fl_xsprintf("%s.", name);
+        pmod_vec fwd = {0};
+        for (size_t k = sub->n; k-- > 0;) FL_VEC_PUSH(fwd, sub->v[k]);
+        int failed = instantiate_class(ic, r->user, subprefix, &fwd, dc->name_loc, e);
+        FL_VEC_FREE(fwd);
+        free(subprefix);
+        fl_map_put(&e->elems, ename, EL_COMPOSITE);
+        if (failed) rc = decl_failed(e, dc);
+        else fl_uconn_declare(ic, name, e->prefix[0] == '\0', dc->name_loc);
     } else if (r->user->kind != CK_MODEL && r->user->kind != CK_CLASS && r->user->kind != CK_BLOCK) {
         fl_err(ic->d, dc->type_loc, "'%s' is not a model", dc->type);
         rc = decl_failed(e, dc);
@@ -1486,6 +1515,7 @@ static int declare_elements(env *e, iparts *ip)
         if (cls) {
             /* a library class seen before under this name */
         } else if (resolve_name(ic, el->lex, ty, &r)) {
+            connector_alias(ic, &r);
             if (!r.user) {
                 cls = fl_class_find(r.path);
                 conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);

@@ -1,21 +1,9 @@
 #!/usr/bin/env bash
-# PENDING (tests/pending is not run by make test): user connectors and
-# fixed start values of algebraic variables, failing because of bugs in
-# flange.
-#   FLANGE=build/flange bash tests/pending/equations_connectors.sh
-# Move each check to tests/cli/equations_components.sh or equations.sh when
-# its bug is fixed.
-#
-# 1. A connector class of your own (`connector Pin Real v; flow Real i;
-#    end Pin;`, or `connector MyFlange = ...Interfaces.Flange_a;`) cannot be
-#    used: "'Pin' is not a model" (twice for `Pin p, n;`), then "unknown
-#    name 'p.v'" for each equation using it. The issue lists user connectors
-#    and flow in them.
-# 2. fixed = true on a variable that is not a state ("y cannot be fixed: it
-#    is not a state of this component in this configuration"), where
-#    Modelica makes it the initial equation y = y.start (the same model with
-#    `initial equation y = 2;` runs); stateSelect = StateSelect.prefer on it
-#    does not help either.
+# Connector classes of your own: a Pin with a flow variable (an RC circuit
+# against its closed form; a network with outer pins and a component
+# connected at one end only), a renamed flange connector; fixed = true on
+# variables that are not states (initial equations, as Modelica tools make
+# them).
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 
@@ -60,7 +48,8 @@ end RC;
 EOF
 sim rc --tolerance 1e-10 && values "a user connector with a flow variable: RC discharge u = e^-t" rc <<'PY'
 near(worst("c.u", lambda t: math.exp(-t)), 0, 1e-8, "worst error of c.u")
-near(worst("r.p.i", lambda t: -math.exp(-t)/2), 0, 1e-8, "worst error of r.p.i")
+# the set {r.p, c.p}: r.p.i = -c.p.i = -C du/dt = e^-t/2 (the current enters r at p)
+near(worst("r.p.i", lambda t: math.exp(-t)/2), 0, 1e-8, "worst error of r.p.i")
 PY
 
 # a mechanical connector of your own, an alias of Flange_a: a spring of
@@ -110,4 +99,58 @@ sim preferalg --tolerance 1e-10 && values "stateSelect = prefer on the fixed var
 near(worst("x", lambda t: 4*math.exp(-t)), 0, 1e-8, "worst error of x")
 PY
 
+
+# ---- a network with outer pins: Series (2 + 3 ohm) behind p, n across a
+# 10 V source; a resistor connected at one end only carries no current
+model net <<'EOF'
+model Net
+  connector Pin
+    Real v;
+    flow Real i;
+  end Pin;
+  model Resistor
+    Pin p, n;
+    parameter Real R = 1;
+  equation
+    p.v - n.v = R*p.i;
+    p.i + n.i = 0;
+  end Resistor;
+  model Series "two resistors in series behind outer pins"
+    Pin p, n;
+    Resistor r1(R = 2), r2(R = 3);
+  equation
+    connect(p, r1.p);
+    connect(r1.n, r2.p);
+    connect(r2.n, n);
+  end Series;
+  model Source
+    Pin p, n;
+  equation
+    p.v - n.v = 10;
+    p.i + n.i = 0;
+  end Source;
+  model Ground
+    Pin p;
+  equation
+    p.v = 0;
+  end Ground;
+  Series s;
+  Source src;
+  Ground gnd;
+  Resistor loose(R = 7);
+equation
+  connect(src.p, s.p);
+  connect(s.n, src.n);
+  connect(src.n, gnd.p);
+  connect(loose.p, src.p);
+end Net;
+EOF
+sim net && values "outer pins of a composite, a loose end" net <<'PY'
+near(col("s.r1.p.i")[-1], 2, 1e-12, "current through the series")
+near(col("s.r1.n.v")[-1], 6, 1e-12, "voltage between the resistors")
+near(col("s.p.i")[-1], 2, 1e-12, "current into the outer pin")
+near(col("loose.p.i")[-1], 0, 1e-12, "current of the loose resistor")
+near(col("loose.n.v")[-1], 10, 1e-12, "its free end follows the source")
+near(col("gnd.p.i")[-1], 0, 1e-12, "no current into the ground")
+PY
 exit $((fails > 0))

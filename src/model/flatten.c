@@ -467,6 +467,27 @@ static fl_sx par_slot(fctx *c, const char *name, double value, fl_loc loc)
     return fl_sx_par(c->g, k);
 }
 
+void fl_flat_export_params(env *e)
+{
+    fl_flat *f = e->ic->flat;
+    for (size_t i = 0; i < e->params.n; i++) {
+        const pslot *s = &e->params.v[i];
+        if (s->state != 2 || s->type != PT_REAL || !fl_value_is_number(&s->val)) continue;
+        char *name = fl_xcat(e->prefix, s->name, (char *)NULL);
+        if (fl_map_get(&f->pindex, name) < 0) {
+            fpar p;
+            p.name = name;
+            p.value = s->val.num;
+            p.unit = "";
+            p.loc = s->decl->name_loc;
+            FL_VEC_PUSH(f->pars, p);
+            fl_map_put(&f->pindex, name, (int)f->pars.n - 1);
+        } else {
+            free(name);
+        }
+    }
+}
+
 /* A value (parameter or constant) as an expression: numbers of
  * parameters become slots named after them, constants and structural
  * values constants. */
@@ -669,6 +690,15 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
         free(full);
         return found > 0 ? 0 : -1;
     }
+    if (r->n >= 2 && !r->parts[r->n - 1].nsubs) {
+        /* a parameter of a component with equations (spring.c) */
+        int ps = fl_map_get(&c->f->pindex, full);
+        if (ps >= 0) {
+            free(full);
+            *out = fx_scalar(fl_sx_par(c->g, ps));
+            return 0;
+        }
+    }
     /* elements of this scope: parameters, connectors, components */
     int rc = -2;
     int pk = r->n == 1 ? fl_map_get(&e->pindex, p0->name) : -1;
@@ -711,10 +741,22 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
             char *sub = fl_ref_str(r);
             const char *vname = strchr(sub, '.') + 1;
             int vk = fl_class_var(cls, vname);
-            int port = -1;
+            int port = -1, sport = r->n == 2 && vk < 0 ? fl_class_port(cls, r->parts[1].name) : -1;
             if (vk < 0 && r->n == 3 && (strcmp(r->parts[2].name, "s") == 0 || strcmp(r->parts[2].name, "f") == 0))
                 port = fl_class_port(cls, r->parts[1].name);
-            if (vk < 0 && (r->n != 2 || fl_class_param(cls, vname) < 0) && port < 0) {
+            if (sport >= 0 && cls->ports[sport].kind != FL_PORT_FLANGE && cls->ports[sport].width == 0) {
+                /* a signal of a library component (sine.y, force.f): a variable in its signal set */
+                char *hidden = fl_xsprintf("(%s%s)", e->prefix, sub);
+                int k = fl_map_get(&c->f->vindex, hidden);
+                if (k < 0) {
+                    k = add_var(c->f, hidden, fl_flat_instance(e, x->loc), FVK_REAL, x->loc);
+                    fl_pref pr = {inst, sport, 0};
+                    c->f->vars.v[k].vnode = fl_lib_port_node(ic, pr, x->loc);
+                }
+                free(hidden);
+                *out = fx_scalar(fl_sx_var(c->g, k));
+                rc = 0;
+            } else if (vk < 0 && (r->n != 2 || fl_class_param(cls, vname) < 0) && port < 0) {
                 fl_err(c->d, x->loc, "%s (%s) has no variable '%s' flange equations can read", ic->m->insts.v[inst].name,
                        cls->path, vname);
                 c->failed = 1;

@@ -164,6 +164,10 @@ void fl_uconn_declare(ictx *ic, const char *path, int top, fl_loc loc);
 int fl_uconn_connect(env *e, const fl_connect *cn);
 int fl_uconn_equations(ictx *ic);
 
+/* The numeric parameters of instance scope e as slots of the user part
+ * (spring.c read by an equation of the enclosing model). */
+void fl_flat_export_params(env *e);
+
 /* clusters.c: split, analyse, make the instances and connect them. */
 int fl_flat_finish(ictx *ic);
 

@@ -663,6 +663,13 @@ static size_t leaf_slot(const ictx *ic, uint64_t key)
 }
 
 /* The graph node of a library port, created on first use. */
+static int leaf_get(ictx *ic, fl_pref p, fl_loc loc);
+
+int fl_lib_port_node(ictx *ic, fl_pref p, fl_loc loc)
+{
+    return leaf_get(ic, p, loc);
+}
+
 static int leaf_get(ictx *ic, fl_pref p, fl_loc loc)
 {
     if (2 * (ic->leaves.n + 1) > ic->leaves.cap) {
@@ -1647,6 +1654,8 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
      * then the plain connects (those of failed declarations are dropped) */
     if (ip.collected && ip.eqs.n && fl_flat_equations(&e, ip.eqs.v, (int)ip.eqs.n)) rc = -1;
     for (size_t i = 0; ip.collected && i < ip.conns.n; i++) add_connect(&e, ip.conns.v[i]);
+    /* parameters of a component with equations: the enclosing model's equations may read them */
+    if (e.uinst >= 0) fl_flat_export_params(&e);
     iparts_free(&ip);
     env_free(&e);
     ic->depth--;

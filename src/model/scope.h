@@ -128,6 +128,8 @@ int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 /* Evaluate the value of modification p (the element of an array value it
  * selects, if any). */
 int eval_pmod(const pmod *p, const fl_expr *value, fl_value *out);
+/* The connection graph node of port p of a library instance. */
+int fl_lib_port_node(ictx *ic, fl_pref p, fl_loc loc);
 /* The connection graph node of a connector path (created on first use). */
 int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc);
 int vfind(ictx *ic, int x);

@@ -725,6 +725,37 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
     } else {
         int el = p0->nsubs ? -1 : fl_map_get(&e->elems, p0->name);
         int kind = el < 0 ? -1 : el & 7;
+        if (kind == EL_ARRAY && r->n >= 2) {
+            /* a variable of every element of a component array (osc.x): a vector */
+            int n = 0;
+            for (;;) {
+                char *en = fl_xsprintf("%s[%d]", p0->name, n + 1);
+                int ek = fl_map_get(&e->elems, en);
+                free(en);
+                if (ek < 0) break;
+                n++;
+            }
+            const char *rest = strchr(full + strlen(e->prefix), '.');
+            if (n > 0 && rest) {
+                fx arr = fx_array(c, 1, n, 0);
+                for (int i = 0; i < n && rc != -1; i++) {
+                    char *nm = fl_xsprintf("%s%s[%d]%s", e->prefix, p0->name, i + 1, rest);
+                    fx one;
+                    int got = var_fx(c, nm, &one);
+                    if (got <= 0 || one.nd) {
+                        if (got == 0) cerr(c, x->loc, "'%s' is not a scalar variable of the component array", nm);
+                        rc = -1;
+                    } else {
+                        arr.el[i] = one.one;
+                    }
+                    free(nm);
+                }
+                if (rc != -1) {
+                    *out = arr;
+                    rc = 0;
+                }
+            }
+        }
         if (kind == EL_CONNECTOR && r->n == 2 && !r->parts[1].nsubs &&
             (strcmp(r->parts[1].name, "s") == 0 || strcmp(r->parts[1].name, "f") == 0)) {
             char *path = fl_xcat(e->prefix, p0->name, (char *)NULL);

@@ -1,20 +1,8 @@
 #!/usr/bin/env bash
-# PENDING (tests/pending is not run by make test): checks of component
-# arrays and array connectors that fail because of bugs in flange.
-#   FLANGE=build/flange bash tests/pending/equations_arrays.sh
-# Move each check to tests/cli/equations.sh or equations_components.sh when
-# its bug is fixed.
-#
-# 1. connect() to an element of a component array is refused:
-#    connect(fixed.flange, m[1].flange_a) says "unknown component 'm' in
-#    connect()" (connect_side in src/model/instantiate.c looks the first
-#    name up only when it has no subscripts), so the issue's chain of
-#    `Mass m[N]`, `Spring s[N]` and `for` connects cannot be written.
-# 2. connect() to an element of an array connector of a user block
-#    (MISO's u[1], MIMO's y[1]) is refused: "cannot connect 'sum3.u[1]':
-#    expected component.connector".
-# 3. A variable of a component array read as an array (sum(osc.x)) is an
-#    "unknown name 'osc.x'".
+# Component arrays: a chain of Mass m[N] and Spring k[N - 1] connected in
+# a for-loop equals the chain written out; array connectors of user blocks
+# (MISO, MIMO) connected element by element; sum() over a variable of every
+# element of a component array.
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 

@@ -442,6 +442,9 @@ typedef struct fl_class {
      * classes), and their description (components/user.c). */
     const fl_port_ext *port_ext;
     const void *user;
+    /* Optional indexes of parameters and variables by name (classes made
+     * from equations may have hundreds of thousands), NULL: searched. */
+    const struct fl_map *param_index, *var_index;
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */

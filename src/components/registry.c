@@ -119,6 +119,7 @@ int fl_class_port(const fl_class *c, const char *name)
 
 int fl_class_param(const fl_class *c, const char *name)
 {
+    if (c->param_index) return fl_map_get(c->param_index, name);
     for (int i = 0; i < c->nparams; i++)
         if (strcmp(c->params[i].name, name) == 0) return i;
     return -1;
@@ -126,6 +127,7 @@ int fl_class_param(const fl_class *c, const char *name)
 
 int fl_class_var(const fl_class *c, const char *name)
 {
+    if (c->var_index) return fl_map_get(c->var_index, name);
     for (int i = 0; i < c->nvars; i++)
         if (strcmp(c->vars[i].name, name) == 0) return i;
     return -1;

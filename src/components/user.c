@@ -30,6 +30,7 @@ struct fl_uclass {
     fl_ucls *u;
     fl_ulow L;
     fl_ufuncs *funcs;      /* the functions its programs call (held), NULL */
+    fl_map pindex, vindex; /* parameters and variables by name */
     atomic_int refs;
     int *cls_of_var;       /* cluster variable -> class variable, -1 */
     int *var_of_cls;
@@ -664,6 +665,8 @@ static void uclass_free(fl_uclass *c)
 {
     fl_ulow_free(&c->L);
     fl_ucls_free(c->u);
+    fl_map_free(&c->pindex);
+    fl_map_free(&c->vindex);
     fl_ufuncs_free(c->funcs);
     for (int i = 0; i < c->nstrs; i++) free(c->strs[i]);
     free(c->strs);
@@ -901,5 +904,9 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     cls->outputs = u_outputs;
     cls->port_ext = c->pext;
     cls->user = c;
+    for (int k = 0; k < cls->nparams; k++) fl_map_put(&c->pindex, cls->params[k].name, k);
+    for (int k = 0; k < cls->nvars; k++) fl_map_put(&c->vindex, cls->vars[k].name, k);
+    cls->param_index = &c->pindex;
+    cls->var_index = &c->vindex;
     return c;
 }

@@ -166,6 +166,44 @@ static int eval_struct(env *e, const fl_class_ast *lex, const fl_expr *x, fl_val
     return eval_in(e, lex, x, out);
 }
 
+/* An integer subscript built from numbers and for-loop iterators with + - *,
+ * evaluated without messages: 1 with *out, 0 when it is anything else. */
+static int quick_index(const env *e, const fl_expr *x, long *out)
+{
+    switch (x->kind) {
+    case EX_NUM:
+        if (x->num != floor(x->num) || fabs(x->num) > 1e9) return 0;
+        *out = (long)x->num;
+        return 1;
+    case EX_REF:
+        if (x->ref.n != 1 || x->ref.parts[0].nsubs) return 0;
+        for (const iterb *it = e->iters; it; it = it->next)
+            if (strcmp(it->name, x->ref.parts[0].name) == 0) {
+                if (it->value != floor(it->value) || fabs(it->value) > 1e9) return 0;
+                *out = (long)it->value;
+                return 1;
+            }
+        return 0;
+    case EX_UNARY: {
+        long a;
+        if (x->op != T_MINUS || !quick_index(e, x->a, &a)) return 0;
+        *out = -a;
+        return 1;
+    }
+    case EX_BINARY: {
+        long a, b;
+        if (!quick_index(e, x->a, &a) || !quick_index(e, x->b, &b)) return 0;
+        if (x->op == T_PLUS) *out = a + b;
+        else if (x->op == T_MINUS) *out = a - b;
+        else if (x->op == T_STAR && labs(a) < 100000 && labs(b) < 100000) *out = a * b;
+        else return 0;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 static int eval_int(env *e, const fl_class_ast *lex, const fl_expr *x, long *out)
 {
     fl_value v;
@@ -682,6 +720,25 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
         }
     }
     char *full = fl_buf_take(&b);
+    /* x[i] with integer subscripts (a for-loop's iterator, i + 1): the
+     * element itself, without building the whole array first (a loop over
+     * N elements would cost N^2) */
+    const fl_ref_part *pl = &r->parts[r->n - 1];
+    if (pl->nsubs && pl->nsubs <= 2) {
+        long q[2];
+        int quick = 1;
+        for (int k = 0; k < pl->nsubs && quick; k++) quick = quick_index(e, pl->subs[k], &q[k]);
+        if (quick) {
+            char *el = pl->nsubs == 1 ? fl_xsprintf("%s[%ld]", full, q[0]) : fl_xsprintf("%s[%ld,%ld]", full, q[0], q[1]);
+            int k = fl_map_get(&c->f->vindex, el);
+            free(el);
+            if (k >= 0) {
+                free(full);
+                *out = fx_scalar(fl_sx_var(c->g, k));
+                return 0;
+            }
+        }
+    }
     int found = var_fx(c, full, out);
     if (found && r->parts[r->n - 1].nsubs) {
         if (subscript_fx(c, out, r->parts[r->n - 1].subs, r->parts[r->n - 1].nsubs, x->loc)) found = -1;

@@ -310,31 +310,56 @@ static int coerce_param(const fl_minst *in, int k, fl_value *v, fl_loc loc, fl_d
     return 0;
 }
 
+/* Parameters and attributes set on an instance are kept sorted by their
+ * index: a component made from equations may set hundreds of thousands
+ * (one start value per array element), looked up one by one. The first
+ * element not below k: */
+static int par_pos(const fl_minst *in, int k)
+{
+    int lo = 0, hi = in->npars;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (in->pars[mid].k < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int attr_pos(const fl_minst *in, int k)
+{
+    int lo = 0, hi = in->nattrs;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (in->attrs[mid].var < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 const fl_value *fl_minst_par(const fl_minst *in, int k, fl_loc *loc)
 {
-    for (int j = 0; j < in->npars; j++)
-        if (in->pars[j].k == k) {
-            if (loc) *loc = in->pars[j].loc;
-            return &in->pars[j].v;
-        }
-    return NULL;
+    int j = par_pos(in, k);
+    if (j >= in->npars || in->pars[j].k != k) return NULL;
+    if (loc) *loc = in->pars[j].loc;
+    return &in->pars[j].v;
 }
 
 const fl_attr *fl_minst_attr(const fl_minst *in, int k)
 {
     static const fl_attr none;
-    for (int j = 0; j < in->nattrs; j++)
-        if (in->attrs[j].var == k) return &in->attrs[j].a;
-    return &none;
+    int j = attr_pos(in, k);
+    return j < in->nattrs && in->attrs[j].var == k ? &in->attrs[j].a : &none;
 }
 
 fl_attr *fl_minst_attr_slot(fl_minst *in, int k)
 {
-    for (int j = 0; j < in->nattrs; j++)
-        if (in->attrs[j].var == k) return &in->attrs[j].a;
+    int j = attr_pos(in, k);
+    if (j < in->nattrs && in->attrs[j].var == k) return &in->attrs[j].a;
     if (!(in->nattrs & (in->nattrs - 1)))
         in->attrs = fl_xrealloc(in->attrs, sizeof *in->attrs * (size_t)(in->nattrs ? 2 * in->nattrs : 1));
-    fl_mattr *ma = &in->attrs[in->nattrs++];
+    memmove(&in->attrs[j + 1], &in->attrs[j], sizeof *in->attrs * (size_t)(in->nattrs - j));
+    in->nattrs++;
+    fl_mattr *ma = &in->attrs[j];
     memset(ma, 0, sizeof *ma);
     ma->var = k;
     return &ma->a;
@@ -371,14 +396,16 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
         return -1;
     }
     fl_mpar *mp = NULL;
-    for (int j = 0; j < in->npars && !mp; j++)
-        if (in->pars[j].k == k) mp = &in->pars[j];
-    if (mp) {
+    int j = par_pos(in, k);
+    if (j < in->npars && in->pars[j].k == k) {
+        mp = &in->pars[j];
         fl_value_free(&mp->v);
     } else {
         if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
             in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
-        mp = &in->pars[in->npars++];
+        memmove(&in->pars[j + 1], &in->pars[j], sizeof *in->pars * (size_t)(in->npars - j));
+        in->npars++;
+        mp = &in->pars[j];
         mp->k = k;
     }
     mp->v = v;

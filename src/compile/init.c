@@ -321,7 +321,11 @@ fl_loc fl_unknown_loc(const fl_system *s, int i)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        if (el->own >= 0 && i >= el->own && i < el->own + s->insts[el->inst].ops->nown) return s->insts[el->inst].loc;
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        if (el->own >= 0 && i >= el->own && i < el->own + ops->nown) {
+            if (ops->own_locs && ops->own_locs[i - el->own].file) return ops->own_locs[i - el->own];
+            return s->insts[el->inst].loc;
+        }
     }
     return fl_noloc;
 }

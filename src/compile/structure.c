@@ -951,6 +951,19 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                 sr->level = kin->level;
                 sr->node[0] = port_node(s, kin->inst, kin->pp);
                 sr->node[1] = kin->pm == FL_NOPORT ? -1 : port_node(s, kin->inst, kin->pm);
+                if (kin->level + sr->nderiv > 2) {
+                    /* the derivative of an acceleration (or a velocity's second) is not formed */
+                    fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
+                    char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
+                    fl_err(d, ir->loc,
+                           "%s: the equations need the %s derivative of %s, which comes from %s (%s): flange does not "
+                           "form derivatives of accelerations",
+                           ir->name, sr->nderiv == 1 ? "first" : "second", sq, sp,
+                           kin->level == 2 ? "an acceleration" : "a velocity");
+                    free(sp);
+                    free(sq);
+                    rc = -1;
+                }
             }
         }
     }
@@ -1095,7 +1108,8 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.prio = start_prio(s, o->inst, a->has_start);
         c.nominal = a->has_nominal ? a->nominal : 0;
         c.label = in->name[0] ? fl_xcat(in->name, ".", vd->name, (char *)NULL) : fl_xstrdup(vd->name);
-        c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
+        fl_loc decl = in->cls->var_locs && in->cls->var_locs[o->var].file ? in->cls->var_locs[o->var] : in->loc;
+        c.loc = fl_system_loc(s, a->loc.file ? a->loc : decl);
         FL_VEC_PUSH(conds, c);
     }
     for (size_t k = 0; k < b->irows.n; k++) {

@@ -161,6 +161,9 @@ typedef struct fl_ectx {
     int terminal;        /* 1 in the event update at the end of the run (terminal()) */
     char *term_msg;      /* and writes its message here (FL_ERRLEN) */
     char *func_err;      /* a user function that failed writes its message here, when empty (FL_ERRLEN) */
+    fl_loc *err_loc;     /* where the failure in err is (a statement of the model), file NULL: none */
+    char *warn;          /* a warning of an event (an assert of level warning), when empty (FL_ERRLEN) */
+    fl_loc *warn_loc;
 } fl_ectx;
 
 #define FL_ERRLEN 512
@@ -173,6 +176,17 @@ static inline int fl_elem_fail(fl_ectx *x, const char *fmt, ...)
     va_start(ap, fmt);
     if (x->err) vsnprintf(x->err, FL_ERRLEN, fmt, ap);
     va_end(ap);
+    return -1;
+}
+
+/* The same for a failure at a place of the model's text (an assert). */
+static inline int fl_elem_fail_at(fl_ectx *x, fl_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (x->err) vsnprintf(x->err, FL_ERRLEN, fmt, ap);
+    va_end(ap);
+    if (x->err_loc) *x->err_loc = loc;
     return -1;
 }
 
@@ -324,6 +338,7 @@ typedef struct fl_elem_ops {
      * when one of them is not determined (a singular system). */
     const char *const *own_names;
     const char *own_hint;
+    const fl_loc *own_locs; /* optional: where each own unknown is declared (classes made from equations) */
     /* Elements of user classes: natt attachments (0 means 2), and the
      * structural dependencies as a list of ndep (row, column) pairs in
      * place of dep masks; the local Jacobian is then ndep values in the
@@ -445,6 +460,7 @@ typedef struct fl_class {
     /* Optional indexes of parameters and variables by name (classes made
      * from equations may have hundreds of thousands), NULL: searched. */
     const struct fl_map *param_index, *var_index;
+    const fl_loc *var_locs; /* optional: where each variable is declared (classes made from equations) */
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */

@@ -31,6 +31,7 @@ struct fl_uclass {
     fl_ulow L;
     fl_ufuncs *funcs;      /* the functions its programs call (held), NULL */
     fl_map pindex, vindex; /* parameters and variables by name */
+    fl_loc *var_locs, *own_locs; /* declarations, with file names the class owns */
     atomic_int refs;
     int *cls_of_var;       /* cluster variable -> class variable, -1 */
     int *var_of_cls;
@@ -409,18 +410,15 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
                     x->yw[e->own + st->own] = v;
                 } else {
                     double coef = reg[p->out[st->coef_root]], off = reg[p->out[st->off_root]];
-                    if (reinit_attachment(x, e, st->att, st->level, (v - off) / coef)) {
-                        rc = fl_elem_fail(x, "%s:%d:%d: reinit() cannot change this flange's motion (it is fixed, "
-                                             "prescribed or massless)",
-                                          st->loc.file ? st->loc.file : "?", st->loc.line, st->loc.col);
-                    }
+                    if (reinit_attachment(x, e, st->att, st->level, (v - off) / coef))
+                        rc = fl_elem_fail_at(x, st->loc,
+                                             "reinit() cannot change this flange's motion (it is fixed, prescribed or "
+                                             "massless)");
                 }
                 changed = 1;
                 break;
             case FW_ASSERT:
-                if (v == 0)
-                    rc = fl_elem_fail(x, "%s:%d:%d: assertion failed: %s", st->loc.file ? st->loc.file : "?",
-                                      st->loc.line, st->loc.col, st->msg ? st->msg : "");
+                if (v == 0) rc = fl_elem_fail_at(x, st->loc, "assertion failed: %s", st->msg ? st->msg : "");
                 break;
             case FW_TERMINATE:
                 if (x->terminate && !*x->terminate) {
@@ -434,9 +432,13 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     }
     for (size_t i = 0; i < L->asserts.n && !rc; i++) {
         const fl_fassert *a = &L->asserts.v[i];
-        if (reg[p->out[L->ev_assert0 + (int)i]] == 0 && !a->warning)
-            rc = fl_elem_fail(x, "%s:%d:%d: assertion failed: %s", a->loc.file ? a->loc.file : "?", a->loc.line,
-                              a->loc.col, a->msg ? a->msg : "");
+        if (reg[p->out[L->ev_assert0 + (int)i]] != 0) continue;
+        if (!a->warning) {
+            rc = fl_elem_fail_at(x, a->loc, "assertion failed: %s", a->msg ? a->msg : "");
+        } else if (x->warn && !x->warn[0]) { /* the run goes on */
+            snprintf(x->warn, FL_ERRLEN, "assertion failed: %s", a->msg ? a->msg : "");
+            if (x->warn_loc) *x->warn_loc = a->loc;
+        }
     }
     if (rdir != small_dir) free(rdir);
     if (relout != small_rel) free(relout);
@@ -667,6 +669,8 @@ static void uclass_free(fl_uclass *c)
     fl_ucls_free(c->u);
     fl_map_free(&c->pindex);
     fl_map_free(&c->vindex);
+    free(c->var_locs);
+    free(c->own_locs);
     fl_ufuncs_free(c->funcs);
     for (int i = 0; i < c->nstrs; i++) free(c->strs[i]);
     free(c->strs);
@@ -908,5 +912,24 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     for (int k = 0; k < cls->nvars; k++) fl_map_put(&c->vindex, cls->vars[k].name, k);
     cls->param_index = &c->pindex;
     cls->var_index = &c->vindex;
+    /* where the variables are declared, for messages after the model is gone */
+    c->var_locs = fl_xcalloc((size_t)cls->nvars + 1, sizeof(fl_loc));
+    const char *last_file = NULL, *owned_file = NULL;
+    for (int v = 0; v < cls->nvars; v++) {
+        fl_loc l = fc->vars.v[c->var_of_cls[v]].loc;
+        if (l.file && l.file != last_file) {
+            last_file = l.file;
+            owned_file = own_str(c, l.file);
+        }
+        if (l.file) l.file = owned_file;
+        c->var_locs[v] = l;
+    }
+    cls->var_locs = c->var_locs;
+    c->own_locs = fl_xcalloc((size_t)L->nown + 1, sizeof(fl_loc));
+    for (int i = 0; i < L->nown; i++) {
+        int cv = L->own_var[i] >= 0 ? c->cls_of_var[L->own_var[i]] : -1;
+        if (cv >= 0) c->own_locs[i] = c->var_locs[cv];
+    }
+    ops->own_locs = c->own_locs;
     return c;
 }

@@ -64,6 +64,134 @@ static void uf_union(int *p, int a, int b)
 
 /* ---- signals ------------------------------------------------------------------- */
 
+static void vars_of(const fl_sgraph *g, const fl_sx *roots, int nroots, ivec *out);
+
+/* Signal sets of user blocks worded as for library blocks: two outputs
+ * joined, or an input that no output feeds and no equation of another
+ * instance gives. Returns -1 after reporting. */
+static int check_signal_sets(fctx *c, const int *has_out)
+{
+    ictx *ic = c->ic;
+    fl_flat *f = c->f;
+    int nn = (int)ic->nodes.n, rc = 0;
+    int *out_var = fl_xmalloc(sizeof(int) * (size_t)(nn + 1));
+    for (int i = 0; i < nn; i++) out_var[i] = -1;
+    unsigned char *given = fl_xcalloc(f->vars.n + 1, 1); /* used by an equation of another instance */
+    ivec vs = {0};
+    for (size_t e = 0; e < f->eqs.n; e++) {
+        fl_sx roots[2] = {f->eqs.v[e].lhs, f->eqs.v[e].rhs};
+        vars_of(&f->g, roots, 2, &vs);
+        for (size_t i = 0; i < vs.n; i++)
+            if (f->vars.v[vs.v[i]].uinst != f->eqs.v[e].uinst) given[vs.v[i]] = 1;
+    }
+    FL_VEC_FREE(vs);
+    for (size_t k = 0; k < f->vars.n && !rc; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_output || v->name[0] == '(') continue;
+        int r = vfind(ic, v->vnode);
+        if (has_out[r]) continue;
+        if (out_var[r] >= 0 && f->vars.v[out_var[r]].uinst != v->uinst) {
+            fl_err(ic->d, f->uinsts.v[v->uinst].loc, "outputs %s and %s are connected to each other",
+                   f->vars.v[out_var[r]].name, v->name);
+            rc = -1;
+        }
+        out_var[r] = (int)k;
+    }
+    for (size_t k = 0; k < f->vars.n && !rc; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_input || given[k] || v->name[0] == '(') continue;
+        int r = vfind(ic, v->vnode);
+        if (has_out[r] || out_var[r] >= 0) continue;
+        int fed = 0; /* another variable of the set that equations determine */
+        for (size_t j = 0; j < f->vars.n && !fed; j++)
+            fed = j != k && f->vars.v[j].vnode >= 0 && vfind(ic, f->vars.v[j].vnode) == r && !f->vars.v[j].is_input;
+        if (fed || v->uinst < 0 || !f->uinsts.v[v->uinst].prefix[0]) continue; /* the model's own inputs */
+        fl_err(ic->d, f->uinsts.v[v->uinst].loc, "input %s is not connected to any signal source", v->name);
+        rc = -1;
+    }
+    free(out_var);
+    free(given);
+    return rc;
+}
+
+/* Modelica's rule for a component of its own (a balanced model): as many
+ * equations as variables, less the inputs and the flow variables of its
+ * connectors, which the connections give. Checked for components without
+ * components of their own, so that a force law given twice or missing is
+ * said to be that, not found later as a strange constraint. */
+static int check_balance(fctx *c)
+{
+    ictx *ic = c->ic;
+    fl_flat *f = c->f;
+    int nu = (int)f->uinsts.n, rc = 0;
+    long *neq = fl_xcalloc((size_t)nu + 1, sizeof(long)), *nvar = fl_xcalloc((size_t)nu + 1, sizeof(long));
+    long *nfree = fl_xcalloc((size_t)nu + 1, sizeof(long));
+    /* the variables of a connector belong to the component that has it */
+    int *owner = fl_xmalloc(sizeof(int) * ((size_t)nu + 1));
+    fl_map byprefix = {0};
+    for (int u = 0; u < nu; u++) fl_map_put(&byprefix, f->uinsts.v[u].prefix, u);
+    for (int u = 0; u < nu; u++) {
+        owner[u] = u;
+        const char *p = f->uinsts.v[u].prefix;
+        size_t n = strlen(p);
+        if (!f->uinsts.v[u].connector || n < 2) continue;
+        size_t cut = n - 1;
+        while (cut > 0 && p[cut - 1] != '.') cut--;
+        char *up = fl_xstrndup(p, cut);
+        int o = fl_map_get(&byprefix, up);
+        free(up);
+        owner[u] = o >= 0 ? o : -1;
+    }
+    fl_map_free(&byprefix);
+    for (size_t k = 0; k < f->vars.n; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->uinst < 0 || v->name[0] == '(' || v->obs_inst >= 0 || owner[v->uinst] < 0) continue;
+        if (v->kind == FVK_POS || v->kind == FVK_FORCE) continue; /* flanges: counted whole below */
+        nvar[owner[v->uinst]]++;
+        if (v->is_input || v->flow || v->kind == FVK_FORCE) nfree[owner[v->uinst]]++;
+    }
+    for (int u = 0; u < nu; u++) { /* a flange: its position, and its force from outside */
+        nvar[u] += 2L * f->uinsts.v[u].nflanges;
+        nfree[u] += f->uinsts.v[u].nflanges;
+    }
+    for (size_t e = 0; e < f->eqs.n; e++)
+        if (!f->eqs.v[e].initial && f->eqs.v[e].uinst >= 0) neq[f->eqs.v[e].uinst]++;
+    /* a when-equation counts once per variable it assigns */
+    for (size_t w = 0; w < f->whens.n; w++) {
+        const fwhen *fw = &f->whens.v[w];
+        for (int s = 0; s < fw->w.nbody; s++) {
+            if (fw->w.body[s].kind != FW_ASSIGN) continue;
+            int first = 1; /* not already counted by an earlier branch of the chain */
+            for (size_t w2 = 0; w2 <= w && first; w2++) {
+                const fwhen *o = &f->whens.v[w2];
+                if (o->w.chain != fw->w.chain) continue;
+                int upto = w2 == w ? s : o->w.nbody;
+                for (int s2 = 0; s2 < upto && first; s2++)
+                    if (o->w.body[s2].kind == FW_ASSIGN && o->w.body[s2].var == fw->w.body[s].var) first = 0;
+            }
+            if (first) neq[fw->uinst]++;
+        }
+    }
+    for (int u = 0; u < nu; u++) {
+        const uinst *ui = &f->uinsts.v[u];
+        if (ui->composite || ui->connector || !ui->prefix[0] || !nvar[u]) continue;
+        long need = nvar[u] - nfree[u], have = neq[u] - ui->nconn;
+        /* too few: the analysis names what nothing determines */
+        if (have <= need) continue;
+        int n = (int)strlen(ui->prefix);
+        fl_err(ic->d, ui->loc,
+               "%.*s: the equations are over-determined: %ld equations for %ld variables, %ld of them given from "
+               "outside (inputs, flange forces and other flow variables), which leaves %ld to determine",
+               n - 1, ui->prefix, have, nvar[u], nfree[u], need);
+        rc = -1;
+    }
+    free(neq);
+    free(nvar);
+    free(nfree);
+    free(owner);
+    return rc;
+}
+
 static void resolve_signals(fctx *c)
 {
     ictx *ic = c->ic;
@@ -82,6 +210,7 @@ static void resolve_signals(fctx *c)
         if (cls->ports[v->leaf.port].kind == FL_PORT_OUTPUT) has_out[r] = 1;
         else has_in[r] = 1;
     }
+    if (check_signal_sets(c, has_out)) ic->failed = 1;
     for (size_t k = 0; k < f->vars.n; k++) {
         fvar *v = &f->vars.v[k];
         if (v->vnode < 0) continue;
@@ -106,6 +235,7 @@ static void resolve_signals(fctx *c)
         if (a != (int)k) {
             feq q = {fl_sx_var(&f->g, a), fl_sx_var(&f->g, (int)k), v->loc, f->vars.v[a].uinst, 0};
             FL_VEC_PUSH(f->eqs, q);
+            f->uinsts.v[f->vars.v[a].uinst].nconn++;
         } else if (has_in[r]) {
             c->sig_role[k] = SG_OUTPUT;
         }
@@ -645,6 +775,13 @@ int fl_flat_finish(ictx *ic)
     for (size_t k = 0; k < f->vars.n; k++) c.sig_root[k] = -1;
     c.uroot = fl_xmalloc(sizeof(int) * (f->uinsts.n + 1));
     resolve_signals(&c);
+    if (check_balance(&c)) ic->failed = 1;
+    if (ic->failed) {
+        free(c.sig_role);
+        free(c.sig_root);
+        free(c.uroot);
+        return -1;
+    }
     partition(&c);
     /* members of each cluster, in order */
     int nu = (int)f->uinsts.n;

@@ -77,12 +77,17 @@ int fl_flat_instance(env *e, fl_loc loc)
     uinst u;
     u.prefix = fl_xstrdup(e->prefix);
     u.parent = -1;
+    u.composite = 0;
+    u.nconn = 0;
+    u.connector = 0;
+    u.nflanges = 0;
     for (env *p = e->up; p; p = p->up)
         if (p->uinst >= 0) {
             u.parent = p->uinst;
             break;
         }
-    u.loc = loc;
+    /* messages about the instance point at its declaration in the user's text */
+    u.loc = e->decl_loc.file ? e->decl_loc : loc;
     FL_VEC_PUSH(f->uinsts, u);
     e->uinst = (int)f->uinsts.n - 1;
     return e->uinst;
@@ -895,6 +900,15 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
         }
     }
     if (rc == -2) {
+        int el0 = fl_map_get(&e->elems, p0->name);
+        if (el0 >= 0 && (el0 & 7) == EL_FAILED) {
+            /* a declaration in error, reported there */
+            free(full);
+            c->failed = 1;
+            return -1;
+        }
+    }
+    if (rc == -2) {
         /* global constants and enumeration literals */
         fl_value v;
         fl_diag *scratch = fl_diag_new();
@@ -1090,7 +1104,12 @@ static fl_sx fn_noevent(fctx *c, fl_sx x, void *arg)
 static int call_args(fctx *c, const fl_expr *x, fx *args, int max, int min_n, int max_n, const char *fname)
 {
     if (x->nargs < min_n || x->nargs > max_n) {
-        if (!c->failed) fl_err(c->d, x->loc, "%s() takes %d to %d arguments, not %d", fname, min_n, max_n, x->nargs);
+        if (!c->failed) {
+            if (min_n == max_n)
+                fl_err(c->d, x->loc, "%s() takes %d argument%s, not %d", fname, min_n, min_n == 1 ? "" : "s", x->nargs);
+            else
+                fl_err(c->d, x->loc, "%s() takes %d to %d arguments, not %d", fname, min_n, max_n, x->nargs);
+        }
         c->failed = 1;
         return -1;
     }
@@ -1325,6 +1344,12 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
         }
     } else if (strcmp(fname, "edge") == 0 || strcmp(fname, "change") == 0) {
         rc = call_args(c, x, a, 1, 1, 1, fname) || scalar_arg(c, &a[0], x->loc, fname);
+        if (!rc && fname[0] == 'e') {
+            /* edge() of a Boolean (a Real never "becomes true") */
+            const fl_snode *an = &c->g->n[a[0].one];
+            const fvar *av = an->op == SX_VAR ? &c->f->vars.v[an->u.k] : NULL;
+            if (!av || av->vtype != FL_VT_BOOLEAN) rc = cerr(c, x->loc, "edge() takes a Boolean variable%s", "");
+        }
         if (!rc) {
             fl_loc loc = x->loc;
             fl_sx v = a[0].one, p = fn_pre(c, v, &loc);
@@ -1405,7 +1430,16 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
                 rc = user_call(c, x, id, fname_full, out, 1);
             }
         } else {
-            if (id == -2) fl_err(c->d, x->loc, "unknown function '%s'", fname_full);
+            static const char *const unsupported[] = {"delay", "spatialDistribution", "cardinality", "semiLinear",
+                                                      "reinit", "getInstanceName", "inStream", "actualStream",
+                                                      "Clock", "hold", "sample", "subSample", "superSample",
+                                                      "shiftSample", "backSample", "previous", "interval"};
+            int known = 0;
+            for (size_t k = 0; k < sizeof unsupported / sizeof *unsupported; k++) known |= strcmp(fname, unsupported[k]) == 0;
+            if (id == -2 && known)
+                fl_err(c->d, x->loc, "%s() is not supported in equations%s", fname,
+                       strcmp(fname, "reinit") == 0 ? " (only inside a when-equation)" : "");
+            else if (id == -2) fl_err(c->d, x->loc, "unknown function '%s'", fname_full);
             c->failed = 1;
             rc = -1;
         }
@@ -1475,6 +1509,11 @@ static int conv(fctx *c, const fl_expr *x, fx *out)
         fx cond, a, b;
         if (conv(c, x->a, &cond) || conv(c, x->b, &a) || conv(c, x->c, &b)) return -1;
         if (cond.nd) return cerr(c, x->a->loc, "the condition of 'if' must be a scalar%s", "");
+        if (a.str || b.str) { /* strings (a message): the first branch's text */
+            *out = fx_scalar(FL_SX_NONE);
+            out->str = a.str ? a.str : b.str;
+            return 0;
+        }
         if (a.nd != b.nd || a.dim[0] != b.dim[0] || a.dim[1] != b.dim[1])
             return cerr(c, x->loc, "the branches of 'if' have different sizes%s", "");
         *out = a.nd ? fx_array(c, a.nd, a.dim[0], a.dim[1]) : fx_scalar(FL_SX_NONE);
@@ -1986,7 +2025,19 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
                 fx a[3];
                 memset(a, 0, sizeof a);
                 if (call->nargs < 2 || call->nargs > 3) rc = cerr(c, q->loc, "assert() takes a condition, a message and a level%s", "");
-                for (int k = 0; k < call->nargs && !rc; k++) rc = conv(c, call->args[k], &a[k]);
+                for (int k = 0; k < call->nargs && k < 2 && !rc; k++) rc = conv(c, call->args[k], &a[k]);
+                int warning = 0;
+                if (!rc && call->nargs == 3) {
+                    /* the level: AssertionLevel.error or AssertionLevel.warning */
+                    const fl_expr *lx = call->args[2];
+                    char *lv = lx->kind == EX_REF ? fl_ref_str(&lx->ref) : NULL;
+                    size_t ln = lv ? strlen(lv) : 0;
+                    if (lv && ln >= 7 && strcmp(lv + ln - 7, "warning") == 0 && strstr(lv, "AssertionLevel")) warning = 1;
+                    else if (!(lv && ln >= 5 && strcmp(lv + ln - 5, "error") == 0 && strstr(lv, "AssertionLevel")))
+                        rc = cerr(c, lx->loc, "the level of assert() is AssertionLevel.error or AssertionLevel.warning%s",
+                                  "");
+                    free(lv);
+                }
                 if (!rc) {
                     fassert fa;
                     memset(&fa, 0, sizeof fa);
@@ -1994,13 +2045,7 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
                     fa.a.cond = a[0].one;
                     fa.a.msg = a[1].str ? a[1].str : "";
                     fa.a.loc = q->loc;
-                    if (call->nargs == 3) {
-                        fl_value lv;
-                        if (!eval_struct(c->e, c->lex, call->args[2], &lv)) {
-                            fa.a.warning = lv.kind == V_ENUM && lv.num == 2;
-                            fl_value_free(&lv);
-                        }
-                    }
+                    fa.a.warning = warning;
                     FL_VEC_PUSH(c->f->asserts, fa);
                 }
             } else if (strcmp(nm, "reinit") == 0 || strcmp(nm, "terminate") == 0) {

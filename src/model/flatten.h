@@ -76,6 +76,10 @@ typedef struct uinst {
     char *prefix;   /* "coupler[3]." ("" at the top) */
     int parent;     /* enclosing user instance, -1 */
     fl_loc loc;
+    int composite;  /* it has components of its own (its balance is not checked alone) */
+    int nconn;      /* equations of connections filed under it (not its own) */
+    int connector;  /* a connector of a user connector class: its variables are its owner's */
+    int nflanges;   /* flange connectors declared in it */
 } uinst;
 
 /* An array of variables (or of variables bound to connectors): its first

@@ -1429,6 +1429,7 @@ static int declare_component(env *e, const elem *el, const fl_class *cls, const 
                              pmod_vec *sub)
 {
     ictx *ic = e->ic;
+    if (r->user == NULL || r->user->kind != CK_CONNECTOR) e->has_components = 1;
     const fl_decl *dc = el->decl;
     char *name = fl_xcat(e->prefix, ename, (char *)NULL);
     int rc = 0;
@@ -1514,6 +1515,12 @@ static int declare_elements(env *e, iparts *ip)
             FL_VEC_FREE(sub);
             continue;
         }
+        if (strcmp(dc->type, "String") == 0) {
+            fl_err(ic->d, dc->loc, "String variables are not supported (String parameters are): '%s'", dc->name);
+            rc = decl_failed(e, dc);
+            FL_VEC_FREE(sub);
+            continue;
+        }
         resolved r;
         memset(&r, 0, sizeof r);
         const char *ty = dc->type;
@@ -1533,14 +1540,24 @@ static int declare_elements(env *e, iparts *ip)
                         rc = decl_failed(e, dc);
                     } else if (ck == CONN_SIGNAL && ip->has_eqs) {
                         /* the signal connectors of a class with equations are its variables */
+                        size_t first = ic->flat->vars.n;
                         if (fl_flat_declare_var(e, dc, el->lex, &sub, 1)) rc = decl_failed(e, dc);
                         else fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
+                        /* their causality is the connector's (RealInput, RealOutput) */
+                        size_t plen = strlen(r.path);
+                        int in = plen >= 5 && strcmp(r.path + plen - 5, "Input") == 0;
+                        int out = plen >= 6 && strcmp(r.path + plen - 6, "Output") == 0;
+                        for (size_t q = first; q < ic->flat->vars.n; q++) {
+                            ic->flat->vars.v[q].is_input |= (unsigned char)in;
+                            ic->flat->vars.v[q].is_output |= (unsigned char)out;
+                        }
                         for (int k = 0; k < n && !rc; k++) {
                             char *en = element_name(dc->name, k, nd, dims);
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
                             free(en);
                         }
                     } else if (nd) {
+                        if (ck == CONN_FLANGE) e->nflanges += n;
                         for (int k = 0; k < n; k++) {
                             char *en = element_name(dc->name, k, nd, dims);
                             char *path = fl_xcat(prefix, en, (char *)NULL);
@@ -1551,6 +1568,7 @@ static int declare_elements(env *e, iparts *ip)
                         }
                         fl_map_put(&e->elems, dc->name, EL_ARRAY);
                     } else {
+                        if (ck == CONN_FLANGE) e->nflanges++;
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
                         vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
                         free(path);
@@ -1645,6 +1663,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     e.prefix = fl_xstrdup(prefix);
     e.up = up;
     e.uinst = -1;
+    e.decl_loc = loc;
     iparts ip;
     memset(&ip, 0, sizeof ip);
     int rc = gather_parts(&e, c, mods, &ip);
@@ -1655,7 +1674,11 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     if (ip.collected && ip.eqs.n && fl_flat_equations(&e, ip.eqs.v, (int)ip.eqs.n)) rc = -1;
     for (size_t i = 0; ip.collected && i < ip.conns.n; i++) add_connect(&e, ip.conns.v[i]);
     /* parameters of a component with equations: the enclosing model's equations may read them */
-    if (e.uinst >= 0) fl_flat_export_params(&e);
+    if (e.uinst >= 0) {
+        fl_flat_export_params(&e);
+        ic->flat->uinsts.v[e.uinst].composite = e.has_components;
+        ic->flat->uinsts.v[e.uinst].nflanges = e.nflanges;
+    }
     iparts_free(&ip);
     env_free(&e);
     ic->depth--;

@@ -105,6 +105,9 @@ struct env {
     int uinst;    /* its user instance in the user part (flatten.c), -1 */
     const iterb *iters; /* for-loop iterators of the equations being flattened */
     void *pending; /* flatten.c: declaration bindings waiting for the equations */
+    fl_loc decl_loc; /* where the instance is declared (the top: its class) */
+    int has_components; /* components were declared in it */
+    int nflanges;       /* flange connectors declared in it */
 };
 
 /* Kinds of elements in env.elems (the low 3 bits). */

@@ -32,6 +32,7 @@ void fl_uconn_declare(ictx *ic, const char *path, int top, fl_loc loc)
     }
     u.vars = vs.v;
     u.nvars = (int)vs.n;
+    for (int i = 0; i < u.nvars; i++) f->uinsts.v[f->vars.v[u.vars[i]].uinst].connector = 1;
     FL_VEC_PUSH(f->uconns, u);
     fl_map_put(&f->uindex, path, (int)f->uconns.n - 1);
 }
@@ -114,6 +115,7 @@ static void add_eq(fl_flat *f, fl_sx lhs, fl_sx rhs, fl_loc loc, int owner)
 {
     feq q = {lhs, rhs, loc, owner, 0};
     FL_VEC_PUSH(f->eqs, q);
+    f->uinsts.v[owner].nconn++; /* a connection's, not the instance's own */
 }
 
 int fl_uconn_equations(ictx *ic)

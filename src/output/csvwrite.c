@@ -45,7 +45,8 @@ static int write_row(void *user, double t, const double *vals, int nvals)
     fputs(tmp, c->f);
     for (int i = 0; i < c->nsel; i++) {
         fputc(',', c->f);
-        snprintf(tmp, sizeof tmp, "%.12g", vals[c->sel[i]]);
+        double v = vals[c->sel[i]];
+        snprintf(tmp, sizeof tmp, "%.12g", v == 0 ? 0.0 : v); /* 0, never -0 */
         fputs(tmp, c->f);
     }
     if (fputc('\n', c->f) == EOF) {

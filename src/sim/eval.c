@@ -146,6 +146,9 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->terminal = s->terminal;
     x->term_msg = s->term_msg;
     x->func_err = s->func_err;
+    x->err_loc = &s->elem_err_loc;
+    x->warn = s->elem_warn;
+    x->warn_loc = &s->elem_warn_loc;
     x->rtol = s->rtol;
 }
 
@@ -268,6 +271,7 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     int changed = 0;
     static const int nodir[64] = {0};
     s->elem_err[0] = '\0';
+    s->elem_err_loc.file = NULL;
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;

@@ -423,9 +423,16 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
             return -1;
         }
         /* the crossings of this instant keep deciding their relations */
+        s->elem_warn[0] = '\0';
         int r = fl_event_update(s, t, s->y, s->yp, dir);
+        if (s->elem_warn[0] && strcmp(s->elem_warn, s->last_warn) != 0) { /* once, where it first holds */
+            fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s", t, s->elem_warn);
+            memcpy(s->last_warn, s->elem_warn, FL_ERRLEN);
+            s->last_warn_t = t;
+        }
         if (r < 0) {
-            fl_err(s->diag, fl_noloc, "at t = %.9g: %s: %s", t, elem_name(s, s->last_changed), s->elem_err);
+            if (s->elem_err_loc.file) fl_err(s->diag, s->elem_err_loc, "at t = %.9g: %s", t, s->elem_err);
+            else fl_err(s->diag, fl_noloc, "at t = %.9g: %s: %s", t, elem_name(s, s->last_changed), s->elem_err);
             return -1;
         }
         if (!r) break;
@@ -745,7 +752,8 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
     memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
     s->impact_loss = s->impulse_work[0] = s->impulse_work[1] = 0;
     s->terminate = 0;
-    s->term_msg[0] = s->func_err[0] = '\0';
+    s->term_msg[0] = s->func_err[0] = s->last_warn[0] = '\0';
+    s->last_warn_t = NAN;
     s->stats.e_closed = -1;
     s->contact_events = contact_events_for(sys, s->par, o->contacts);
     s->energy = o->energy;

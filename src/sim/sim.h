@@ -44,6 +44,11 @@ struct fl_sim {
     int terminal;         /* the event update at the end of the run is in progress (terminal()) */
     char term_msg[FL_ERRLEN]; /* where and why */
     char func_err[FL_ERRLEN]; /* the first failure of a user function in this run */
+    fl_loc elem_err_loc;  /* where elem_err points in the model, file NULL: nowhere */
+    char elem_warn[FL_ERRLEN]; /* a warning of the last event update */
+    fl_loc elem_warn_loc;
+    char last_warn[FL_ERRLEN]; /* the last one reported, and when: once per event instant */
+    double last_warn_t;
     int last_changed;     /* element whose discrete state changed last (messages) */
     double impact_loss;   /* energy lost in impacts so far (closed form, fl_impact) */
     double impulse_work[2]; /* work of motion sources through impulses so far: signed, absolute */

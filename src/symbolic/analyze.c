@@ -953,9 +953,37 @@ static void group_forces(actx *c)
 
 /* ---- the remaining system ------------------------------------------------------ */
 
+/* A variable as the user knows it: the generalised force of flanges
+ * joined rigidly inside the component is the sum of their forces. */
+static void name_var(actx *c, fl_buf *b, int k)
+{
+    for (size_t g = 0; g < c->u->groups.n; g++) {
+        if (c->u->groups.v[g].gvar != k) continue;
+        int first = 1;
+        fl_buf_add(b, "the force balance ");
+        for (int a = 0; a < c->fc->natt; a++) {
+            if (c->u->group_of[a] != (int)g) continue;
+            int fv = force_var(c, a), pv = -1;
+            for (int q = 0; q < c->nv && fv < 0 && pv < 0; q++)
+                if (var(c, q)->kind == FVK_POS && var(c, q)->att == a && var(c, q)->level == 0) pv = q;
+            if (!first) fl_buf_add(b, " + ");
+            if (fv >= 0) fl_buf_add(b, var(c, fv)->name);
+            else if (pv >= 0) fl_buf_printf(b, "%.*s.f", (int)strlen(var(c, pv)->name) - 2, var(c, pv)->name);
+            else fl_buf_add(b, "?");
+            first = 0;
+        }
+        fl_buf_add(b, " of the flanges it joins rigidly");
+        return;
+    }
+    fl_buf_add(b, var(c, k)->name);
+}
+
 static void name_list(actx *c, fl_buf *b, const int *vars, int n)
 {
-    for (int i = 0; i < n && i < 8; i++) fl_buf_printf(b, "%s%s", i ? ", " : "", var(c, vars[i])->name);
+    for (int i = 0; i < n && i < 8; i++) {
+        if (i) fl_buf_add(b, ", ");
+        name_var(c, b, vars[i]);
+    }
     if (n > 8) fl_buf_printf(b, " and %d more", n - 8);
 }
 

@@ -259,7 +259,7 @@ expect unknown_function 1 -- "unknown_function.mo:23:12: error: unknown function
 call 'der(x) = Modelica.Math.foo(x);' unknown_math
 expect unknown_math 1 -- "unknown_math.mo:23:12: error: unknown function 'Modelica.Math.foo'"
 call 'der(x) = sample(0.1);' sample_args
-expect sample_args 1 -- "sample_args.mo:23:12: error: sample() takes 2 to 2 arguments, not 1"
+expect sample_args 1 -- "sample_args.mo:23:12: error: sample() takes 2 arguments, not 1"
 
 model paramcall <<EOF
 model ParamCall

@@ -541,11 +541,11 @@ static void test_errors(void)
           "  connect(l1.flange_b, mb.flange_a);\n"                                               \
           "  connect(l2.flange_b, mb.flange_a);\n"
     expect_first_error(TWO_LEVERS("2", "3"),
-                       "t.mo:7:5: error: l2 contradicts the rigid connections (masses, rods, sensors, levers) that "
+                       "t.mo:12:9: error: l2 contradicts the rigid connections (masses, rods, sensors, levers) that "
                        "already join s1 = {ma.flange_b, l1.flange_a, l2.flange_a} and s2 = {mb.flange_a, "
                        "l1.flange_b, l2.flange_b}: it requires s2 = 3*s1, they give s2 = 2*s1");
     expect_first_error(TWO_LEVERS("2", "2"),
-                       "t.mo:7:5: error: l2 closes a loop of rigid connections (masses, rods, sensors, levers) "
+                       "t.mo:12:9: error: l2 closes a loop of rigid connections (masses, rods, sensors, levers) "
                        "between {ma.flange_b, l1.flange_a, l2.flange_a} and {mb.flange_a, l1.flange_b, "
                        "l2.flange_b}: the forces in it are not determined");
     expect_first_error("  " MTC "Fixed fixed;\n"
@@ -566,7 +566,7 @@ static void test_errors(void)
                              "  connect(ma.flange_b, l1.flange_a);\n"
                              "  connect(l1.flange_b, l2.flange_a);\n"
                              "  connect(l2.flange_b, mb.flange_a);\n",
-                       "t.mo:7:5: error: l1: the levers joining {ma.flange_b, l1.flange_a} to {mb.flange_a, "
+                       "t.mo:10:9: error: l1: the levers joining {ma.flange_b, l1.flange_a} to {mb.flange_a, "
                        "l2.flange_b} multiply the motion of the first by 0, which is out of range");
 #undef TWO_LEVERS
 }

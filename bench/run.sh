@@ -40,6 +40,7 @@ done
 
 : >"$OUT.tmp"
 say() { printf '%s\n' "$*" | tee -a "$OUT.tmp"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
 # key=value from the last line of a program's output that has it
 kv() { grep -o "\b$1=[^ ]*" "$2" | tail -n 1 | cut -d= -f2; }
@@ -144,6 +145,45 @@ for n in $TEXT_N; do
   rm -f "$W/chain_$n.mo"
 done
 
+# ---- the equation layer (issue 11) -------------------------------------------
+# The 1e4 chain with its coupler written as equations (a user model on
+# PartialCompliantWithRelativeStates) against the same chain with the
+# built-in SpringDamper, interleaved in pairs; and the 1e5 chain written with
+# component arrays and a for-loop against the flat text, parse + compile.
+header "Equations: the 1e4 chain with a user-written coupler, and the 1e5 chain written with arrays"
+"$B/bench_gen" chain 10000 >"$W/chain_b.mo"
+"$B/bench_gen" chain-user 10000 >"$W/chain_u.mo"
+bench_case "chain N=1e4, built-in SpringDamper" -- "$FLANGE" simulate "$W/chain_b.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet --stats
+bench_case "chain N=1e4, coupler written as equations" -- "$FLANGE" simulate "$W/chain_u.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet --stats
+USER_RATIOS=()
+for r in 1 2 3; do
+  : >"$W/pair"
+  "$B/measure" "$W/pair" "$FLANGE" simulate "$W/chain_u.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet >/dev/null 2>&1 || break
+  "$B/measure" "$W/pair" "$FLANGE" simulate "$W/chain_b.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet >/dev/null 2>&1 || break
+  USER_RATIOS+=("$(grep -o 'wall_s=[0-9.]*' "$W/pair" | cut -d= -f2 | paste -sd' ' | awk '{ printf "%.3f", $1 / $2 }')")
+done
+USER_MEDIAN=$(printf '%s\n' "${USER_RATIOS[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+say ""
+say "User coupler / built-in SpringDamper at N = 1e4, whole runs interleaved in pairs: ratios ${USER_RATIOS[*]}; median $USER_MEDIAN."
+rm -f "$W/chain_b.mo" "$W/chain_u.mo"
+ARR_N=${ARR_N:-100000}
+[ -n "${BENCH_QUICK:-}" ] && ARR_N=10000
+"$B/bench_gen" chain "$ARR_N" >"$W/chain_f.mo"
+"$B/bench_gen" chain-array "$ARR_N" >"$W/chain_a.mo"
+load_compile() { # median of 3 parse + compile times of a model file, var to write
+  local lc=() r
+  for r in 1 2 3; do
+    "$FLANGE" simulate "$1" --stop 1e-9 --interval 1e-9 --vars "$2" -o "$W/x.csv" --no-energy --quiet --stats >"$W/lc" 2>/dev/null || break
+    lc+=("$(awk -v a="$(kv load_s "$W/lc")" -v b="$(kv compile_s "$W/lc")" 'BEGIN { printf "%.3f", a + b }')")
+  done
+  printf '%s\n' "${lc[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+T_FLAT=$(load_compile "$W/chain_f.mo" m1.s)
+T_ARR=$(load_compile "$W/chain_a.mo" 'm[1].s')
+say ""
+say "Parse + compile at N = $ARR_N (median of 3, load_s + compile_s of \`$FLANGE simulate FILE --stop 1e-9 --interval 1e-9 --no-energy --stats\`): flat text $T_FLAT s ($(wc -c <"$W/chain_f.mo") bytes), arrays and a for-loop $T_ARR s ($(wc -c <"$W/chain_a.mo") bytes); ratio $(ratio "$T_ARR" "$T_FLAT")."
+rm -f "$W/chain_f.mo" "$W/chain_a.mo"
+
 # ---- ScalableTestSuite oscillators -----------------------------------------
 header "ScalableTestSuite HarmonicOscillator / HarmonicOscillatorNetwork (text, m1.s written)"
 for kind in hosc hoscnet; do
@@ -198,7 +238,6 @@ for th in 1 2; do
 done
 
 # ---- the targets of the speed issue ----------------------------------------
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 say ""
 say "### Targets"
 say ""
@@ -218,6 +257,8 @@ if [ "$QUICK" != 1 ]; then
   say "| parse + compile of the 1e5 model file ≤ 2 s | ${T_LOAD[100000]:-n/a} s |"
 fi
 say "| parse + compile of the 1e4 model file | ${T_LOAD[10000]:-n/a} s |"
+say "| the 1e4 chain with a user-written coupler within 1.5x of the built-in SpringDamper | ${USER_MEDIAN:-n/a} (median of interleaved pairs) |"
+say "| the $ARR_N chain written with arrays, parse + compile within 2x of the flat text | $(ratio "${T_ARR:-}" "${T_FLAT:-}") ($T_ARR s vs $T_FLAT s) |"
 say "| ensemble throughput ($RUNS runs) | 2 threads: ${ENS[2]:-n/a}; 1 thread: ${ENS[1]:-n/a} |"
 mv "$OUT.tmp" "$OUT"
 echo "bench: wrote $OUT" >&2

@@ -385,7 +385,9 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             free(nm);
         }
     free(base);
-    /* attributes and bindings: outer modifiers come first and win */
+    /* attributes and bindings: mods hold the declaration's own first and the
+     * outer ones after them (element_mods); the outermost wins, so walk from
+     * the end and keep the first setting of each attribute */
     int rc = 0;
     const fl_expr *bind = dc->binding;
     env *bind_where = e;
@@ -393,14 +395,23 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     fl_loc bind_loc = dc->binding ? dc->binding->loc : dc->name_loc;
     unsigned char *set = fl_xcalloc(16, 1);
     static const char *const order[] = {"start", "fixed", "nominal", "stateSelect", "min", "max", "unit"};
-    for (size_t i = 0; mods && i < mods->n; i++) {
+    for (size_t i = mods ? mods->n : 0; i-- > 0;) {
         const pmod *p = &mods->v[i];
-        if (!*p->name) { /* a value for the variable itself: a binding */
-            if (bind == dc->binding) {
+        if (!*p->name) { /* the variable itself: x = value, x(start = 1, fixed = true) */
+            if (p->mod->value && bind == dc->binding) {
                 bind = p->mod->value;
                 bind_where = p->where;
                 bind_lex = p->lex;
                 bind_loc = p->mod->loc;
+            }
+            for (int s = 0; s < p->mod->nsubs; s++) {
+                const fl_mod *sm = &p->mod->subs[s];
+                int slot = -1;
+                for (int k = 0; k < 7; k++)
+                    if (strcmp(order[k], sm->name) == 0) slot = k;
+                if (slot >= 0 && set[slot]) continue; /* an outer modifier set it already */
+                if (slot >= 0) set[slot] = 1;
+                if (apply_var_attr(e, first, n, p, sm->name, sm)) rc = -1;
             }
             continue;
         }
@@ -415,6 +426,11 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             if (slot >= 0) set[slot] = 1;
             if (apply_var_attr(e, first, n, p, attr, p->mod)) rc = -1;
         } else if (dot) {
+            int slot = -1;
+            for (int k = 0; k < 7; k++)
+                if (strcmp(order[k], attr) == 0) slot = k;
+            if (slot >= 0 && set[slot]) continue;
+            if (slot >= 0) set[slot] = 1;
             if (apply_var_attr(e, first, n, p, attr, p->mod)) rc = -1;
         }
     }

@@ -362,4 +362,85 @@ near(col("E")[0], 0.5, 1e-15, "E(0)")
 near(max(abs(r["E"] + r["W"] - 0.5) for r in rows), 0, 1e-7, "E + dissipated energy stays 0.5")
 PY
 
+# ---- modifiers of variables of user components: the outermost wins
+# (declaration start 5 < extends modifier 1 < the instance's 2)
+model modprio <<'EOF'
+model ModPrio
+  model Base
+    Real x(start = 5);
+  equation
+    der(x) = 0;
+  end Base;
+  model M2
+    extends Base(x(start = 1));
+  end M2;
+  M2 m(x(start = 2, fixed = true));
+  Base b(x.start = 3, x.fixed = true);
+  annotation(experiment(StopTime = 1));
+end ModPrio;
+EOF
+sim modprio && values "start values of user variables: the outermost modifier wins" modprio <<'PY'
+near(col("m.x")[-1], 2, 0, "m.x")
+near(col("b.x")[-1], 3, 0, "b.x")
+PY
+
+# ---- MSL components pasted as they are written in the MSL (Mass on
+# PartialRigid with its extends modifier, SpringDamper with the heat-port
+# partial) against flange's own classes in the same oscillator
+model verbatim <<'EOF'
+model Verbatim
+  import SI = Modelica.Units.SI;
+  import Modelica.Mechanics.Translational;
+  model Mass "Sliding mass with inertia"
+    parameter SI.Mass m(min=0, start=1) "Mass of the sliding mass";
+    parameter StateSelect stateSelect=StateSelect.default
+      "Priority to use s and v as states" annotation (Dialog(tab="Advanced"));
+    extends Translational.Interfaces.PartialRigid(L=0, s(start=0, stateSelect=
+            stateSelect));
+    SI.Velocity v(start=0, stateSelect=stateSelect)
+      "Absolute velocity of component";
+    SI.Acceleration a(start=0) "Absolute acceleration of component";
+  equation
+    v = der(s);
+    a = der(v);
+    m*a = flange_a.f + flange_b.f;
+  end Mass;
+  model SpringDamper "Linear 1D translational spring and damper in parallel"
+    extends Translational.Interfaces.PartialCompliantWithRelativeStates;
+    parameter SI.TranslationalSpringConstant c(final min=0, start=1)
+      "Spring constant";
+    parameter SI.TranslationalDampingConstant d(final min=0, start=1)
+      "Damping constant";
+    parameter SI.Position s_rel0=0 "Unstretched spring length";
+    extends Modelica.Thermal.HeatTransfer.Interfaces.PartialElementaryConditionalHeatPortWithoutT;
+  protected
+    SI.Force f_c "Spring force";
+    SI.Force f_d "Damping force";
+  equation
+    f_c = c*(s_rel - s_rel0);
+    f_d = d*v_rel;
+    f = f_c + f_d;
+    lossPower = f_d*v_rel;
+  end SpringDamper;
+  Modelica.Mechanics.Translational.Components.Fixed fixed;
+  SpringDamper sd(c = 100, d = 2);
+  Mass mass(m = 1, s(start = 0.1, fixed = true), v(start = 0, fixed = true));
+  Modelica.Mechanics.Translational.Components.SpringDamper sd2(c = 100, d = 2);
+  Modelica.Mechanics.Translational.Components.Mass mass2(m = 1, s(start = 0.1, fixed = true), v(start = 0, fixed = true));
+equation
+  connect(fixed.flange, sd.flange_a);
+  connect(sd.flange_b, mass.flange_a);
+  connect(fixed.flange, sd2.flange_a);
+  connect(sd2.flange_b, mass2.flange_a);
+  annotation(experiment(StopTime = 1));
+end Verbatim;
+EOF
+sim verbatim --tolerance 1e-10 && values "MSL text of Mass and SpringDamper equals flange's classes" verbatim <<'PY'
+# damped oscillator: s = 0.1 e^(-t) (cos(w t) + sin(w t)/w), w = sqrt(99)
+w = math.sqrt(99)
+near(worst("mass.s", lambda t: 0.1*math.exp(-t)*(math.cos(w*t) + math.sin(w*t)/w)), 0, 1e-8, "worst error of mass.s")
+near(max(abs(r["mass.s"] - r["mass2.s"]) for r in rows), 0, 1e-8, "the same as flange's own classes")
+near(max(abs(r["sd.lossPower"] - 2*r["sd.v_rel"]**2) for r in rows), 0, 1e-9, "lossPower = d v_rel^2")
+PY
+
 exit $((fails > 0))

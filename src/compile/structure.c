@@ -425,15 +425,17 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         r->node = port_node(s, bd->inst, bd->flange);
         r->drv = (int)k;
     }
+    /* a second root on a body: reported once the offsets are known (which
+     * says whether the positions they impose agree) */
+    FL_VEC(int) clash = {0};
+    FL_VEC(double) clash_pos = {0};
     for (int i = 0; i < s->nroots_r; i++) {
         fl_root *r = &s->roots[i];
         if (r->node < 0) continue;
         fl_body *bd = &s->bodies[s->nodes[r->node].body];
         if (bd->root >= 0) {
-            const fl_root *o = &s->roots[bd->root];
-            fl_err(d, s->insts[r->inst].loc,
-                   "%s and %s both impose the position of the same rigid body %s: the system is over-determined",
-                   s->insts[o->inst].name, s->insts[r->inst].name, s->node_names[r->node]);
+            FL_VEC_PUSH(clash, i);
+            FL_VEC_PUSH(clash_pos, r->drv < 0 ? ground_pos[i] : 0.0);
             rc = -1;
             continue;
         }
@@ -547,6 +549,35 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     for (int l = 0; l < s->nlinks; l++)
         if (loop[l]) check_loop(s, l, d);
     free(loop);
+    for (size_t k = 0; k < clash.n; k++) {
+        const fl_root *r = &s->roots[clash.v[k]];
+        const fl_body *bd = &s->bodies[s->nodes[r->node].body];
+        const fl_root *o = &s->roots[bd->root];
+        const fl_node *rn = &s->nodes[r->node];
+        fl_buf what = {0};
+        if (o->drv < 0 && r->drv < 0) {
+            /* both fixed: where the first puts the second's flange, and where the second wants it */
+            double implied = rn->ratio * bd->q0 + rn->off, own = clash_pos.v[k];
+            char a[40], bb[40];
+            fl_fmt_double(a, sizeof a, implied);
+            fl_fmt_double(bb, sizeof bb, own);
+            const char *pname = s->insts[r->inst].cls->ports[r->port].name;
+            if (fabs(implied - own) <= 1e-12 * fmax(1, fabs(own)))
+                fl_buf_printf(&what, "they agree (%s.%s at %s), one of them is redundant", s->insts[r->inst].name,
+                              pname, bb);
+            else
+                fl_buf_printf(&what, "through it %s puts %s.%s at %s, %s holds it at %s", s->insts[o->inst].name,
+                              s->insts[r->inst].name, pname, a, s->insts[r->inst].name, bb);
+        } else {
+            fl_buf_printf(&what, "%s prescribes its motion", r->drv >= 0 ? s->insts[r->inst].name : s->insts[o->inst].name);
+        }
+        fl_err(d, s->insts[r->inst].loc,
+               "%s and %s both impose the position of the same rigid body %s: %s; the system is over-determined",
+               s->insts[o->inst].name, s->insts[r->inst].name, s->node_names[r->node], what.s);
+        fl_buf_free(&what);
+    }
+    FL_VEC_FREE(clash);
+    FL_VEC_FREE(clash_pos);
     /* masses: kinetic energy m v_a^2 / 2 = m ratio_a^2 v^2 / 2 */
     for (int l = 0; l < s->nlinks; l++) {
         const fl_link *lk = &s->links[l];

@@ -68,10 +68,10 @@ check_line many_modifiers "$(printf '  %-20s %s.Fixed  (s0=%s)' s.f "$MTC" 19999
 
 # ---- structure ------------------------------------------------------------
 printf 'model M\n  %s.Fixed f1, f2;\n  %s.Mass m(m = 1);\nequation\n  connect(f1.flange, m.flange_a);\n  connect(f2.flange, m.flange_b);\nend M;\n' "$MTC" "$MTC" > fixed2.mo
-check_err two_fixed "fixed2.mo:2:57: error: f1 and f2 both impose the position of the same rigid body {f2.flange, m.flange_b}: the system is over-determined" fixed2.mo
+check_err two_fixed "fixed2.mo:2:57: error: f1 and f2 both impose the position of the same rigid body {f2.flange, m.flange_b}: they agree (f2.flange at 0), one of them is redundant; the system is over-determined" fixed2.mo
 printf 'model M\n  %s.Fixed f1, f2, f3;\n  %s.Mass m(m = 1);\nequation\n  connect(f1.flange, m.flange_a);\n  connect(f2.flange, m.flange_b);\n  connect(f3.flange, m.flange_b);\nend M;\n' "$MTC" "$MTC" > fixed3.mo
-check_err three_fixed "fixed3.mo:2:57: error: f1 and f2 both impose the position of the same rigid body {f2.flange, f3.flange, m.flange_b}: the system is over-determined
-fixed3.mo:2:61: error: f1 and f3 both impose the position of the same rigid body {f2.flange, f3.flange, m.flange_b}: the system is over-determined" fixed3.mo
+check_err three_fixed "fixed3.mo:2:57: error: f1 and f2 both impose the position of the same rigid body {f2.flange, f3.flange, m.flange_b}: they agree (f2.flange at 0), one of them is redundant; the system is over-determined
+fixed3.mo:2:61: error: f1 and f3 both impose the position of the same rigid body {f2.flange, f3.flange, m.flange_b}: they agree (f3.flange at 0), one of them is redundant; the system is over-determined" fixed3.mo
 
 # ---- the empty model: a time-only result on the output grid ----------------
 printf 'model M end M;\n' > empty.mo

@@ -269,7 +269,7 @@ equation
   connect(rod.flange_b, fixed2.flange);
   connect(fixed2.flange, spring.flange_a);
   connect(spring.flange_b, mass.flange_a);
-end M;" "fixed_through_rod.mo:4:53: error: fixed1 and fixed2 both impose the position of the same rigid body {rod.flange_b, fixed2.flange, spring.flange_a}: the system is over-determined"
+end M;" "fixed_through_rod.mo:4:53: error: fixed1 and fixed2 both impose the position of the same rigid body {rod.flange_b, fixed2.flange, spring.flange_a}: through it fixed1 puts fixed2.flange at 1, fixed2 holds it at 0.5; the system is over-determined"
 
 # ---- under-determined initial conditions: the start values the model gives
 # come first (where they are given), then the components' stateSelect (the

@@ -26,7 +26,12 @@ end Chain;
 EOF
 /usr/bin/time -f "%M" -o "$T/chain.rss" "$FLANGE" simulate "$T/chain.mo" -o "$T/chain.csv" --quiet 2> "$T/chain.err"
 rss=$(tail -n 1 "$T/chain.rss")
-[ "$rss" -lt 200000 ] && ok "8000 masses in a for-loop: peak memory $rss KB" || bad "8000 masses in a for-loop: peak memory $rss KB (over 200 MB)"
+# (under the sanitizers memory is shadowed and held in quarantine: no bound there)
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+  ok "8000 masses in a for-loop: peak memory $rss KB (not bounded under the sanitizers)"
+else
+  [ "$rss" -lt 200000 ] && ok "8000 masses in a for-loop: peak memory $rss KB" || bad "8000 masses in a for-loop: peak memory $rss KB (over 200 MB)"
+fi
 values "8000 masses in a for-loop: the centre of mass" chain <<'PY'
 near(sum(data[-1][1:8001])/8000, 1/16000, 1e-9, "mean position at t = 1")
 PY

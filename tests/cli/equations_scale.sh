@@ -28,7 +28,7 @@ EOF
 rss=$(tail -n 1 "$T/chain.rss")
 # (under the sanitizers memory is shadowed and held in quarantine: no bound there)
 if [ -n "${ASAN_OPTIONS:-}" ]; then
-  ok "8000 masses in a for-loop: peak memory $rss KB (not bounded under the sanitizers)"
+  echo "note: 8000 masses in a for-loop: peak memory $rss KB, not bounded under the sanitizers"
 else
   [ "$rss" -lt 200000 ] && ok "8000 masses in a for-loop: peak memory $rss KB" || bad "8000 masses in a for-loop: peak memory $rss KB (over 200 MB)"
 fi

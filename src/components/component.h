@@ -164,6 +164,7 @@ typedef struct fl_ectx {
     fl_loc *err_loc;     /* where the failure in err is (a statement of the model), file NULL: none */
     char *warn;          /* a warning of an event (an assert of level warning), when empty (FL_ERRLEN) */
     fl_loc *warn_loc;
+    int *warn_elem;      /* the element whose warning names it (a variable out of its min/max), -1 */
 } fl_ectx;
 
 #define FL_ERRLEN 512

@@ -436,8 +436,9 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
         if (!a->warning) {
             rc = fl_elem_fail_at(x, a->loc, "assertion failed: %s", a->msg ? a->msg : "");
         } else if (x->warn && !x->warn[0]) { /* the run goes on */
-            snprintf(x->warn, FL_ERRLEN, "assertion failed: %s", a->msg ? a->msg : "");
+            snprintf(x->warn, FL_ERRLEN, "%s%s", a->range ? "" : "assertion failed: ", a->msg ? a->msg : "");
             if (x->warn_loc) *x->warn_loc = a->loc;
+            if (a->range && x->warn_elem) *x->warn_elem = e->idx;
         }
     }
     if (rdir != small_dir) free(rdir);

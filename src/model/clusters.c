@@ -510,6 +510,12 @@ static void build_cluster(fctx *c, cbuild *b)
     for (size_t i = 0; i < b->asserts.n; i++) {
         fl_fassert a = f->asserts.v[b->asserts.v[i]].a;
         a.cond = copy_expr(b, a.cond);
+        if (a.range) { /* "x went below its min = 0": the variable named from the cluster's instance */
+            const char *vn = rel_name(b->prefix, f->vars.v[f->asserts.v[b->asserts.v[i]].var].name);
+            char *msg = fl_xcat(vn, " ", a.msg, (char *)NULL);
+            a.msg = fl_arena_strn(fc->names, msg, strlen(msg));
+            free(msg);
+        }
         FL_VEC_PUSH(fc->asserts, a);
     }
     /* start values of discrete variables: parameters of their own */

@@ -306,6 +306,21 @@ static int apply_var_attr(env *e, int first, int n, const pmod *p, const char *a
                 fv->nominal = vi.num;
             } else if (strcmp(attr, "stateSelect") == 0) {
                 fv->state_select = (unsigned char)vi.num;
+            } else { /* min, max: checked while the model runs, as a warning where it is first violated */
+                int ismin = strcmp(attr, "min") == 0;
+                fassert fa;
+                memset(&fa, 0, sizeof fa);
+                fa.uinst = fv->uinst;
+                fa.var = first + i;
+                fa.a.cond = fl_sx_rel(&f->g, ismin ? FL_REL_GE : FL_REL_LE, fl_sx_var(&f->g, first + i),
+                                      fl_sx_const(&f->g, vi.num), 0);
+                char *msg = fl_xsprintf("went %s its %s = %.15g", ismin ? "below" : "above", attr, vi.num);
+                fa.a.msg = fl_arena_strn(f->strs, msg, strlen(msg));
+                free(msg);
+                fa.a.warning = 1;
+                fa.a.range = 1;
+                fa.a.loc = m->loc;
+                FL_VEC_PUSH(f->asserts, fa);
             }
         }
         fl_value_free(&vi);

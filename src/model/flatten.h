@@ -70,6 +70,7 @@ typedef struct fwhen {
 typedef struct fassert {
     fl_fassert a;
     int uinst;
+    int var; /* a.range: the variable whose min/max it checks */
 } fassert;
 
 typedef struct uinst {

@@ -149,6 +149,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->err_loc = &s->elem_err_loc;
     x->warn = s->elem_warn;
     x->warn_loc = &s->elem_warn_loc;
+    x->warn_elem = &s->elem_warn_elem;
     x->rtol = s->rtol;
 }
 

@@ -424,9 +424,11 @@ static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolv
         }
         /* the crossings of this instant keep deciding their relations */
         s->elem_warn[0] = '\0';
+        s->elem_warn_elem = -1;
         int r = fl_event_update(s, t, s->y, s->yp, dir);
         if (s->elem_warn[0] && strcmp(s->elem_warn, s->last_warn) != 0) { /* once, where it first holds */
-            fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s", t, s->elem_warn);
+            const char *in = s->elem_warn_elem >= 0 ? s->sys->insts[s->sys->elems[s->elem_warn_elem].inst].name : "";
+            fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s%s%s", t, in, in[0] ? "." : "", s->elem_warn);
             memcpy(s->last_warn, s->elem_warn, FL_ERRLEN);
             s->last_warn_t = t;
         }

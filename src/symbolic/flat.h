@@ -79,6 +79,8 @@ typedef struct fl_fassert {
     fl_sx cond;
     const char *msg;
     int warning;   /* AssertionLevel.warning */
+    int range;     /* the min/max attribute of a variable: a warning whose message names the
+                      variable relative to its instance, reported after the instance's name */
     fl_loc loc;
 } fl_fassert;
 

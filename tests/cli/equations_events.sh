@@ -5,7 +5,7 @@
 # relations in if-equations, noEvent and smooth (no events), when/elsewhen,
 # initial() and vector conditions, edge() and change(), terminate() and
 # assert(). Each model keeps at most one discrete variable per group of
-# coupled equations (see tests/pending/equations_discrete.sh for more).
+# coupled equations (see equations_discrete.sh for more).
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 

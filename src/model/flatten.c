@@ -462,6 +462,15 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     return rc;
 }
 
+void fl_flat_drop_pending(env *e)
+{
+    binding_vec *pend = e->pending;
+    if (!pend) return;
+    FL_VEC_FREE(*pend);
+    free(pend);
+    e->pending = NULL;
+}
+
 /* ---- expressions ------------------------------------------------------------------- */
 
 /* A converted expression: a scalar (nd = 0, el[0]) or an array. */
@@ -2128,11 +2137,7 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
         }
         c.e = saved_e;
     }
-    if (pend) {
-        FL_VEC_FREE(*pend);
-        free(pend);
-        e->pending = NULL;
-    }
+    fl_flat_drop_pending(e);
     for (int l = 0; l < nlists; l++) {
         c.lex = lists[l].lex;
         c.failed = 0;

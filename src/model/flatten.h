@@ -156,6 +156,9 @@ typedef struct eqlist {
     int initial;
 } eqlist;
 int fl_flat_equations(env *e, const eqlist *lists, int nlists);
+/* Forget the bindings of declarations not turned into equations (a class
+ * that failed before its equations). */
+void fl_flat_drop_pending(env *e);
 
 /* Is the declaration's type a variable type (not a component or connector)? *unit gets its unit. */
 int fl_flat_is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,

@@ -1671,7 +1671,10 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     if (declare_elements(&e, &ip)) rc = -1;
     /* equations (their connects inside for-loops and if-equations too),
      * then the plain connects (those of failed declarations are dropped) */
-    if (ip.collected && ip.eqs.n && fl_flat_equations(&e, ip.eqs.v, (int)ip.eqs.n)) rc = -1;
+    /* (bindings of declarations, Real y = 2*x, are equations too: a class
+     * whose only equations they are goes through here as well) */
+    if (ip.collected && (ip.eqs.n || e.pending) && fl_flat_equations(&e, ip.eqs.v, (int)ip.eqs.n)) rc = -1;
+    fl_flat_drop_pending(&e);
     for (size_t i = 0; ip.collected && i < ip.conns.n; i++) add_connect(&e, ip.conns.v[i]);
     /* parameters of a component with equations: the enclosing model's equations may read them */
     if (e.uinst >= 0) {

@@ -454,4 +454,20 @@ near(worst("mass.s", lambda t: 0.1*math.cos(20*t)), 0, 1e-8, "worst error of mas
 near(worst("spring.fc", lambda t: 40*math.cos(20*t)), 0, 1e-5, "worst error of spring.fc")
 PY
 
+# ---- a model whose only equations are the bindings of its declarations
+# (it was under-determined, and the binding of an Integer leaked)
+model bindonly <<'EOF'
+model BindOnly
+  Real x = 2*time;
+  Integer n = 2 - 1;
+  Real y = x + n;
+  annotation(experiment(StopTime = 1));
+end BindOnly;
+EOF
+sim bindonly && values "bindings alone: x = 2t, n = 1, y = 2t + 1" bindonly <<'PY'
+near(worst("x", lambda t: 2*t), 0, 1e-12, "worst error of x")
+near(worst("n", lambda t: 1), 0, 0, "worst error of n")
+near(worst("y", lambda t: 2*t + 1), 0, 1e-12, "worst error of y")
+PY
+
 exit $((fails > 0))

@@ -283,10 +283,11 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
 FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s, name), -1, NULL)
 {
     if (!s || !name) return -1;
-    /* the instance is a prefix of the name that ends at a dot: look among
-     * its variables only */
-    for (const char *dot = strrchr(name, '.'); dot; ) {
-        int i = fl_system_inst_index(s, name, (size_t)(dot - name));
+    /* the instance is a prefix of the name that ends at a dot, or the
+     * empty name (the equations of the model itself): look among its
+     * variables only */
+    for (const char *dot = strrchr(name, '.'); ; ) {
+        int i = fl_system_inst_index(s, name, dot ? (size_t)(dot - name) : 0);
         if (i >= 0) {
             int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
             char tmp[512];
@@ -295,6 +296,7 @@ FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s,
                 if (strcmp(tmp, name) == 0) return v;
             }
         }
+        if (!dot) break;
         /* the previous dot */
         const char *p = dot;
         dot = NULL;

@@ -161,8 +161,42 @@ static void test_callback_stop(void)
     fl_diag_free(d);
 }
 
+/* Every variable's name looks up its own index, the variables of the
+ * model's own equations (no dot, instance "") and of its components alike
+ * (the names of the model's own equations were not found). */
+static void test_names_look_themselves_up(void)
+{
+    const char *text = "model N\n"
+                       "  model C\n"
+                       "    Real z = 3;\n"
+                       "  end C;\n"
+                       "  C c;\n"
+                       "  Real x(start = 1, fixed = true);\n"
+                       "  Integer n = 2 - 1;\n"
+                       "  Modelica.Mechanics.Translational.Components.Mass m(m = 1);\n"
+                       "equation\n"
+                       "  der(x) = -x;\n"
+                       "end N;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(text, "n.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    CHECK(sys != NULL);
+    int n = sys ? fl_system_nvars(sys) : 0, found = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = fl_system_var_name(sys, i);
+        CHECK(name && fl_system_var_index(sys, name) == i);
+        found += strcmp(name, "x") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c.z") == 0;
+    }
+    CHECK(found == 3);
+    CHECK(fl_system_var_index(sys, "y") == -1);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
 int main(void)
 {
+    test_names_look_themselves_up();
     test_build_errors();
     test_table_and_reuse();
     test_callback_stop();

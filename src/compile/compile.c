@@ -162,6 +162,8 @@ void fl_system_free(fl_system *s)
     free(s->var_names);
     free(s->var_name);
     fl_map_free(&s->inst_index);
+    for (int i = 0; s->inst_vars && i < s->ninst; i++) fl_map_free(&s->inst_vars[i]);
+    free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
     free(s->vars);
     free(s->name);
@@ -280,6 +282,55 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
     return fl_map_getn(&s->inst_index, name, len);
 }
 
+/* A variable of instance i by its full name: a scan of its variables, or
+ * for an instance of many (the equations of a big model) a map of them
+ * built on first use. */
+enum { INST_SCAN_MAX = 64 };
+
+typedef struct inst_map_job {
+    fl_system *s;
+    int inst;
+} inst_map_job;
+
+static void build_inst_vars(void *arg)
+{
+    inst_map_job *j = arg;
+    fl_system *s = j->s;
+    if (!s->inst_vars) s->inst_vars = fl_xcalloc((size_t)s->ninst, sizeof(fl_map));
+    int end = j->inst + 1 < s->ninst ? s->insts[j->inst + 1].var0 : s->energy_var0;
+    fl_map m = {0};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, fl_map_cleanup, &m);
+    char tmp[512];
+    for (int v = s->insts[j->inst].var0; v < end; v++) {
+        fl_var_name_into(s, v, tmp, sizeof tmp);
+        fl_map_put(&m, tmp, v);
+    }
+    fl_cleanup_pop(&cl);
+    s->inst_vars[j->inst] = m;
+}
+
+static int inst_var_lookup(const fl_system *s, int i, const char *name)
+{
+    int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
+    if (end - s->insts[i].var0 <= INST_SCAN_MAX) {
+        char tmp[512];
+        for (int v = s->insts[i].var0; v < end; v++) {
+            fl_var_name_into(s, v, tmp, sizeof tmp);
+            if (strcmp(tmp, name) == 0) return v;
+        }
+        return -1;
+    }
+    fl_system *w = (fl_system *)s;
+    inst_map_job j = {w, i};
+    pthread_mutex_lock(&w->index_lock);
+    fl_guard g;
+    int failed = !(w->inst_vars && w->inst_vars[i].n) && fl_guard_try(&g, build_inst_vars, &j);
+    pthread_mutex_unlock(&w->index_lock);
+    if (failed) fl_guard_rethrow(&g);
+    return fl_map_get(&w->inst_vars[i], name);
+}
+
 FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s, name), -1, NULL)
 {
     if (!s || !name) return -1;
@@ -289,12 +340,8 @@ FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s,
     for (const char *dot = strrchr(name, '.'); ; ) {
         int i = fl_system_inst_index(s, name, dot ? (size_t)(dot - name) : 0);
         if (i >= 0) {
-            int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
-            char tmp[512];
-            for (int v = s->insts[i].var0; v < end; v++) {
-                fl_var_name_into(s, v, tmp, sizeof tmp);
-                if (strcmp(tmp, name) == 0) return v;
-            }
+            int v = inst_var_lookup(s, i, name);
+            if (v >= 0) return v;
         }
         if (!dot) break;
         /* the previous dot */

@@ -249,6 +249,7 @@ struct fl_system {
     char *var_names;        /* arena of the output variable names, built on first use */
     const char **var_name;  /* per variable, into var_names */
     fl_map inst_index; /* instance name -> index, built on first use */
+    fl_map *inst_vars; /* per instance with many variables: name -> variable, built on first use */
     pthread_mutex_t index_lock;
     /* source file names of the locations kept here (the system outlives
      * the model it was compiled from) */

@@ -25,8 +25,7 @@ struct fl_uclass {
     fl_port_ext *pext;
     fl_param_def *params;
     fl_var_def *vars;
-    char **strs;           /* names owned by the class */
-    int nstrs;
+    fl_arena *strs;        /* names owned by the class */
     fl_ucls *u;
     fl_ulow L;
     fl_ufuncs *funcs;      /* the functions its programs call (held), NULL */
@@ -58,9 +57,9 @@ static const fl_uclass *uc_of(const fl_elem *e)
 
 static char *own_str(fl_uclass *c, const char *s)
 {
-    c->strs = fl_xrealloc(c->strs, sizeof(char *) * (size_t)(c->nstrs + 1));
-    c->strs[c->nstrs] = fl_xstrdup(s ? s : "");
-    return c->strs[c->nstrs++];
+    if (!c->strs) c->strs = fl_arena_new();
+    if (!s) s = "";
+    return fl_arena_strn(c->strs, s, strlen(s));
 }
 
 /* ---- registers ----------------------------------------------------------------- */
@@ -673,8 +672,7 @@ static void uclass_free(fl_uclass *c)
     free(c->var_locs);
     free(c->own_locs);
     fl_ufuncs_free(c->funcs);
-    for (int i = 0; i < c->nstrs; i++) free(c->strs[i]);
-    free(c->strs);
+    fl_arena_free(c->strs);
     free(c->ports);
     free(c->pext);
     free(c->params);

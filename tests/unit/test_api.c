@@ -173,6 +173,7 @@ static void test_names_look_themselves_up(void)
                        "  C c;\n"
                        "  Real x(start = 1, fixed = true);\n"
                        "  Integer n = 2 - 1;\n"
+                       "  Real w[70] = ones(70);\n" /* more than a scan looks through: a map */
                        "  Modelica.Mechanics.Translational.Components.Mass m(m = 1);\n"
                        "equation\n"
                        "  der(x) = -x;\n"
@@ -185,9 +186,11 @@ static void test_names_look_themselves_up(void)
     for (int i = 0; i < n; i++) {
         const char *name = fl_system_var_name(sys, i);
         CHECK(name && fl_system_var_index(sys, name) == i);
-        found += strcmp(name, "x") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c.z") == 0;
+        found += strcmp(name, "x") == 0 || strcmp(name, "n") == 0 || strcmp(name, "c.z") == 0 ||
+                 strcmp(name, "w[70]") == 0;
     }
-    CHECK(found == 3);
+    CHECK(found == 4);
+    CHECK(fl_system_var_index(sys, "w[71]") == -1);
     CHECK(fl_system_var_index(sys, "y") == -1);
     fl_system_free(sys);
     fl_model_free(m);

@@ -1,12 +1,27 @@
-/* bundled.h - the MSL interface classes flange carries as Modelica text
- * (bundled.c), found by their full path. */
+/* bundled.h - the Modelica classes flange carries as text
+ * (src/model/msl/NAME.mo, compiled in by cmake/embed_texts.cmake), found by
+ * their full path. */
 #ifndef FL_BUNDLED_H
 #define FL_BUNDLED_H
 
 #include "parse/ast.h"
 
+/* One file of src/model/msl: its name (the package its within clause
+ * names, "Modelica.Blocks.Math") and its text. */
+typedef struct fl_bundled_text {
+    const char *name;
+    const char *text;
+} fl_bundled_text;
+extern const fl_bundled_text fl_bundled_texts[];
+extern const int fl_bundled_ntexts;
+
 /* The class of full path `path` ("Modelica.Mechanics.Translational.
  * Interfaces.PartialCompliant"), NULL if flange does not carry it. */
 const fl_class_ast *fl_bundled_class(const char *path);
+
+/* Every class flange carries: calls fn(path, class, user) for each, in
+ * file order (the component listing, the tests). Returns the number of
+ * files that did not parse, with their messages in d (none in a release). */
+int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *user), void *user, fl_diag *d);
 
 #endif

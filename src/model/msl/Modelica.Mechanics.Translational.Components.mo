@@ -1,0 +1,17 @@
+within Modelica.Mechanics.Translational.Components;
+model GeneralForceToPositionAdaptor "force in; position, speed and acceleration of the flange out"
+  extends Modelica.Blocks.Interfaces.Adaptors.FlowToPotentialAdaptor(final use_fder = false,
+    final use_fder2 = false, final Name_p = "s", final Name_pder = "v", final Name_pder2 = "a");
+  Modelica.Mechanics.Translational.Interfaces.Flange_a flange;
+equation
+  y = flange.s;
+  u = flange.f;
+end GeneralForceToPositionAdaptor;
+model GeneralPositionToForceAdaptor "position (with speed and acceleration) in; force of the flange out"
+  extends Modelica.Blocks.Interfaces.Adaptors.PotentialToFlowAdaptor(final use_fder = false,
+    final use_fder2 = false, final Name_p = "s", final Name_pder = "v", final Name_pder2 = "a");
+  Modelica.Mechanics.Translational.Interfaces.Flange_b flange;
+equation
+  y = flange.f;
+  u = flange.s;
+end GeneralPositionToForceAdaptor;

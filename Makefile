@@ -32,7 +32,8 @@ run: build
 
 # every example of examples/, pictures into the README's gallery
 examples: build
-	@for f in examples/*.mo examples/msl/*.mo; do \
+	@for f in examples/*.mo examples/msl/*.mo examples/msl/*/*.mo; do \
+	  [ -f "$$f" ] || continue; \
 	  FLANGE=$(BUILD)/flange ./scripts/example.sh $$f out/examples docs/gallery || exit 1; done
 
 test: build

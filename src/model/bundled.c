@@ -2,8 +2,10 @@
  * interface classes user models extend (Translational partials, the
  * Blocks interfaces and adaptors, the heat-port partials) and the library
  * classes written on the equation layer (the Blocks). Their sources are
- * src/model/msl/NAME.mo, one file per package, each with the within clause
- * of its package and every name inside a full path, so that they resolve
+ * src/model/msl/NAME.mo, named by the within clause of the package they
+ * belong to (a package in several files: NAME+PART.mo, as
+ * Modelica.Blocks.Continuous+filters.mo), classes nested in classes
+ * found by path as well, every name inside a full path, so that they resolve
  * the same from any model; the build compiles them in as byte arrays
  * (cmake/embed_texts.cmake) and this file parses them once per process.
  * The connectors themselves (Flange_a, RealInput, ...) stay built in. */
@@ -37,17 +39,42 @@ static void parse_all(void)
     fl_diag_free(d);
 }
 
+/* The class at the rest of a path below a class: its nested classes,
+ * dot by dot ("Internal.Filter.base.CriticalDamping"). */
+static const fl_class_ast *nested(const fl_class_ast *c, const char *rest)
+{
+    while (c && *rest) {
+        const char *dot = strchr(rest, '.');
+        size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
+        const fl_class_ast *in = NULL;
+        for (size_t i = 0; i < c->classes.n && !in; i++)
+            if (strlen(c->classes.v[i]->name) == n && strncmp(c->classes.v[i]->name, rest, n) == 0) in = c->classes.v[i];
+        c = in;
+        rest = dot ? dot + 1 : rest + n;
+    }
+    return c;
+}
+
 const fl_class_ast *fl_bundled_class(const char *path)
 {
     pthread_once(&once, parse_all);
-    const char *dot = strrchr(path, '.');
-    if (!dot || !files) return NULL;
-    size_t plen = (size_t)(dot - path);
+    if (!files) return NULL;
+    /* a file whose within clause is a prefix of the path, then a class of
+     * the file and the classes nested in it */
     for (int k = 0; k < fl_bundled_ntexts; k++) {
         const fl_file_ast *f = files[k];
-        if (!f || !f->within || strlen(f->within) != plen || strncmp(f->within, path, plen) != 0) continue;
-        for (size_t i = 0; i < f->classes.n; i++)
-            if (strcmp(f->classes.v[i]->name, dot + 1) == 0) return f->classes.v[i];
+        if (!f || !f->within) continue;
+        size_t wl = strlen(f->within);
+        if (strncmp(f->within, path, wl) != 0 || path[wl] != '.') continue;
+        const char *top = path + wl + 1;
+        const char *dot = strchr(top, '.');
+        size_t n = dot ? (size_t)(dot - top) : strlen(top);
+        for (size_t i = 0; i < f->classes.n; i++) {
+            const fl_class_ast *c = f->classes.v[i];
+            if (strlen(c->name) != n || strncmp(c->name, top, n) != 0) continue;
+            const fl_class_ast *r = dot ? nested(c, dot + 1) : c;
+            if (r) return r;
+        }
     }
     return NULL;
 }

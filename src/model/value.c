@@ -124,6 +124,10 @@ static const char *const lits_extrapolation[] = {"HoldLastPoint", "LastTwoPoints
 static const char *const lits_timeevents[] = {"Always", "AtDiscontinuities", "NoTimeEvents"};
 static const char *const lits_regularization[] = {"Exp", "Sine", "Linear", "Cosine"};
 static const char *const lits_init[] = {"NoInit", "SteadyState", "InitialState", "InitialOutput"};
+static const char *const lits_simplecontroller[] = {"P", "PI", "PD", "PID"};
+static const char *const lits_limiterhomotopy[] = {"NoHomotopy", "Linear", "UpperLimit", "LowerLimit"};
+static const char *const lits_filtertype[] = {"LowPass", "HighPass", "BandPass", "BandStop"};
+static const char *const lits_analogfilter[] = {"CriticalDamping", "Bessel", "Butterworth", "ChebyshevI"};
 static const char *const lits_hsmodel[] = {"FULL_DAMPED", "FULL_UNDAMPED", "SMOOTH", "RESTITUTION"};
 
 static const fl_enum_type enum_types[] = {
@@ -133,6 +137,10 @@ static const fl_enum_type enum_types[] = {
     {"Modelica.Blocks.Types.TimeEvents", lits_timeevents, 3},
     {"Modelica.Blocks.Types.Regularization", lits_regularization, 4},
     {"Modelica.Blocks.Types.Init", lits_init, 4},
+    {"Modelica.Blocks.Types.SimpleController", lits_simplecontroller, 4},
+    {"Modelica.Blocks.Types.LimiterHomotopy", lits_limiterhomotopy, 4},
+    {"Modelica.Blocks.Types.FilterType", lits_filtertype, 4},
+    {"Modelica.Blocks.Types.AnalogFilter", lits_analogfilter, 4},
     {"Flange.Types.HardStopModel", lits_hsmodel, 4},
 };
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/lexer.h"
 #include "util/util.h"
 
 static fl_file_ast **files;
@@ -100,4 +101,110 @@ int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *us
         }
     }
     return bad;
+}
+
+/* ---- the listing of `flange components` ---------------------------------------- */
+
+static const char *last_part(const char *path)
+{
+    const char *d = strrchr(path, '.');
+    return d ? d + 1 : path;
+}
+
+/* the kind of a connector type, NULL for a variable or a component */
+static const char *port_kind(const char *type)
+{
+    const char *t = last_part(type);
+    if (strcmp(t, "RealInput") == 0 || strcmp(t, "BooleanInput") == 0 || strcmp(t, "IntegerInput") == 0)
+        return "input";
+    if (strcmp(t, "RealOutput") == 0 || strcmp(t, "BooleanOutput") == 0 || strcmp(t, "IntegerOutput") == 0)
+        return "output";
+    if (strncmp(t, "Flange", 6) == 0 || strcmp(t, "Support") == 0) return "flange";
+    return NULL;
+}
+
+/* one line per declaration of the class and of its bases (bases first);
+ * a parameter shows the value the outermost extends modifier gives it and
+ * is left out when that modifier is final */
+typedef enum { LIST_PORTS, LIST_PARAMS, LIST_VARS } list_what;
+
+typedef struct mod_chain {
+    const fl_extends *ext;
+    const struct mod_chain *outer;
+} mod_chain;
+
+static const fl_mod *outer_mod(const mod_chain *ch, const char *name)
+{
+    const fl_mod *found = NULL;
+    for (; ch; ch = ch->outer)
+        for (int i = 0; i < ch->ext->nmods; i++)
+            if (strcmp(ch->ext->mods[i].name, name) == 0) found = &ch->ext->mods[i];
+    return found;
+}
+
+/* A condition that final modifiers make false (a port that is not there):
+ * a parameter set final false, or an and of such. */
+static int final_false(const mod_chain *ch, const fl_expr *e)
+{
+    if (e->kind == EX_BINARY && e->op == K_AND) return final_false(ch, e->a) || final_false(ch, e->b);
+    if (e->kind != EX_REF) return 0;
+    char *cn = fl_ref_str(&e->ref);
+    const fl_mod *cm = outer_mod(ch, cn);
+    free(cn);
+    return cm && cm->is_final && cm->value && cm->value->kind == EX_BOOL && cm->value->num == 0;
+}
+
+static void list_decls(FILE *out, const fl_class_ast *c, const mod_chain *ch, list_what what, int *count, int depth)
+{
+    if (!c || depth > 20) return;
+    for (size_t i = 0; i < c->extends.n; i++) {
+        mod_chain in = {&c->extends.v[i], ch};
+        list_decls(out, fl_bundled_class(c->extends.v[i].base), &in, what, count, depth + 1);
+    }
+    fl_buf b = {0};
+    for (size_t i = 0; i < c->decls.n; i++) {
+        const fl_decl *dc = &c->decls.v[i];
+        if (dc->prefix & FL_PFX_PROTECTED) continue;
+        const char *pk = port_kind(dc->type);
+        int is_par = (dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) != 0;
+        const fl_mod *m = outer_mod(ch, dc->name);
+        if (what == LIST_PORTS && pk && dc->cond && final_false(ch, dc->cond)) continue;
+        if (what == LIST_PORTS && pk) {
+            b.n = 0;
+            if (b.s) b.s[0] = '\0';
+            if (dc->cond) fl_expr_print(&b, dc->cond);
+            fprintf(out, "%s %s%s (%s%s%s)", (*count)++ ? "," : "", dc->name, dc->ndims ? "[:]" : "", pk,
+                    dc->cond ? " if " : "", dc->cond ? b.s : "");
+        } else if (what == LIST_PARAMS && is_par && !(dc->prefix & FL_PFX_CONSTANT) && !(dc->prefix & FL_PFX_FINAL) &&
+                   !(m && m->is_final)) {
+            const fl_expr *v = m && m->value ? m->value : dc->binding;
+            b.n = 0;
+            if (b.s) b.s[0] = '\0';
+            if (v) fl_expr_print(&b, v);
+            fprintf(out, "    parameter %s%s %s = %s  %s\n", last_part(dc->type), dc->ndims ? "[:]" : "", dc->name,
+                    v ? b.s : "(required)", dc->comment ? dc->comment : "");
+            (*count)++;
+        } else if (what == LIST_VARS && !pk && !is_par) {
+            fprintf(out, "    variable %s%s  %s\n", dc->name, dc->ndims ? "[:]" : "", dc->comment ? dc->comment : "");
+            (*count)++;
+        }
+    }
+    fl_buf_free(&b);
+}
+
+static void print_class(const char *path, const fl_class_ast *c, void *user)
+{
+    FILE *out = user;
+    if (c->partial || (c->kind != CK_MODEL && c->kind != CK_BLOCK)) return;
+    fprintf(out, "%s\n    %s (Modelica text)\n    ports:", path, c->comment ? c->comment : "");
+    int n = 0;
+    list_decls(out, c, NULL, LIST_PORTS, &n, 0);
+    fputs(n ? "\n" : " none\n", out);
+    list_decls(out, c, NULL, LIST_PARAMS, &n, 0);
+    list_decls(out, c, NULL, LIST_VARS, &n, 0);
+}
+
+void fl_bundled_print(FILE *out)
+{
+    fl_bundled_each(print_class, out, NULL);
 }

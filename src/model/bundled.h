@@ -4,6 +4,8 @@
 #ifndef FL_BUNDLED_H
 #define FL_BUNDLED_H
 
+#include <stdio.h>
+
 #include "parse/ast.h"
 
 /* One file of src/model/msl: its name (the package its within clause
@@ -23,5 +25,10 @@ const fl_class_ast *fl_bundled_class(const char *path);
  * file order (the component listing, the tests). Returns the number of
  * files that did not parse, with their messages in d (none in a release). */
 int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *user), void *user, fl_diag *d);
+
+/* Print the blocks and models flange carries as Modelica text (not the
+ * partial classes) as `flange components` lists its C classes: path,
+ * description, ports, parameters with their defaults, variables. */
+void fl_bundled_print(FILE *out);
 
 #endif

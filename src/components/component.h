@@ -161,6 +161,7 @@ typedef struct fl_ectx {
     int terminal;        /* 1 in the event update at the end of the run (terminal()) */
     char *term_msg;      /* and writes its message here (FL_ERRLEN) */
     char *func_err;      /* a user function that failed writes its message here, when empty (FL_ERRLEN) */
+    int *func_fatal;     /* ... and sets this when no other point can help (an endless loop): the run stops */
     fl_loc *err_loc;     /* where the failure in err is (a statement of the model), file NULL: none */
     char *warn;          /* a warning of an event (an assert of level warning), when empty (FL_ERRLEN) */
     fl_loc *warn_loc;

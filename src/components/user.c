@@ -134,11 +134,16 @@ static const fl_sexec *with_calls(const fl_uclass *c, fl_sexec *ex)
 /* After a run: a function that failed leaves its message in buf (the
  * first one since buf was emptied), for the failure it causes (the values
  * it gave are NaN). */
-static void call_failures(const fl_uclass *c, char *buf)
+static void call_failures(const fl_uclass *c, const fl_ectx *x)
 {
     if (!c->funcs) return;
     regfile *f = this_regfile();
     if (!f->rt.failed) return;
+    char *buf = x ? x->func_err : NULL;
+    if (f->rt.err.fatal && x && x->func_fatal && !*x->func_fatal) { /* this message, whatever came before */
+        *x->func_fatal = 1;
+        if (buf) buf[0] = '\0';
+    }
     if (buf && !buf[0])
         snprintf(buf, FL_ERRLEN, "%s:%d:%d: %s", f->rt.err.loc.file ? f->rt.err.loc.file : "?", f->rt.err.loc.line,
                  f->rt.err.loc.col, f->rt.err.msg);
@@ -209,7 +214,7 @@ static void u_eval(fl_ectx *x, const fl_elem *e, int n)
         load_ectx(c, p, reg, UB, x, e + i0, m);
         fl_sexec ex = {0};
         fl_sprog_run(p, reg, UB, m, with_calls(c, &ex));
-        call_failures(c, x->func_err);
+        call_failures(c, x);
         for (int i = 0; i < m; i++) {
             const fl_elem *el = &e[i0 + i];
             for (int a = 0; a < na; a++) x->f[fl_att_slot(el, a)] = out(p, reg, UB, a, i);
@@ -231,7 +236,7 @@ static void u_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
         load_ectx(c, p, reg, UB, x, e + i0, m);
         fl_sexec ex = {0};
         fl_sprog_run(p, reg, UB, m, with_calls(c, &ex));
-        call_failures(c, x->func_err);
+        call_failures(c, x);
         for (int i = 0; i < m; i++)
             for (int k = 0; k < p->nout; k++) g[e[i0 + i].root + k] = out(p, reg, UB, k, i);
     }
@@ -346,7 +351,7 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
             load_ectx(c, w, wr, 1, x, e, 1);
             fl_sexec wx = {0};
             fl_sprog_run(w, wr, 1, 1, with_calls(c, &wx));
-            call_failures(c, x->func_err);
+            call_failures(c, x);
             for (int k = 0; k < L->nwcond; k++) rs[c->rs_wcond + k] = wr[w->out[k]] != 0;
         }
     }
@@ -362,7 +367,7 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     ex.relout = relout;
     ex.sample_eps = 1e-9 * fmax(1.0, fabs(x->t));
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
-    call_failures(c, x->func_err);
+    call_failures(c, x);
     int changed = 0, rc = 0;
     for (int r = 0; r < nrel; r++) {
         double v = reg[p->out[r]];
@@ -479,7 +484,7 @@ static void u_init_eval(fl_ectx *x, const fl_elem *e, double *g, double *jac)
     load_ectx(c, p, reg, 1, x, e, 1);
     fl_sexec ex = {0};
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
-    call_failures(c, x->func_err);
+    call_failures(c, x);
     for (int k = 0; k < L->ninit; k++) g[k] = reg[p->out[k]];
     if (jac)
         for (int d = 0; d < L->ninit_dep; d++) jac[d] = reg[p->out[L->ninit + d]];

@@ -17,27 +17,72 @@
 #include <string.h>
 
 #include "parse/lexer.h"
+#include "util/guard.h"
 #include "util/util.h"
 
+/* The parsed files, published together once every one has parsed; built
+ * on first use under the lock. An allocation that fails while parsing
+ * unwinds through fl_guard_try: the partial work is freed, the lock
+ * released, the failure passed on, and the next call parses again. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static fl_file_ast **files;
 static char **names;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void parse_all(void)
+typedef struct parse_job {
+    fl_file_ast **files;
+    char **names;
+    fl_diag *d;
+} parse_job;
+
+static void parse_job_free(void *arg)
 {
-    /* (parsed once for the life of the process, like a static table) */
-    files = calloc((size_t)fl_bundled_ntexts, sizeof *files);
-    names = calloc((size_t)fl_bundled_ntexts, sizeof *names);
-    if (!files || !names) return;
-    fl_diag *d = fl_diag_new();
+    parse_job *j = arg;
     for (int k = 0; k < fl_bundled_ntexts; k++) {
-        size_t n = strlen(fl_bundled_texts[k].name) + 12;
-        names[k] = malloc(n);
-        if (!names[k]) continue;
-        snprintf(names[k], n, "<flange: %s>", fl_bundled_texts[k].name);
-        files[k] = fl_parse(fl_bundled_texts[k].text, names[k], d);
+        if (j->files) fl_file_free(j->files[k]);
+        if (j->names) free(j->names[k]);
     }
-    fl_diag_free(d);
+    free(j->files);
+    free(j->names);
+    fl_diag_free(j->d);
+    memset(j, 0, sizeof *j);
+}
+
+static void parse_all(void *arg)
+{
+    parse_job *j = arg;
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, parse_job_free, j);
+    j->files = fl_xcalloc((size_t)fl_bundled_ntexts, sizeof *j->files);
+    j->names = fl_xcalloc((size_t)fl_bundled_ntexts, sizeof *j->names);
+    j->d = fl_diag_new();
+    if (!j->d) fl_fail_oom(sizeof(fl_diag *));
+    for (int k = 0; k < fl_bundled_ntexts; k++) {
+        j->names[k] = fl_xsprintf("<flange: %s>", fl_bundled_texts[k].name);
+        j->files[k] = fl_parse(fl_bundled_texts[k].text, j->names[k], j->d);
+    }
+    fl_cleanup_pop(&cl);
+    fl_diag_free(j->d);
+    j->d = NULL;
+}
+
+/* The parsed files (never NULL: a failure unwinds). */
+static fl_file_ast *const *loaded(void)
+{
+    pthread_mutex_lock(&lock);
+    fl_guard g;
+    int failed = 0;
+    if (!files) {
+        parse_job j = {0};
+        failed = fl_guard_try(&g, parse_all, &j);
+        if (!failed) {
+            names = j.names;
+            files = j.files;
+        }
+    }
+    fl_file_ast *const *f = files;
+    pthread_mutex_unlock(&lock);
+    if (failed) fl_guard_rethrow(&g);
+    return f;
 }
 
 /* The class at the rest of a path below a class: its nested classes,
@@ -58,12 +103,11 @@ static const fl_class_ast *nested(const fl_class_ast *c, const char *rest)
 
 const fl_class_ast *fl_bundled_class(const char *path)
 {
-    pthread_once(&once, parse_all);
-    if (!files) return NULL;
+    fl_file_ast *const *fs = loaded();
     /* a file whose within clause is a prefix of the path, then a class of
      * the file and the classes nested in it */
     for (int k = 0; k < fl_bundled_ntexts; k++) {
-        const fl_file_ast *f = files[k];
+        const fl_file_ast *f = fs[k];
         if (!f || !f->within) continue;
         size_t wl = strlen(f->within);
         if (strncmp(f->within, path, wl) != 0 || path[wl] != '.') continue;
@@ -82,14 +126,14 @@ const fl_class_ast *fl_bundled_class(const char *path)
 
 int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *user), void *user, fl_diag *d)
 {
-    pthread_once(&once, parse_all);
+    fl_file_ast *const *fs = loaded();
     int bad = 0;
     for (int k = 0; k < fl_bundled_ntexts; k++) {
         /* parsed again for its messages (a file with any is broken) */
         int before = d ? fl_diag_count(d) : 0;
-        fl_file_ast *again = d ? fl_parse(fl_bundled_texts[k].text, names && names[k] ? names[k] : "?", d) : NULL;
+        fl_file_ast *again = d ? fl_parse(fl_bundled_texts[k].text, names[k], d) : NULL;
         fl_file_free(again);
-        const fl_file_ast *f = files ? files[k] : NULL;
+        const fl_file_ast *f = fs[k];
         if (!f || (d && fl_diag_count(d) > before)) {
             bad++;
             continue;

@@ -119,8 +119,18 @@ static int starts(const char *s, const char *p)
     return strncmp(s, p, strlen(p)) == 0;
 }
 
+static int is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,
+                       const char **unit, int *nlits, int depth);
+
 int fl_flat_is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,
                         const char **unit, int *nlits)
+{
+    return is_var_type(ic, lex, type, vtype, unit, nlits, 0);
+}
+
+/* depth: short type definitions followed so far (type A = B; type B = A; is a cycle) */
+static int is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,
+                       const char **unit, int *nlits, int depth)
 {
     *unit = "";
     *nlits = 0;
@@ -145,7 +155,13 @@ int fl_flat_is_var_type(const ictx *ic, const fl_class_ast *lex, const char *typ
             *nlits = u->nenum;
             return 1;
         }
-        if (u->kind == CK_TYPE && u->short_base) return fl_flat_is_var_type(ic, u->parent, u->short_base, vtype, unit, nlits);
+        if (u->kind == CK_TYPE && u->short_base) {
+            if (depth >= FL_MAX_CLASS_DEPTH) {
+                fl_err(ic->d, u->loc, "type '%s' is defined in terms of itself", u->name);
+                return -1;
+            }
+            return is_var_type(ic, u->parent, u->short_base, vtype, unit, nlits, depth + 1);
+        }
         return 0;
     }
     int ok = 0;
@@ -337,8 +353,9 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     unsigned char vtype = FL_VT_REAL;
     const char *unit = "";
     int nlits = 0;
-    if (!vnode_signal && !fl_flat_is_var_type(ic, lex, dc->type, &vtype, &unit, &nlits)) {
-        fl_err(ic->d, dc->type_loc, "'%s' is not a type of variables", dc->type);
+    int isvar = vnode_signal ? 1 : fl_flat_is_var_type(ic, lex, dc->type, &vtype, &unit, &nlits);
+    if (isvar <= 0) {
+        if (isvar == 0) fl_err(ic->d, dc->type_loc, "'%s' is not a type of variables", dc->type);
         return -1;
     }
     /* shape */

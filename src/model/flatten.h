@@ -160,7 +160,8 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists);
  * that failed before its equations). */
 void fl_flat_drop_pending(env *e);
 
-/* Is the declaration's type a variable type (not a component or connector)? *unit gets its unit. */
+/* Is the declaration's type a variable type (not a component or connector)? 1 yes (*unit gets
+ * its unit), 0 no, -1 a cycle of short type definitions (reported). */
 int fl_flat_is_var_type(const ictx *ic, const fl_class_ast *lex, const char *type, unsigned char *vtype,
                         const char **unit, int *nlits);
 

@@ -1509,7 +1509,13 @@ static int declare_elements(env *e, iparts *ip)
         unsigned char vt;
         const char *unit;
         int nlits;
-        if (fl_flat_is_var_type(ic, el->lex, dc->type, &vt, &unit, &nlits)) {
+        int isvar = fl_flat_is_var_type(ic, el->lex, dc->type, &vt, &unit, &nlits);
+        if (isvar < 0) { /* a cycle of type definitions, reported */
+            rc = decl_failed(e, dc);
+            FL_VEC_FREE(sub);
+            continue;
+        }
+        if (isvar) {
             if (fl_flat_declare_var(e, dc, el->lex, &sub, 0)) rc = decl_failed(e, dc);
             else fl_map_put(&e->elems, dc->name, EL_VAR);
             FL_VEC_FREE(sub);

@@ -190,8 +190,12 @@ static int newton(fl_sim *s, newton_sys *ns, double *z, int *info)
         for (int k = 0; k < 20; k++) {
             for (int i = 0; i < n; i++) zt[i] = z[i] + lambda * dz[i];
             gnew = ns->resid(s, ns, zt, Gt) ? INFINITY : max_abs(Gt, n);
-            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13) break;
+            if (gnew <= gnorm * (1 - 1e-4 * lambda) || gnew < 1e-13 || s->func_fatal) break;
             lambda *= 0.5;
+        }
+        if (s->func_fatal) { /* a function that cannot be evaluated anywhere (an endless loop) */
+            rc = NEWTON_NONFINITE;
+            break;
         }
         double step = 0;
         for (int i = 0; i < n; i++) step = fmax(step, fabs(lambda * dz[i]) / (1e-10 + 1e-9 * fabs(z[i])));
@@ -341,7 +345,13 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
                row_name(s, info));
         return -1;
     default:
-        fl_err(s->diag, fl_noloc, "the initialisation failed: a component produced a non-finite value");
+        if (s->func_fatal) { /* the function's own message, once (not also as the run's note) */
+            fl_err(s->diag, fl_noloc, "the initialisation failed: a function the equations call cannot be evaluated: %s",
+                   s->func_err);
+            s->func_err[0] = '\0';
+        } else {
+            fl_err(s->diag, fl_noloc, "the initialisation failed: a component produced a non-finite value");
+        }
         return -1;
     }
 }

@@ -146,6 +146,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->terminal = s->terminal;
     x->term_msg = s->term_msg;
     x->func_err = s->func_err;
+    x->func_fatal = &s->func_fatal;
     x->err_loc = &s->elem_err_loc;
     x->warn = s->elem_warn;
     x->warn_loc = &s->elem_warn_loc;
@@ -173,6 +174,7 @@ static void eval_elements(fl_sim *s, fl_ectx *x)
 int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
 {
     const fl_system *sys = s->sys;
+    if (s->func_fatal) return -1; /* a function of the equations cannot be evaluated (an endless loop) */
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, res, 0);
     memset(res, 0, sizeof(double) * (size_t)sys->n);
@@ -202,6 +204,7 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
             break;
         }
     }
+    if (s->func_fatal) return -1;
     for (int i = 0; i < sys->n; i++)
         if (!isfinite(res[i])) return 1;
     return 0;

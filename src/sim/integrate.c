@@ -755,6 +755,7 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
     s->impact_loss = s->impulse_work[0] = s->impulse_work[1] = 0;
     s->terminate = 0;
     s->term_msg[0] = s->func_err[0] = s->last_warn[0] = '\0';
+    s->func_fatal = 0;
     s->last_warn_t = NAN;
     s->stats.e_closed = -1;
     s->contact_events = contact_events_for(sys, s->par, o->contacts);

@@ -47,6 +47,7 @@ struct fl_sim {
     fl_loc elem_err_loc;  /* where elem_err points in the model, file NULL: nowhere */
     char elem_warn[FL_ERRLEN]; /* a warning of the last event update */
     fl_loc elem_warn_loc;
+    int func_fatal; /* a user function failed so that the run must stop (fl_ectx.func_fatal) */
     int elem_warn_elem; /* >= 0: the warning is about this element's variable; its name goes first */
     char last_warn[FL_ERRLEN]; /* the last one reported, and when: once per event instant */
     double last_warn_t;

@@ -32,9 +32,18 @@
 #include "util/diag.h"
 
 #define FL_UFUNC_MAX_DEPTH 100           /* calls active at once (recursion depth) */
+/* An evaluation that reaches one of these stops the run with a located
+ * error (no other point would help). The fuzzing build (FLANGE_FUZZ) uses
+ * smaller ones, so that an endless loop ends within its 5 s budget under
+ * the sanitizers; a release evaluation of 1e7 iterations takes about 3 s. */
+#ifdef FLANGE_FUZZ_LIMITS
+#define FL_UFUNC_MAX_ITER 100000LL
+#define FL_UFUNC_MAX_CALLS 100000LL
+#else
 #define FL_UFUNC_MAX_ITER 10000000LL     /* loop iterations (for, while, comprehensions) in one evaluation,
                                             over all the calls it makes */
 #define FL_UFUNC_MAX_CALLS 10000000LL    /* function calls in one evaluation */
+#endif
 /* and (func_run.c) 4000 expressions and statements nested in one another
  * over all active calls, which bounds the interpreter's C stack; memory of
  * 512 MB; arrays of FL_MAX_ARRAY elements. */

@@ -22,6 +22,7 @@ void fl_ufuncs_free(fl_ufuncs *r);
 typedef struct fl_ufunc_err {
     fl_loc loc; /* file name owned by the registry */
     char msg[320];
+    int fatal;  /* no other point helps: an endless loop, a memory limit (the run stops) */
 } fl_ufunc_err;
 
 /* Call function id with its inputs flattened into in[0..nin) (the sizes of

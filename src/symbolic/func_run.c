@@ -109,6 +109,7 @@ static double *aalloc(rt *c, size_t n, fl_loc loc)
             if (cap < 4096) cap = 4096;
             if (c->total + cap > ARENA_MAX) {
                 fail(c, loc, "function evaluation needs more than %zu MB of memory", ARENA_MAX * sizeof(double) >> 20);
+                c->err->fatal = 1;
                 return NULL;
             }
             nx = fl_xmalloc(sizeof(achunk) + cap * sizeof(double));
@@ -567,9 +568,12 @@ static NOINLINE int range_expr(rt *c, const fx *e, uv *o)
 
 static int loop_step(rt *c, const char *what, fl_loc loc)
 {
-    if (++c->iters > FL_UFUNC_MAX_ITER)
-        return fail(c, loc, "%s: more than %lld loop iterations in one function evaluation (endless loop?)", what,
-                    (long long)FL_UFUNC_MAX_ITER);
+    if (++c->iters > FL_UFUNC_MAX_ITER) {
+        fail(c, loc, "%s: more than %lld loop iterations in one function evaluation (endless loop?)", what,
+             (long long)FL_UFUNC_MAX_ITER);
+        c->err->fatal = 1;
+        return -1;
+    }
     return 0;
 }
 
@@ -1288,8 +1292,11 @@ static NOINLINE int invoke(rt *c, const ufn *f, const ufarg *args, uv *outs, int
     if (f->state != UF_READY) return fail(c, at, "function '%s' has errors", f->path);
     if (c->depth >= FL_UFUNC_MAX_DEPTH)
         return fail(c, at, "calls nested more than %d deep (endless recursion in '%s'?)", FL_UFUNC_MAX_DEPTH, f->path);
-    if (++c->calls > FL_UFUNC_MAX_CALLS)
-        return fail(c, at, "more than %lld function calls in one function evaluation", (long long)FL_UFUNC_MAX_CALLS);
+    if (++c->calls > FL_UFUNC_MAX_CALLS) {
+        fail(c, at, "more than %lld function calls in one function evaluation", (long long)FL_UFUNC_MAX_CALLS);
+        c->err->fatal = 1;
+        return -1;
+    }
     amark m0 = mark(c);
     slot *fr = abytes(c, sizeof(slot) * (size_t)(f->nvars ? f->nvars : 1), at);
     if (!fr) return -1;

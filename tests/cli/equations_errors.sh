@@ -551,4 +551,15 @@ expect underinit 1 --strict-init -- "underinit.mo:2:8: error: initial conditions
 # ---- flange check reports the same errors
 expect_check over 1 -- "over.mo:7:3: error: the model: the equations are over-determined, 1 equation too many: this one (as y - 3*x = 0) determines nothing the others leave open"
 
+# ---- short type definitions that lead back to themselves (the fuzzer's
+# `type A = A;` overflowed the stack)
+model typecycle <<'EOF'
+model TypeCycle
+  type A = B;
+  type B = A;
+  A x = 1;
+end TypeCycle;
+EOF
+expect typecycle 1 -- "typecycle.mo:2:8: error: type 'A' is defined in terms of itself"
+
 exit $((fails > 0))

@@ -201,4 +201,28 @@ if [ $rc = 1 ] && grep -qF "fails.mo:6:5: assertion failed in function 'Fails.g'
    ! ls "$T"/fails.csv* > /dev/null 2>&1; then ok "a failing function stops the run with its message"
 else bad "a failing function: exit status $rc"; cat "$T/fails.err"; fi
 
+# ---- an endless loop in a function (a while whose counter never moves):
+# the first evaluation that passes the loop limit stops the run with the
+# loop's location, at once (it was retried at every trial point: minutes)
+model endless <<'EOF'
+model Endless
+  function root2
+    input Real x;
+    output Real y;
+  protected
+    Integer n = 0;
+  algorithm
+    y := 1;
+    while n < 10 loop
+      y := (y + x/y)/2;
+      n := n + 0;
+    end while;
+  end root2;
+  Real y(start = 1);
+equation
+  root2(y) = 1 + time;
+end Endless;
+EOF
+expect endless 1 -- "error: the initialisation failed: a function the equations call cannot be evaluated: endless.mo:9:5: while loop: more than 10000000 loop iterations in one function evaluation (endless loop?)"
+
 exit $((fails > 0))

@@ -462,6 +462,19 @@ static int check_ptype(env *e, pslot *s, fl_loc loc)
     return 0;
 }
 
+static int is_bundled_loc(fl_loc loc)
+{
+    static const char bundled[] = "<flange: "; /* the names bundled.c gives its texts */
+    return loc.file && strncmp(loc.file, bundled, sizeof bundled - 1) == 0;
+}
+
+fl_loc fl_scope_user_loc(const env *e, fl_loc loc)
+{
+    if (!is_bundled_loc(loc)) return loc;
+    while (e && e->up && is_bundled_loc(e->decl_loc)) e = e->up;
+    return e && e->decl_loc.file ? e->decl_loc : loc;
+}
+
 /* The value of s from its modifier, binding or start value. */
 static int eval_value(env *e, pslot *s)
 {
@@ -480,12 +493,13 @@ static int eval_value(env *e, pslot *s)
         if (start && start->value) {
             rc = eval_in(e, s->lex, start->value, &s->val);
             if (!rc) {
-                fl_warn(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value; using its start value",
-                        e->prefix, s->name);
+                fl_warn(e->ic->d, fl_scope_user_loc(e, s->decl->name_loc),
+                        "parameter '%s%s' has no value; using its start value", e->prefix, s->name);
                 rc = check_ptype(e, s, s->decl->name_loc);
             }
         } else {
-            fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value", e->prefix, s->name);
+            fl_err(e->ic->d, fl_scope_user_loc(e, s->decl->name_loc), "parameter '%s%s' has no value", e->prefix,
+                   s->name);
             rc = -1;
         }
     }

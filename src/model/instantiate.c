@@ -18,6 +18,7 @@
 #include "util/suggest.h"
 
 #include "bundled.h"
+#include "classtext.h"
 #include "flatten.h"
 #include "scope.h"
 #include "symbolic/func.h"
@@ -586,11 +587,55 @@ static int eval_param(env *e, pslot *s)
     return s->state == 2 ? 0 : -1;
 }
 
+/* A parameter of one of flange's library components (a C class) read by a
+ * parameter expression of the model: `y_start = positionStep.offset`. Its
+ * value is the one its modifier set, else the class default evaluated as
+ * the compiler will (params.c). The component must be declared before the
+ * expression is evaluated (above it in the class). */
+typedef struct libpar {
+    const fl_minst *in;
+    fl_diag *d;
+    int depth;
+} libpar;
+
+static int lib_param(void *ctx, int k, fl_value *out)
+{
+    libpar *c = ctx;
+    const fl_value *given = fl_minst_par(c->in, k, NULL);
+    if (given && given->kind != V_NONE) {
+        *out = fl_value_copy(given);
+        return 0;
+    }
+    if (++c->depth > 20) { /* the class tables' defaults form no cycle; a guard, not a rule */
+        fl_err(c->d, c->in->loc, "parameter %s.%s depends on itself", c->in->name, c->in->cls->params[k].name);
+        return -1;
+    }
+    int rc = fl_class_param_text(c->in->cls, k, 0, lib_param, c, out, c->d);
+    if (rc == 0) rc = fl_class_param_text(c->in->cls, k, 1, lib_param, c, out, c->d);
+    c->depth--;
+    if (rc == 0) fl_err(c->d, c->in->loc, "parameter %s.%s has no value", c->in->name, c->in->cls->params[k].name);
+    return rc > 0 ? 0 : -1;
+}
+
+static int lookup_lib_param(env *e, const fl_ref *ref, fl_value *out, fl_diag *d)
+{
+    if (ref->n != 2 || ref->parts[0].nsubs) return 0;
+    int kind = fl_map_get(&e->elems, ref->parts[0].name);
+    if (kind < 0 || (kind & 7) != EL_LIB || (kind >> 3) == 0) return 0;
+    const fl_minst *in = &e->ic->m->insts.v[(kind >> 3) - 1];
+    for (int k = 0; k < in->cls->nparams; k++) {
+        if (strcmp(in->cls->params[k].name, ref->parts[1].name) != 0) continue;
+        libpar c = {in, d, 0};
+        return lib_param(&c, k, out) ? -1 : 1;
+    }
+    return 0;
+}
+
 static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
 {
     env *e = ctx;
     FL_UNUSED(loc);
-    FL_UNUSED(d);
+    if (ref->n == 2) return lookup_lib_param(e, ref, out, d);
     if (ref->n != 1) return 0;
     if (!ref->parts[0].nsubs)
         for (const iterb *it = e->iters; it; it = it->next)

@@ -217,6 +217,16 @@ static int augment(int r0, const int *rp, const int *ci, int *roc, int *cor, int
     return 0;
 }
 
+/* A start value written in flange's own Modelica classes (bundled.c, whose
+ * texts are named "<flange: PACKAGE>"): a block with initType = NoInit (the
+ * MSL's default of most Continuous blocks) takes its x_start / y_start as
+ * Modelica tools do, silently; `flange check` lists the conditions and
+ * --strict-init still refuses them. */
+static int start_value_is_bundled(fl_loc loc)
+{
+    return loc.file && strncmp(loc.file, "<flange: ", 9) == 0;
+}
+
 /* Under-determined initial conditions: complete them from the start values
  * of variables that are not fixed, in the order of their priority (a start
  * value the model gives first, then by stateSelect), taking a condition
@@ -270,7 +280,7 @@ static int fill_from_start_values(fl_system *s, const int *order, int norder, in
     int *scol = fl_xmalloc(sizeof(int) * (size_t)(nrow + 1));
     int free_cols = 0;
     for (int j = 0; j < N; j++) free_cols += roc[j] < 0;
-    int stamp = 1, taken = 0;
+    int stamp = 1, taken = 0, warned = 0;
     for (size_t i = 0; i < cand.n && free_cols > 0; i++) {
         if (!augment(nrow0 + (int)i, rp, ci, roc, *cor, visit, stamp, srow, spos, scol)) continue;
         stamp++; /* the matching changed: forget the dead ends */
@@ -278,18 +288,20 @@ static int fill_from_start_values(fl_system *s, const int *order, int norder, in
         fl_cond *c = &s->conds[cand.v[i]];
         c->filled = 1;
         FL_VEC_PUSH(*used, cand.v[i]);
-        if (taken++ < FL_FILL_WARNINGS) {
+        taken++;
+        if (start_value_is_bundled(c->loc)) continue;
+        if (warned++ < FL_FILL_WARNINGS) {
             char v[40];
             fl_fmt_double(v, sizeof v, c->value);
             fl_warn(d, c->loc, "initial conditions are under-determined: using the start value of %s (= %s)",
                     c->label, v);
         }
     }
-    if (taken > FL_FILL_WARNINGS)
+    if (warned > FL_FILL_WARNINGS)
         fl_warn(d, fl_noloc,
                 "initial conditions are under-determined: the start values of %d more variables are used as well "
                 "(`flange check` lists them all)",
-                taken - FL_FILL_WARNINGS);
+                warned - FL_FILL_WARNINGS);
     free(visit);
     free(srow);
     free(spos);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "parse/lexer.h"
+#include "symbolic/analyze.h"
 #include "symbolic/func.h"
 #include "util/suggest.h"
 
@@ -1376,6 +1377,45 @@ static int adaptor_state(fctx *c, const fl_expr *x, const char *written, int *rc
     return 1;
 }
 
+/* Text of a message (assert): String(x) of a parameter expression is its
+ * value, formatted as String() of a Real inside functions ("%g"); the
+ * value of a variable is not known before the run and shows as '?'. */
+static int string_fx(fctx *c, const fl_expr *x, fx *out)
+{
+    if (x->nargs < 1) return cerr(c, x->loc, "String() needs an argument%s", "");
+    fx a;
+    if (conv(c, x->args[0], &a)) return -1;
+    *out = fx_scalar(FL_SX_NONE);
+    if (a.str) {
+        out->str = a.str;
+        return 0;
+    }
+    if (a.nd) return cerr(c, x->loc, "String() of an array%s", "");
+    double *par = fl_xmalloc(sizeof(double) * (c->f->pars.n + 1));
+    for (size_t i = 0; i < c->f->pars.n; i++) par[i] = c->f->pars.v[i].value;
+    double v = fl_sx_eval_par(c->g, a.one, par);
+    free(par);
+    char *t = isfinite(v) ? fl_xsprintf("%g", v) : fl_xstrdup("?");
+    out->str = fl_arena_strn(c->f->strs, t, strlen(t));
+    free(t);
+    return 0;
+}
+
+/* "a" + "b" in a message: the texts joined. */
+static int concat_fx(fctx *c, int op, const fx *a, const fx *b, fl_loc loc, fx *out)
+{
+    if (op != T_PLUS) return cerr(c, loc, "strings can only be joined with '+'%s", "");
+    if (!a->str || !b->str) return cerr(c, loc, "only a string can be joined to a string (String(x) makes one of x)%s", "");
+    size_t na = strlen(a->str), nb = strlen(b->str);
+    char *t = fl_xmalloc(na + nb + 1);
+    memcpy(t, a->str, na);
+    memcpy(t + na, b->str, nb + 1);
+    *out = fx_scalar(FL_SX_NONE);
+    out->str = fl_arena_strn(c->f->strs, t, na + nb);
+    free(t);
+    return 0;
+}
+
 static int call_fx(fctx *c, const fl_expr *x, fx *out)
 {
     char *fname_full = fl_ref_str(&x->ref);
@@ -1473,8 +1513,7 @@ static int call_fx(fctx *c, const fl_expr *x, fx *out)
             }
         }
     } else if (strcmp(fname, "String") == 0) {
-        *out = fx_scalar(FL_SX_NONE);
-        out->str = "";
+        rc = string_fx(c, x, out);
     } else if (adaptor_state(c, x, fname_full, &rc, out)) {
         /* Modelica.Blocks.Interfaces.Adaptors.Functions.state1/state2 */
     } else {
@@ -1552,7 +1591,9 @@ static int conv(fctx *c, const fl_expr *x, fx *out)
         for (int i = n - 1; i >= 0; i--) {
             const fl_expr *op = i < 64 ? spine[i] : big.v[i - 64];
             fx b, r;
-            if (conv(c, op->b, &b) || binary_fx(c, op->op, &acc, &b, op->loc, &r)) {
+            if (conv(c, op->b, &b) ||
+                (acc.str || b.str ? concat_fx(c, op->op, &acc, &b, op->loc, &r)
+                                  : binary_fx(c, op->op, &acc, &b, op->loc, &r))) {
                 FL_VEC_FREE(big);
                 return -1;
             }
@@ -1811,6 +1852,7 @@ static int when_body(fctx *c, const fl_eq *eqs, int n, stmt_vec *body)
                     return -1;
                 }
                 st.kind = is_t ? FW_TERMINATE : FW_ASSERT;
+                if (!is_t) st.loc = fl_scope_user_loc(c->e, q->loc); /* a failed assert of a library class: at its use */
                 st.value = is_t ? FL_SX_NONE : a[0].one;
                 st.msg = a[1].str ? a[1].str : "";
                 FL_VEC_PUSH(*body, st);
@@ -2101,7 +2143,7 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
                     fa.uinst = c->e->uinst;
                     fa.a.cond = a[0].one;
                     fa.a.msg = a[1].str ? a[1].str : "";
-                    fa.a.loc = q->loc;
+                    fa.a.loc = fl_scope_user_loc(c->e, q->loc);
                     fa.a.warning = warning;
                     FL_VEC_PUSH(c->f->asserts, fa);
                 }

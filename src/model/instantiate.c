@@ -18,6 +18,7 @@
 #include "util/suggest.h"
 
 #include "bundled.h"
+#include "classtext.h"
 #include "flatten.h"
 #include "scope.h"
 #include "symbolic/func.h"
@@ -462,6 +463,19 @@ static int check_ptype(env *e, pslot *s, fl_loc loc)
     return 0;
 }
 
+static int is_bundled_loc(fl_loc loc)
+{
+    static const char bundled[] = "<flange: "; /* the names bundled.c gives its texts */
+    return loc.file && strncmp(loc.file, bundled, sizeof bundled - 1) == 0;
+}
+
+fl_loc fl_scope_user_loc(const env *e, fl_loc loc)
+{
+    if (!is_bundled_loc(loc)) return loc;
+    while (e && e->up && is_bundled_loc(e->decl_loc)) e = e->up;
+    return e && e->decl_loc.file ? e->decl_loc : loc;
+}
+
 /* The value of s from its modifier, binding or start value. */
 static int eval_value(env *e, pslot *s)
 {
@@ -480,12 +494,13 @@ static int eval_value(env *e, pslot *s)
         if (start && start->value) {
             rc = eval_in(e, s->lex, start->value, &s->val);
             if (!rc) {
-                fl_warn(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value; using its start value",
-                        e->prefix, s->name);
+                fl_warn(e->ic->d, fl_scope_user_loc(e, s->decl->name_loc),
+                        "parameter '%s%s' has no value; using its start value", e->prefix, s->name);
                 rc = check_ptype(e, s, s->decl->name_loc);
             }
         } else {
-            fl_err(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value", e->prefix, s->name);
+            fl_err(e->ic->d, fl_scope_user_loc(e, s->decl->name_loc), "parameter '%s%s' has no value", e->prefix,
+                   s->name);
             rc = -1;
         }
     }
@@ -572,11 +587,55 @@ static int eval_param(env *e, pslot *s)
     return s->state == 2 ? 0 : -1;
 }
 
+/* A parameter of one of flange's library components (a C class) read by a
+ * parameter expression of the model: `y_start = positionStep.offset`. Its
+ * value is the one its modifier set, else the class default evaluated as
+ * the compiler will (params.c). The component must be declared before the
+ * expression is evaluated (above it in the class). */
+typedef struct libpar {
+    const fl_minst *in;
+    fl_diag *d;
+    int depth;
+} libpar;
+
+static int lib_param(void *ctx, int k, fl_value *out)
+{
+    libpar *c = ctx;
+    const fl_value *given = fl_minst_par(c->in, k, NULL);
+    if (given && given->kind != V_NONE) {
+        *out = fl_value_copy(given);
+        return 0;
+    }
+    if (++c->depth > 20) { /* the class tables' defaults form no cycle; a guard, not a rule */
+        fl_err(c->d, c->in->loc, "parameter %s.%s depends on itself", c->in->name, c->in->cls->params[k].name);
+        return -1;
+    }
+    int rc = fl_class_param_text(c->in->cls, k, 0, lib_param, c, out, c->d);
+    if (rc == 0) rc = fl_class_param_text(c->in->cls, k, 1, lib_param, c, out, c->d);
+    c->depth--;
+    if (rc == 0) fl_err(c->d, c->in->loc, "parameter %s.%s has no value", c->in->name, c->in->cls->params[k].name);
+    return rc > 0 ? 0 : -1;
+}
+
+static int lookup_lib_param(env *e, const fl_ref *ref, fl_value *out, fl_diag *d)
+{
+    if (ref->n != 2 || ref->parts[0].nsubs) return 0;
+    int kind = fl_map_get(&e->elems, ref->parts[0].name);
+    if (kind < 0 || (kind & 7) != EL_LIB || (kind >> 3) == 0) return 0;
+    const fl_minst *in = &e->ic->m->insts.v[(kind >> 3) - 1];
+    for (int k = 0; k < in->cls->nparams; k++) {
+        if (strcmp(in->cls->params[k].name, ref->parts[1].name) != 0) continue;
+        libpar c = {in, d, 0};
+        return lib_param(&c, k, out) ? -1 : 1;
+    }
+    return 0;
+}
+
 static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
 {
     env *e = ctx;
     FL_UNUSED(loc);
-    FL_UNUSED(d);
+    if (ref->n == 2) return lookup_lib_param(e, ref, out, d);
     if (ref->n != 1) return 0;
     if (!ref->parts[0].nsubs)
         for (const iterb *it = e->iters; it; it = it->next)

@@ -126,6 +126,12 @@ int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, r
  * its id; -2 when the name is no function of the model's files (a built-in
  * or unknown name); -1 after reporting its errors. */
 int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc loc);
+/* Where a message about text of flange's own Modelica classes (bundled.c:
+ * an assert, a parameter without a value) is reported: at the declaration
+ * in the user's model of the outermost instance of such a class
+ * (`Limiter lim(uMax = 1, uMin = 2);`), not in text the user never wrote.
+ * Other locations are returned as they are. */
+fl_loc fl_scope_user_loc(const env *e, fl_loc loc);
 /* Evaluate a parameter expression written in lex, in scope e. */
 int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 /* Evaluate the value of modification p (the element of an array value it

@@ -126,6 +126,7 @@ static const char *const lits_regularization[] = {"Exp", "Sine", "Linear", "Cosi
 static const char *const lits_init[] = {"NoInit", "SteadyState", "InitialState", "InitialOutput"};
 static const char *const lits_simplecontroller[] = {"P", "PI", "PD", "PID"};
 static const char *const lits_limiterhomotopy[] = {"NoHomotopy", "Linear", "UpperLimit", "LowerLimit"};
+static const char *const lits_varlimiterhomotopy[] = {"NoHomotopy", "Linear", "Fixed"};
 static const char *const lits_filtertype[] = {"LowPass", "HighPass", "BandPass", "BandStop"};
 static const char *const lits_analogfilter[] = {"CriticalDamping", "Bessel", "Butterworth", "ChebyshevI"};
 static const char *const lits_hsmodel[] = {"FULL_DAMPED", "FULL_UNDAMPED", "SMOOTH", "RESTITUTION"};
@@ -139,6 +140,7 @@ static const fl_enum_type enum_types[] = {
     {"Modelica.Blocks.Types.Init", lits_init, 4},
     {"Modelica.Blocks.Types.SimpleController", lits_simplecontroller, 4},
     {"Modelica.Blocks.Types.LimiterHomotopy", lits_limiterhomotopy, 4},
+    {"Modelica.Blocks.Types.VariableLimiterHomotopy", lits_varlimiterhomotopy, 3},
     {"Modelica.Blocks.Types.FilterType", lits_filtertype, 4},
     {"Modelica.Blocks.Types.AnalogFilter", lits_analogfilter, 4},
     {"Flange.Types.HardStopModel", lits_hsmodel, 4},

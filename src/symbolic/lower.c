@@ -26,6 +26,8 @@ typedef struct lctx {
     fl_diag *d;
     int failed;
     const char *what;  /* the program being lowered (messages) */
+    fl_sx *der_val;    /* variable -> its derivative from the states (explicit_derivatives), or FL_SX_NONE */
+    int sub_der;       /* final() replaces der() by der_val (relations, root functions, outputs) */
 } lctx;
 
 static const fl_fvar *cvar(const lctx *c, int k)
@@ -131,10 +133,17 @@ static int is_initial(void *ctx, const fl_snode *n)
 
 /* pre(x) of a continuous variable is its value (the left limit): replaced
  * by the variable's value before lowering. */
+static fl_sx final(lctx *c, fl_sx x);
+
 static fl_sx pre_sub(void *cv, fl_sx leaf)
 {
     lctx *c = cv;
     const fl_snode *n = &c->g->n[leaf];
+    if (n->op == SX_DER) {
+        int k = (int)n->u.k;
+        if (!c->sub_der || c->der_val[k] == FL_SX_NONE) return leaf;
+        return final(c, c->der_val[k]);
+    }
     if (n->op != SX_PRE) return leaf;
     int k = (int)n->u.k;
     if (c->disc_of_var[k] >= 0) return leaf;
@@ -153,12 +162,18 @@ static fl_sx final(lctx *c, fl_sx x)
  * loop keep the stored value where the loop closes; the event iteration
  * settles them. */
 static fl_sx def_value(lctx *c, int i);
+static fl_sx ev_final(lctx *c, fl_sx x);
 
 static fl_sx ev_sub(void *cv, fl_sx leaf)
 {
     lctx *c = cv;
     const fl_snode *n = &c->g->n[leaf];
     if (n->op == SX_PRE) return pre_sub(cv, leaf);
+    if (n->op == SX_DER) {
+        int k = (int)n->u.k;
+        if (c->der_val[k] == FL_SX_NONE) return leaf;
+        return ev_final(c, c->der_val[k]);
+    }
     if (n->op != SX_VAR) return leaf;
     int i = c->def_of_var[n->u.k];
     if (i < 0 || c->def_state[i] == 1) return leaf;
@@ -278,6 +293,66 @@ static int reinit_target(lctx *c, int k, fl_ustmt *st, sx_vec *roots, fl_loc loc
 
 /* ---- entry --------------------------------------------------------------------------- */
 
+/* ---- derivatives of states read by relations and outputs ------------------ */
+
+static int is_der_leaf(void *ctx, const fl_snode *n)
+{
+    FL_UNUSED(ctx);
+    return n->op == SX_DER;
+}
+
+/* A state whose residual row is der(x) - f with f free of derivatives (the
+ * blocks' der(y) = (k*u - y)/T) has its derivative as a function of the
+ * states: f. Relations, root functions, the event program and the output
+ * values that read der(x) (a Der block, y = der(u), feeding a limiter) get
+ * f instead of the integrator's current derivative, as Modelica tools
+ * evaluate state derivatives: the two agree on the solution, but the
+ * integrator's value is an interpolation, and a relation decided at an
+ * event on consistent values while its root function saw the interpolation
+ * found the root again and again (a slew-rate limiter behind a Der block
+ * stalled the integrator in a loop of events). The residual rows keep
+ * der(x): the DAE the integrator solves does not change. Rows read
+ * derivatives of other such states through theirs, so f is resolved in
+ * passes. The relations get their substituted nodes as second names, so
+ * that expressions rebuilt around them still read the decided values. */
+static void explicit_derivatives(lctx *c)
+{
+    const fl_ucls *u = c->u;
+    int nv = (int)u->fc->vars.n;
+    for (int k = 0; k < nv; k++) c->der_val[k] = FL_SX_NONE;
+    fl_sx *rest = fl_xmalloc(sizeof(fl_sx) * (u->own.n + 1));
+    for (size_t i = 0; i < u->own.n; i++) {
+        const fl_uown *o = &u->own.v[i];
+        fl_sx coef;
+        rest[i] = FL_SX_NONE;
+        if (!o->diff) continue;
+        if (!fl_sx_linear(c->g, o->res, fl_sx_der(c->g, o->var), &coef, &rest[i])) continue;
+        const fl_snode *cn = &c->g->n[coef];
+        if (cn->op != SX_CONST || cn->u.v == 0) {
+            rest[i] = FL_SX_NONE;
+            continue;
+        }
+        rest[i] = fl_sx_div(c->g, fl_sx_neg(c->g, rest[i]), coef);
+    }
+    c->sub_der = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < u->own.n; i++) {
+            int k = u->own.v[i].var;
+            if (rest[i] == FL_SX_NONE || c->der_val[k] != FL_SX_NONE) continue;
+            if (fl_sx_depends(c->g, final(c, rest[i]), is_der_leaf, NULL)) continue;
+            c->der_val[k] = rest[i];
+            changed = 1;
+        }
+    }
+    for (int r = 0; r < (int)u->rels.n; r++) {
+        fl_sx x = final(c, u->rels.v[r].node);
+        if (x != u->rels.v[r].node && fl_smap_get(&c->rel_of, x) < 0) fl_smap_put(&c->rel_of, x, r);
+    }
+    c->sub_der = 0;
+    free(rest);
+}
+
 int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
 {
     memset(L, 0, sizeof *L);
@@ -304,6 +379,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     c.def_sub = fl_xcalloc(u->disc.n + 1, sizeof(fl_sx));
     c.def_state = fl_xcalloc(u->disc.n + 1, 1);
     for (size_t i = 0; i < u->disc.n; i++) c.def_of_var[u->disc.v[i].var] = (int)i;
+    c.der_val = fl_xmalloc(sizeof(fl_sx) * (size_t)(nv + 1));
     /* own unknowns: the analysis', then one per output signal */
     int nown = (int)u->own.n + fc->nout;
     L->nown = nown;
@@ -336,6 +412,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
         fl_smap_put(&c.rel_of, u->rels.v[r].node, r);
         L->rel_root[r] = u->rels.v[r].time_event ? -1 : L->nstate_rel++;
     }
+    explicit_derivatives(&c);
     /* inputs: derivatives needed */
     L->in_nderiv = fl_xcalloc((size_t)(fc->nin + 1), sizeof(int));
     for (int k = 0; k < nv; k++) {
@@ -373,12 +450,18 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     /* root functions */
     sx_vec rr = {0};
     for (int r = 0; r < L->nrel; r++)
-        if (L->rel_root[r] >= 0) FL_VEC_PUSH(rr, final(&c, u->rels.v[r].g));
+        if (L->rel_root[r] >= 0) {
+            c.sub_der = 1;
+            FL_VEC_PUSH(rr, final(&c, u->rels.v[r].g));
+            c.sub_der = 0;
+        }
     lower_prog(&c, &L->roots, rr.v, (int)rr.n, 0, "root");
     FL_VEC_FREE(rr);
     /* event program */
     sx_vec ev = {0};
-    for (int r = 0; r < L->nrel; r++) FL_VEC_PUSH(ev, u->rels.v[r].node);
+    c.sub_der = 1;
+    for (int r = 0; r < L->nrel; r++) FL_VEC_PUSH(ev, final(&c, u->rels.v[r].node));
+    c.sub_der = 0;
     L->ev_def0 = (int)ev.n;
     L->ndef = (int)u->disc.n;
     L->def_disc = fl_xmalloc(sizeof(int) * (size_t)(L->ndef + 1));
@@ -436,12 +519,18 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
      * before the next one: sample() false, relations as last decided) */
     sx_vec wl = {0};
     for (size_t w = 0; w < u->whens.n; w++)
-        for (int i = 0; i < u->whens.v[w].nconds; i++) FL_VEC_PUSH(wl, final(&c, u->whens.v[w].conds[i]));
+        for (int i = 0; i < u->whens.v[w].nconds; i++) {
+            c.sub_der = 1;
+            FL_VEC_PUSH(wl, final(&c, u->whens.v[w].conds[i]));
+            c.sub_der = 0;
+        }
     lower_prog(&c, &L->wleft, wl.v, (int)wl.n, 0, "when-condition");
     FL_VEC_FREE(wl);
     /* outputs: every variable */
     sx_vec ov = {0};
+    c.sub_der = 1;
     for (int k = 0; k < nv; k++) FL_VEC_PUSH(ov, final(&c, u->value[k]));
+    c.sub_der = 0;
     lower_prog(&c, &L->out, ov.v, (int)ov.n, 0, "output");
     FL_VEC_FREE(ov);
     /* initial equations */
@@ -524,6 +613,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     free(c.disc_of_var);
     free(c.def_of_var);
     free(c.def_sub);
+    free(c.der_val);
     free(c.def_state);
     return c.failed ? -1 : 0;
 }

@@ -41,7 +41,7 @@ expect classes 1 -- "model M
   import Modelica.Mechanics.Translational.Components;
   Components.Sprng spring(c=1);
   $MTC.Masss mass(m=1);
-  Modelica.Blocks.Continuous.PID pid;
+  Modelica.Blocks.Nonlinear.FixedDelay delay;
   Modelica.Mechanics.Rotational.Components.Inertia inertia(J=1);
   $MTC.IdealRollingWheel wheel;
   Modelica.Blocks.Sources.Sinus sine;
@@ -56,7 +56,7 @@ equation
   connect(fixed.flange, damper.flange_c);
 end M;" "classes.mo:3:3: error: unknown component type 'Components.Sprng' (Modelica.Mechanics.Translational.Components.Sprng); did you mean 'Modelica.Mechanics.Translational.Components.Spring'?
 classes.mo:4:3: error: unknown component type 'Modelica.Mechanics.Translational.Components.Masss'; did you mean 'Modelica.Mechanics.Translational.Components.Mass'?
-classes.mo:5:3: error: component type 'Modelica.Blocks.Continuous.PID' is not supported by flange (see \`flange components\`)
+classes.mo:5:3: error: component type 'Modelica.Blocks.Nonlinear.FixedDelay' is not supported by flange (see \`flange components\`)
 classes.mo:6:3: error: component type 'Modelica.Mechanics.Rotational.Components.Inertia' is not supported by flange (see \`flange components\`)
 classes.mo:7:3: error: component type 'Modelica.Mechanics.Translational.Components.IdealRollingWheel' is not supported by flange (see \`flange components\`)
 classes.mo:8:3: error: unknown component type 'Modelica.Blocks.Sources.Sinus'; did you mean 'Modelica.Blocks.Sources.Sine'?

@@ -203,6 +203,11 @@ static fl_token lex_number(fl_lexer *lx, fl_loc loc)
         is_int = 0;
         lx->p++;
         for (; isdigit((unsigned char)*lx->p); lx->p++) nonzero |= *lx->p != '0';
+    } else if (*lx->p == '.' && (lx->p[1] == 'e' || lx->p[1] == 'E') &&
+               (isdigit((unsigned char)lx->p[2]) ||
+                ((lx->p[2] == '+' || lx->p[2] == '-') && isdigit((unsigned char)lx->p[3])))) {
+        is_int = 0; /* "1.e-14": the exponent follows */
+        lx->p++;
     } else if (*lx->p == '.' && !isalpha((unsigned char)lx->p[1]) && lx->p[1] != '_' &&
                lx->p[1] != '*' && lx->p[1] != '/' && lx->p[1] != '^' && lx->p[1] != '+' &&
                lx->p[1] != '-') {

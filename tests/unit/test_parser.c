@@ -377,6 +377,10 @@ static void test_numbers(void)
     CHECK(strcmp(expr_error("0.000e-999", &v, d), "") == 0 && v.num == 0);
     CHECK(strcmp(expr_error("4e-320", &v, d), "") == 0 && v.num == strtod("4e-320", NULL) &&
           fpclassify(v.num) == FP_SUBNORMAL);
+    /* a dot without fraction digits before the exponent (the MSL writes 1.e-14) */
+    CHECK(strcmp(expr_error("1.e-14", &v, d), "") == 0 && v.kind == V_REAL && v.num == 1e-14);
+    CHECK(strcmp(expr_error("2.E+3", &v, d), "") == 0 && v.kind == V_REAL && v.num == 2000);
+    CHECK(strcmp(expr_error("3.", &v, d), "") == 0 && v.kind == V_REAL && v.num == 3);
     /* Integer literals: 32 bits; beyond that a Real */
     CHECK(strcmp(expr_error("2147483647", &v, d), "") == 0 && v.kind == V_INT && v.num == 2147483647.0);
     CHECK(strcmp(expr_error("2147483648", &v, d), "") == 0 && v.kind == V_REAL && v.num == 2147483648.0);

@@ -265,10 +265,11 @@ static int add_var(fl_flat *f, const char *name, int owner, fl_fvk kind, fl_loc 
     return k;
 }
 
-/* A value for element i of n (an array modifier without 'each'). */
-static int take_element(env *e, const fl_expr *x, fl_value *v, int i, int n, int each)
+/* A value for element i of n (an array modifier without 'each'); a scalar
+ * variable (is_array 0) takes the value as it is. */
+static int take_element(env *e, const fl_expr *x, fl_value *v, int i, int n, int is_array, int each)
 {
-    if (n == 1 || each || v->kind != V_ARRAY) return 0;
+    if (!is_array || each || v->kind != V_ARRAY) return 0;
     if ((int)fl_value_count(v) != n) {
         fl_err(e->ic->d, x->loc, "this modifier has %d values for %d elements", (int)fl_value_count(v), n);
         return -1;
@@ -279,7 +280,7 @@ static int take_element(env *e, const fl_expr *x, fl_value *v, int i, int n, int
     return 0;
 }
 
-static int apply_var_attr(env *e, int first, int n, const pmod *p, const char *attr, const fl_mod *m)
+static int apply_var_attr(env *e, int first, int n, int is_array, const pmod *p, const char *attr, const fl_mod *m)
 {
     ictx *ic = e->ic;
     fl_flat *f = ic->flat;
@@ -307,7 +308,7 @@ static int apply_var_attr(env *e, int first, int n, const pmod *p, const char *a
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         fl_value vi = fl_value_copy(&v);
-        rc = take_element(e, m->value, &vi, i, n, p->mod->is_each || m->is_each);
+        rc = take_element(e, m->value, &vi, i, n, is_array, p->mod->is_each || m->is_each);
         if (!rc && !fl_value_is_number(&vi) && vi.kind != V_ENUM) {
             fl_err(ic->d, m->loc, "the %s attribute must be a number", attr);
             rc = -1;
@@ -444,7 +445,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
                     if (strcmp(order[k], sm->name) == 0) slot = k;
                 if (slot >= 0 && set[slot]) continue; /* an outer modifier set it already */
                 if (slot >= 0) set[slot] = 1;
-                if (apply_var_attr(e, first, n, p, sm->name, sm)) rc = -1;
+                if (apply_var_attr(e, first, n, nd > 0, p, sm->name, sm)) rc = -1;
             }
             continue;
         }
@@ -457,14 +458,14 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
                 if (strcmp(order[k], attr) == 0) slot = k;
             if (slot >= 0 && set[slot]) continue; /* an outer modifier set it already */
             if (slot >= 0) set[slot] = 1;
-            if (apply_var_attr(e, first, n, p, attr, p->mod)) rc = -1;
+            if (apply_var_attr(e, first, n, nd > 0, p, attr, p->mod)) rc = -1;
         } else if (dot) {
             int slot = -1;
             for (int k = 0; k < 7; k++)
                 if (strcmp(order[k], attr) == 0) slot = k;
             if (slot >= 0 && set[slot]) continue;
             if (slot >= 0) set[slot] = 1;
-            if (apply_var_attr(e, first, n, p, attr, p->mod)) rc = -1;
+            if (apply_var_attr(e, first, n, nd > 0, p, attr, p->mod)) rc = -1;
         }
     }
     free(set);

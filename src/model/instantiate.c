@@ -476,6 +476,40 @@ fl_loc fl_scope_user_loc(const env *e, fl_loc loc)
     return e && e->decl_loc.file ? e->decl_loc : loc;
 }
 
+/* An array parameter's value must have the sizes its declaration gives
+ * (k[3] = {1, 2} is an error at the value; k[:] takes any size). A size
+ * that cannot be evaluated as a parameter expression is not checked. */
+static int check_pshape(env *e, pslot *s)
+{
+    const fl_decl *dc = s->decl;
+    int nd = dc->ndims + dc->ntype_dims;
+    if (nd == 0 || nd > 2 || s->val.kind != V_ARRAY || s->val.ndims != nd) return 0;
+    fl_loc loc = s->over.mod && s->over.mod->value ? s->over.mod->value->loc
+                 : dc->binding                     ? dc->binding->loc
+                                                   : dc->name_loc;
+    for (int k = 0; k < nd; k++) {
+        const fl_expr *x = k < dc->ndims ? dc->dims[k] : dc->type_dims[k - dc->ndims];
+        if (x->kind == EX_COLON) continue;
+        fl_diag *saved = e->ic->d, *quiet = fl_diag_new();
+        e->ic->d = quiet;
+        fl_value v;
+        int rc = eval_in(e, s->lex, x, &v);
+        e->ic->d = saved;
+        fl_diag_free(quiet);
+        if (rc) continue;
+        int want = fl_value_is_number(&v) && v.num == floor(v.num) ? (int)v.num : -1;
+        fl_value_free(&v);
+        int have = s->val.dim[k];
+        if (want >= 0 && want != have) {
+            fl_err(e->ic->d, loc, "parameter '%s%s' has %d element%s%s, its declaration %d", e->prefix, s->name, have,
+                   have == 1 ? "" : "s", nd == 2 ? (k ? " in dimension 2" : " in dimension 1") : "", want);
+            s->state = 3;
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The value of s from its modifier, binding or start value. */
 static int eval_value(env *e, pslot *s)
 {
@@ -1410,6 +1444,8 @@ static int declare_params(env *e, iparts *ip)
     }
     for (size_t i = 0; i < e->params.n; i++)
         if (e->params.v[i].state != 3 && eval_param(e, &e->params.v[i])) rc = -1;
+    for (size_t i = 0; i < e->params.n; i++)
+        if (e->params.v[i].state == 2 && check_pshape(e, &e->params.v[i])) rc = -1;
     return rc;
 }
 

@@ -42,6 +42,7 @@ typedef struct actx {
     /* union-find of attachments with ratio/offset to the parent */
     int *att_parent;
     fl_sx *att_ratio, *att_offset;
+    fl_smap dummy_of;    /* der(x) that index reduction made an unknown of its own -> that unknown */
 } actx;
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -327,6 +328,14 @@ static fl_sx known_sub(void *ctx, fl_sx leaf)
 {
     actx *c = ctx;
     fl_snode n = c->g->n[leaf];
+    if (n.op == SX_DER && c->dummy_of.n) {
+        /* (in expressions the index reduction did not rewrite: initial equations) */
+        int r = fl_smap_get(&c->dummy_of, leaf);
+        if (r >= 0) {
+            leaf = (fl_sx)r;
+            n = c->g->n[leaf];
+        }
+    }
     if (n.op != SX_VAR && n.op != SX_DER) return leaf;
     int k = (int)n.u.k;
     fl_uvk kind = c->u->kind[k];
@@ -1111,6 +1120,7 @@ static void solve_remaining(actx *c)
             c->failed = 1;
         } else {
             grow_vars(c);
+            for (int i = 0; i < ir.nmap; i++) fl_smap_put(&c->dummy_of, ir.map_from[i], ir.map_to[i]);
             /* ir lists every row (original and differentiated) with the
              * unknown it is matched to; unknowns are states (with der),
              * algebraic variables, and dummy derivatives */
@@ -1553,6 +1563,7 @@ fl_ucls *fl_analyze(fl_fcluster *fc, const double *par, const double *start, con
     free(c.att_parent);
     free(c.att_ratio);
     free(c.att_offset);
+    fl_smap_free(&c.dummy_of);
     if (c.failed) {
         fl_ucls_free(u);
         return NULL;

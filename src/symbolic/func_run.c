@@ -836,7 +836,18 @@ static NOINLINE int builtin(rt *c, const fx *e, uv *o)
         if (ev(c, e->a[0], &a)) return -1;
         return reduce(c, e, &a, o);
     case BI_SIZE:
-        if (ev(c, e->a[0], &a)) return -1;
+        if (e->a[0]->op == FX_VAR && e->a[0]->nd && !c->fr[e->a[0]->fn].set) {
+            /* the size of an array declared with a known size, before it is assigned */
+            const slot *s = &c->fr[e->a[0]->fn];
+            memset(&a, 0, sizeof a);
+            a.nd = e->a[0]->nd;
+            for (int d = 0; d < a.nd; d++) {
+                if (s->fixdim[d] < 0) return fail(c, e->a[0]->loc, "'%s' is used before it is assigned", vname(c, e->a[0]->fn));
+                a.dim[d] = s->fixdim[d];
+            }
+        } else if (ev(c, e->a[0], &a)) {
+            return -1;
+        }
         if (e->na == 2) {
             if (ev(c, e->a[1], &b)) return -1;
             if (!(b.x >= 1 && b.x <= a.nd))
@@ -1266,6 +1277,7 @@ static NOINLINE int enter(rt *c, const ufn *f, const ufarg *args, fl_loc at)
             s->dv = da;
             s->dim[0] = tmp.dim[0];
             s->dim[1] = tmp.dim[1];
+            if (n == 0) s->set = 1; /* an empty array has no element to assign */
         }
         if (v->bind) {
             uv val;

@@ -556,9 +556,16 @@ static void rewrite_rows(ictx *c, const fl_sx *leaf, const ivec *extra, fl_index
 {
     lmap_ctx m;
     memset(&m, 0, sizeof m);
+    r->nmap = 0;
+    r->map_from = fl_xmalloc(sizeof(fl_sx) * (c->dv.n + 1));
+    r->map_to = fl_xmalloc(sizeof(fl_sx) * (c->dv.n + 1));
     for (size_t d = 0; d < c->dv.n; d++) {
         fl_sx o = leaf_of(c, (int)d);
-        if (o != leaf[d]) fl_smap_put(&m.map, o, leaf[d]);
+        if (o != leaf[d]) {
+            fl_smap_put(&m.map, o, leaf[d]);
+            r->map_from[r->nmap] = o;
+            r->map_to[r->nmap++] = leaf[d];
+        }
     }
     int nfin = (int)c->rows.n + (int)extra->n;
     r->nrows = nfin;
@@ -772,5 +779,7 @@ void fl_index_result_free(fl_index_result *r)
     free(r->block_row);
     free(r->block_var);
     free(r->block_implicit);
+    free(r->map_from);
+    free(r->map_to);
     memset(r, 0, sizeof *r);
 }

@@ -36,6 +36,9 @@ typedef struct fl_index_result {
     int nblocks;         /* algebraic unknowns in dependency order */
     int *block_row, *block_var;
     unsigned char *block_implicit; /* part of an algebraic loop */
+    int nmap;            /* leaves the rows were rewritten with: a derivative that became a */
+    fl_sx *map_from;     /* dummy (an unknown of its own) -> that unknown, for the */
+    fl_sx *map_to;       /* expressions outside the rows (initial equations) */
 } fl_index_result;
 
 /* Maximum bipartite matching of rows to columns (adjacency in CSR form:

@@ -377,7 +377,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             free(base);
             return -1;
         }
-        int k = add_var(f, nm, ui, kind, dc->name_loc);
+        int k = add_var(f, nm, ui, kind, fl_user_loc(e, dc->name_loc));
         f->vars.v[k].vtype = vtype;
         f->vars.v[k].unit = unit;
         f->vars.v[k].is_input = (dc->prefix & FL_PFX_INPUT) != 0;
@@ -395,7 +395,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
         for (int i = 0; i < n; i++) {
             char *nm = nd ? fl_xsprintf("%s[%d]", dc->name, i + 1) : fl_xstrdup(dc->name);
             char *path = fl_xcat(e->prefix, nm, (char *)NULL);
-            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, dc->name_loc);
+            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, f->vars.v[first + i].loc);
             free(path);
             free(nm);
         }
@@ -2084,7 +2084,7 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
                     fa.uinst = c->e->uinst;
                     fa.a.cond = a[0].one;
                     fa.a.msg = a[1].str ? a[1].str : "";
-                    fa.a.loc = q->loc;
+                    fa.a.loc = fl_user_loc(c->e, q->loc);
                     fa.a.warning = warning;
                     FL_VEC_PUSH(c->f->asserts, fa);
                 }

@@ -462,6 +462,41 @@ static int check_ptype(env *e, pslot *s, fl_loc loc)
     return 0;
 }
 
+/* An array value against the sizes its declaration gives (k[nu],
+ * K[2, :]; ':' takes any): -1 after reporting a mismatch, or when a size
+ * waits for a parameter not evaluated yet (e->need says which). */
+static int check_pshape(env *e, pslot *s, fl_loc loc)
+{
+    const fl_decl *dc = s->decl;
+    const fl_value *v = &s->val;
+    int nd = dc->ndims + dc->ntype_dims;
+    if (nd == 0 || nd > 2 || v->kind != V_ARRAY) return 0;
+    int want[2] = {-1, -1}, known = 0;
+    for (int k = 0; k < nd; k++) {
+        const fl_expr *x = k < dc->ndims ? dc->dims[k] : dc->type_dims[k - dc->ndims];
+        if (x->kind == EX_COLON) continue;
+        fl_value d;
+        if (eval_in(e, s->lex, x, &d)) return -1;
+        if (fl_value_is_number(&d) && d.num == floor(d.num) && d.num >= 0 && d.num <= FL_MAX_ARRAY) {
+            want[k] = (int)d.num;
+            known = 1;
+        }
+        fl_value_free(&d);
+    }
+    int ok = v->ndims == nd;
+    for (int k = 0; k < nd && ok; k++) ok = want[k] < 0 || want[k] == v->dim[k];
+    if (ok || !known) return 0;
+    char ws[48], vs[48];
+    if (nd == 1) snprintf(ws, sizeof ws, "%d element%s", want[0], want[0] == 1 ? "" : "s");
+    else if (want[0] < 0) snprintf(ws, sizeof ws, "%d columns", want[1]);
+    else if (want[1] < 0) snprintf(ws, sizeof ws, "%d rows", want[0]);
+    else snprintf(ws, sizeof ws, "%dx%d elements", want[0], want[1]);
+    if (v->ndims == 1) snprintf(vs, sizeof vs, "%d element%s", v->dim[0], v->dim[0] == 1 ? "" : "s");
+    else snprintf(vs, sizeof vs, "%dx%d elements", v->dim[0], v->dim[1]);
+    fl_err(e->ic->d, loc, "parameter '%s%s' is declared with %s, but its value has %s", e->prefix, s->name, ws, vs);
+    return -1;
+}
+
 /* The value of s from its modifier, binding or start value. */
 static int eval_value(env *e, pslot *s)
 {
@@ -469,9 +504,11 @@ static int eval_value(env *e, pslot *s)
     if (s->over.mod && s->over.mod->value) {
         rc = eval_pmod(&s->over, s->over.mod->value, &s->val);
         if (!rc) rc = check_ptype(e, s, s->over.mod->loc);
+        if (!rc) rc = check_pshape(e, s, s->over.mod->value->loc);
     } else if (s->decl->binding) {
         rc = eval_in(e, s->lex, s->decl->binding, &s->val);
         if (!rc) rc = check_ptype(e, s, s->decl->binding->loc);
+        if (!rc) rc = check_pshape(e, s, s->decl->binding->loc);
     } else {
         /* a start attribute serves as value, with a warning (as Modelica tools do) */
         const fl_mod *start = NULL;
@@ -480,8 +517,8 @@ static int eval_value(env *e, pslot *s)
         if (start && start->value) {
             rc = eval_in(e, s->lex, start->value, &s->val);
             if (!rc) {
-                fl_warn(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value; using its start value",
-                        e->prefix, s->name);
+                fl_warn(e->ic->d, fl_user_loc(e, s->decl->name_loc),
+                        "parameter '%s%s' has no value; using its start value", e->prefix, s->name);
                 rc = check_ptype(e, s, s->decl->name_loc);
             }
         } else {
@@ -717,6 +754,12 @@ static int lib_port_fast(env *e, int inst, const fl_ref *r, fl_pref *p)
     p->port = port;
     p->sub = 0;
     return 0;
+}
+
+fl_loc fl_user_loc(const env *e, fl_loc loc)
+{
+    for (const env *s = e; s && loc.file && strncmp(loc.file, "<flange: ", 9) == 0; s = s->up) loc = s->decl_loc;
+    return loc;
 }
 
 int vfind(ictx *ic, int x)

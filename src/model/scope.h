@@ -136,6 +136,10 @@ int fl_lib_port_node(ictx *ic, fl_pref p, fl_loc loc);
 /* The connection graph node of a connector path (created on first use). */
 int vnode_get(ictx *ic, const char *path, int is_flange, fl_loc loc);
 int vfind(ictx *ic, int x);
+/* Where a message about the text of a bundled class (src/model/msl) is
+ * located: the declaration, in the model's files, of the instance using it
+ * (loc itself when it lies there already). */
+fl_loc fl_user_loc(const env *e, fl_loc loc);
 /* Add a connect() of scope e (subscripts of component arrays evaluated
  * with the iterators in scope). */
 void add_connect(env *e, const fl_connect *cn);

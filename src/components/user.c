@@ -38,8 +38,9 @@ struct fl_uclass {
     int *own_diff;         /* per own unknown (the element's own_diff) */
     uint64_t *dep0;        /* dense masks of an element without dependencies */
     /* discrete Real states of an element: [relations][discrete slots][when conditions]
-     * [the time of the last event][discrete values before it] */
-    int rs_disc, rs_wcond, rs_tev, rs_dpre;
+     * [the time of the last event][discrete values before it][each relation's a - b in
+     * the first pass of that event] */
+    int rs_disc, rs_wcond, rs_tev, rs_dpre, rs_g0;
     char **own_names;
     /* per class variable that is a kinematic quantity: level, attachments
      * (+, -) and its offset as an expression of parameters */
@@ -339,6 +340,7 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     }
     /* at a new event instant, the when-conditions' previous values are
      * their left limits (a sample() was false since the last event) */
+    int first = 1;
     if (initial) {
         rs[c->rs_tev] = x->t;
         for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
@@ -354,6 +356,8 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
             call_failures(c, x);
             for (int k = 0; k < L->nwcond; k++) rs[c->rs_wcond + k] = wr[w->out[k]] != 0;
         }
+    } else {
+        first = 0;
     }
     /* evaluate: relations decided, definitions, conditions, values */
     double *reg = registers((size_t)p->nreg + 1);
@@ -365,6 +369,12 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     ex.t = x->t;
     ex.dir = rdir;
     ex.relout = relout;
+    /* a crossing decides its relation as long as the relation stays where
+     * the crossing left it; once a reinit or a discrete change of this
+     * instant has moved it (a when-condition on a state its own reinit
+     * resets), its value decides */
+    if (first) ex.gout = rs + c->rs_g0;
+    else ex.gref = rs + c->rs_g0;
     ex.sample_eps = 1e-9 * fmax(1.0, fabs(x->t));
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
     call_failures(c, x);
@@ -862,6 +872,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     c->rs_wcond = L->nrel + L->ndisc;
     c->rs_tev = L->nrel + L->ndisc + L->nwcond;
     c->rs_dpre = c->rs_tev + 1;
+    c->rs_g0 = c->rs_dpre + L->ndisc;
     /* the element */
     fl_elem_ops *ops = &c->ops;
     ops->nown = L->nown;
@@ -873,7 +884,7 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->event = u_event;
     ops->init_modes = u_init_modes;
     ops->next_time_event = u_next_time_event;
-    ops->nreal = L->nrel + 2 * L->ndisc + L->nwcond + 1;
+    ops->nreal = 2 * L->nrel + 2 * L->ndisc + L->nwcond + 1;
     ops->flags = FL_EK_SOURCE;
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;

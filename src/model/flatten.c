@@ -396,7 +396,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             free(base);
             return -1;
         }
-        int k = add_var(f, nm, ui, kind, dc->name_loc);
+        int k = add_var(f, nm, ui, kind, fl_scope_user_loc(e, dc->name_loc));
         f->vars.v[k].vtype = vtype;
         f->vars.v[k].unit = unit;
         f->vars.v[k].is_input = (dc->prefix & FL_PFX_INPUT) != 0;
@@ -414,7 +414,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
         for (int i = 0; i < n; i++) {
             char *nm = nd ? fl_xsprintf("%s[%d]", dc->name, i + 1) : fl_xstrdup(dc->name);
             char *path = fl_xcat(e->prefix, nm, (char *)NULL);
-            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, dc->name_loc);
+            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, f->vars.v[first + i].loc);
             free(path);
             free(nm);
         }

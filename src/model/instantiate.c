@@ -476,38 +476,46 @@ fl_loc fl_scope_user_loc(const env *e, fl_loc loc)
     return e && e->decl_loc.file ? e->decl_loc : loc;
 }
 
-/* An array parameter's value must have the sizes its declaration gives
- * (k[3] = {1, 2} is an error at the value; k[:] takes any size). A size
- * that cannot be evaluated as a parameter expression is not checked. */
-static int check_pshape(env *e, pslot *s)
+/* An array value against the sizes its declaration gives (k[nu],
+ * K[2, :]; ':' takes any): -1 after reporting a mismatch, or when a size
+ * waits for a parameter not evaluated yet (e->need says which). */
+static int check_pshape(env *e, pslot *s, fl_loc loc)
 {
     const fl_decl *dc = s->decl;
+    const fl_value *v = &s->val;
     int nd = dc->ndims + dc->ntype_dims;
-    if (nd == 0 || nd > 2 || s->val.kind != V_ARRAY || s->val.ndims != nd) return 0;
-    fl_loc loc = s->over.mod && s->over.mod->value ? s->over.mod->value->loc
-                 : dc->binding                     ? dc->binding->loc
-                                                   : dc->name_loc;
+    if (nd == 0 || nd > 2 || v->kind != V_ARRAY) return 0;
+    int want[2] = {-1, -1}, known = 0;
+    /* a size may name the parameter itself (A[:, size(A, 1)]): its value is known now */
+    int state = s->state;
+    s->state = 2;
     for (int k = 0; k < nd; k++) {
         const fl_expr *x = k < dc->ndims ? dc->dims[k] : dc->type_dims[k - dc->ndims];
         if (x->kind == EX_COLON) continue;
-        fl_diag *saved = e->ic->d, *quiet = fl_diag_new();
-        e->ic->d = quiet;
-        fl_value v;
-        int rc = eval_in(e, s->lex, x, &v);
-        e->ic->d = saved;
-        fl_diag_free(quiet);
-        if (rc) continue;
-        int want = fl_value_is_number(&v) && v.num == floor(v.num) ? (int)v.num : -1;
-        fl_value_free(&v);
-        int have = s->val.dim[k];
-        if (want >= 0 && want != have) {
-            fl_err(e->ic->d, loc, "parameter '%s%s' has %d element%s%s, its declaration %d", e->prefix, s->name, have,
-                   have == 1 ? "" : "s", nd == 2 ? (k ? " in dimension 2" : " in dimension 1") : "", want);
-            s->state = 3;
+        fl_value d;
+        if (eval_in(e, s->lex, x, &d)) {
+            s->state = state;
             return -1;
         }
+        if (fl_value_is_number(&d) && d.num == floor(d.num) && d.num >= 0 && d.num <= FL_MAX_ARRAY) {
+            want[k] = (int)d.num;
+            known = 1;
+        }
+        fl_value_free(&d);
     }
-    return 0;
+    s->state = state;
+    int ok = v->ndims == nd;
+    for (int k = 0; k < nd && ok; k++) ok = want[k] < 0 || want[k] == v->dim[k];
+    if (ok || !known) return 0;
+    char ws[48], vs[48];
+    if (nd == 1) snprintf(ws, sizeof ws, "%d element%s", want[0], want[0] == 1 ? "" : "s");
+    else if (want[0] < 0) snprintf(ws, sizeof ws, "%d columns", want[1]);
+    else if (want[1] < 0) snprintf(ws, sizeof ws, "%d rows", want[0]);
+    else snprintf(ws, sizeof ws, "%dx%d elements", want[0], want[1]);
+    if (v->ndims == 1) snprintf(vs, sizeof vs, "%d element%s", v->dim[0], v->dim[0] == 1 ? "" : "s");
+    else snprintf(vs, sizeof vs, "%dx%d elements", v->dim[0], v->dim[1]);
+    fl_err(e->ic->d, loc, "parameter '%s%s' is declared with %s, but its value has %s", e->prefix, s->name, ws, vs);
+    return -1;
 }
 
 /* The value of s from its modifier, binding or start value. */
@@ -517,9 +525,11 @@ static int eval_value(env *e, pslot *s)
     if (s->over.mod && s->over.mod->value) {
         rc = eval_pmod(&s->over, s->over.mod->value, &s->val);
         if (!rc) rc = check_ptype(e, s, s->over.mod->loc);
+        if (!rc) rc = check_pshape(e, s, s->over.mod->value->loc);
     } else if (s->decl->binding) {
         rc = eval_in(e, s->lex, s->decl->binding, &s->val);
         if (!rc) rc = check_ptype(e, s, s->decl->binding->loc);
+        if (!rc) rc = check_pshape(e, s, s->decl->binding->loc);
     } else {
         /* a start attribute serves as value, with a warning (as Modelica tools do) */
         const fl_mod *start = NULL;
@@ -951,21 +961,198 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
     return node;
 }
 
-void add_connect(env *e, const fl_connect *cn)
+/* The evaluated parts of a connect() side (subscripts of component arrays
+ * as element names, "blk[2]"); with elem > 0 the last one names that
+ * element of its vector ("y[3]", whatever subscript it had: a slice or
+ * ':'). NULL after reporting a bad subscript. Free with free_parts. */
+static fl_ref_part *evaluated_parts(env *e, const fl_ref *r, int elem, fl_loc loc)
+{
+    fl_ref_part *parts = fl_xcalloc((size_t)r->n, sizeof *parts);
+    for (int i = 0; i < r->n; i++) {
+        if (elem > 0 && i == r->n - 1) parts[i].name = fl_xsprintf("%s[%d]", r->parts[i].name, elem);
+        else parts[i].name = evaluated_part(e, &r->parts[i], loc);
+        if (!parts[i].name) {
+            for (int j = 0; j < i; j++) free(parts[j].name);
+            free(parts);
+            return NULL;
+        }
+    }
+    return parts;
+}
+
+static void free_parts(fl_ref_part *parts, int n)
+{
+    for (int i = 0; parts && i < n; i++) free(parts[i].name);
+    free(parts);
+}
+
+/* A connect() side as a vector of signals. */
+typedef struct vside {
+    int n;    /* how many: 0 a scalar connector or one element; -1 a vector of a library
+               * class whose width the compiler decides (CombiTimeTable.y); -2 after
+               * reporting; -3 a component that is absent or in error (the connect goes,
+               * without further messages) */
+    int *idx; /* the element numbers of a slice (y[2:3], y[{1, 3}]); NULL: 1..n */
+} vside;
+
+/* The elements a slice subscript (a range or an array; ':' is the whole
+ * vector) selects: 0 and s->idx set, 1 for another subscript, -1 after
+ * reporting. */
+static int slice_side(env *e, const fl_ref_part *p, vside *s)
+{
+    const fl_expr *x = p->subs[0];
+    if (x->kind == EX_COLON) return 0;
+    if (x->kind != EX_RANGE && x->kind != EX_ARRAY) return 1;
+    fl_value v;
+    if (eval_in(e, e->lex_for_eval ? e->lex_for_eval : e->cls, x, &v)) return -1;
+    int ok = v.kind == V_ARRAY && v.ndims == 1;
+    for (int k = 0; ok && k < v.dim[0]; k++) ok = v.data[k] >= 1 && v.data[k] <= 1e9 && v.data[k] == floor(v.data[k]);
+    if (ok) {
+        s->n = v.dim[0];
+        s->idx = fl_xmalloc(sizeof(int) * (size_t)(s->n ? s->n : 1));
+        for (int k = 0; k < s->n; k++) s->idx[k] = (int)v.data[k];
+    } else {
+        fl_err(e->ic->d, x->loc, "the subscript of '%s' in connect() must be positive Integers", p->name);
+    }
+    fl_value_free(&v);
+    return ok ? 0 : -1;
+}
+
+/* The vector of signals a connect() side names (see vside). Whole vectors
+ * and slices connect element by element, as Modelica does. */
+static vside side_width(env *e, const fl_ref *r, fl_loc loc)
+{
+    vside s = {0, NULL};
+    if (r->n < 1 || r->n > 2) return s;
+    ictx *ic = e->ic;
+    const fl_ref_part *last = &r->parts[r->n - 1];
+    if (last->nsubs > 1) return s;
+    if (last->nsubs == 1) {
+        int rc = slice_side(e, last, &s);
+        if (rc > 0) return s;
+        if (rc < 0) {
+            ic->failed = 1;
+            s.n = -2;
+            return s;
+        }
+    }
+    /* the component (an element of an array evaluated), its kind */
+    char *first = evaluated_part(e, &r->parts[0], loc);
+    if (!first) {
+        ic->failed = 1;
+        free(s.idx);
+        s.idx = NULL;
+        s.n = -2;
+        return s;
+    }
+    int el = fl_map_get(&e->elems, first);
+    int kind = el < 0 ? -1 : el & 7, n = 0;
+    if (kind == EL_DISABLED || kind == EL_FAILED) {
+        free(s.idx);
+        s.idx = NULL;
+        s.n = -3;
+    } else if (s.idx) {
+        /* a slice: its elements, found or reported when each is connected */
+    } else if (r->n == 1 && (kind == EL_CONNECTOR || kind == EL_ARRAY)) {
+        for (;;) {
+            char *en = fl_xsprintf("%s[%d]", first, n + 1);
+            int ek = fl_map_get(&e->elems, en);
+            free(en);
+            if (ek < 0 || (ek & 7) != EL_CONNECTOR) break;
+            n++;
+        }
+        s.n = n;
+    } else if (r->n == 2 && kind == EL_COMPOSITE) {
+        for (;;) {
+            char *path = fl_xsprintf("%s%s.%s[%d]", e->prefix, first, last->name, n + 1);
+            int node = fl_map_get(&ic->node_index, path);
+            free(path);
+            if (node < 0 || ic->nodes.v[node].is_flange) break;
+            n++;
+        }
+        s.n = n;
+    } else if (r->n == 2 && kind == EL_LIB) {
+        const fl_class *c = ic->m->insts.v[(el >> 3) - 1].cls;
+        int port = fl_class_port(c, last->name);
+        if (port >= 0 && c->ports[port].kind != FL_PORT_FLANGE) s.n = c->ports[port].width;
+    }
+    free(first);
+    return s;
+}
+
+static int connect_nodes(env *e, const fl_connect *cn);
+
+/* connect() of vectors: element k of one side to element k of the other;
+ * the sizes must agree (a library vector of open width takes the other
+ * side's). */
+static void connect_vectors(env *e, const fl_connect *cn, const vside *a, const vside *b)
 {
     ictx *ic = e->ic;
+    int wa = a->n, wb = b->n;
+    int n = wa > 0 || a->idx ? wa : wb;
+    if (wa >= 0 && wb >= 0 && (wa != wb || (!wa && (a->idx || b->idx)))) {
+        char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
+        int na = wa || a->idx ? wa : 1, nb = wb || b->idx ? wb : 1;
+        fl_err(ic->d, cn->loc, "cannot connect %s (%d signal%s) to %s (%d signal%s): the sizes differ", sa, na,
+               na == 1 ? "" : "s", sb, nb, nb == 1 ? "" : "s");
+        free(sa);
+        free(sb);
+        ic->failed = 1;
+        return;
+    }
+    int bad = 0;
+    for (int k = 1; k <= n && !bad; k++) {
+        int ea = a->idx ? a->idx[k - 1] : wa ? k : 0, eb = b->idx ? b->idx[k - 1] : wb ? k : 0;
+        fl_ref_part *pa = evaluated_parts(e, &cn->a, ea, cn->loc_a);
+        fl_ref_part *pb = pa ? evaluated_parts(e, &cn->b, eb, cn->loc_b) : NULL;
+        if (pa && pb) {
+            fl_connect one = *cn;
+            one.a.parts = pa;
+            one.b.parts = pb;
+            bad = connect_nodes(e, &one);
+        } else {
+            ic->failed = bad = 1;
+        }
+        free_parts(pa, cn->a.n);
+        free_parts(pb, cn->b.n);
+    }
+}
+
+void add_connect(env *e, const fl_connect *cn)
+{
     if (fl_uconn_connect(e, cn)) return; /* connectors of user connector classes */
+    vside a = side_width(e, &cn->a, cn->loc_a);
+    vside b = {0, NULL};
+    if (a.n != -2) b = side_width(e, &cn->b, cn->loc_b);
+    /* a vector or a slice on either side; a library vector against a
+     * scalar or another open one keeps the message that it needs an index */
+    if (a.n <= -2 || b.n <= -2) {
+        /* reported, or absent */
+    } else if (a.n > 0 || b.n > 0 || a.idx || b.idx) {
+        connect_vectors(e, cn, &a, &b);
+    } else {
+        (void)connect_nodes(e, cn);
+    }
+    free(a.idx);
+    free(b.idx);
+}
+
+/* connect() of two scalar connectors: their graph nodes joined; -1
+ * after reporting. */
+static int connect_nodes(env *e, const fl_connect *cn)
+{
+    ictx *ic = e->ic;
     int a = connect_side(e, &cn->a, cn->loc_a);
     int b = connect_side(e, &cn->b, cn->loc_b);
     if (a == -3 || b == -3) {
         ic->failed = 1;
-        return;
+        return -1;
     }
-    if (a == -2 || b == -2) return; /* conditional component absent: connect removed */
+    if (a == -2 || b == -2) return 0; /* conditional component absent: connect removed */
     if (a < 0 || b < 0) {
         fl_err(ic->d, cn->loc, "cannot resolve connect()");
         ic->failed = 1;
-        return;
+        return -1;
     }
     if (ic->nodes.v[a].is_flange != ic->nodes.v[b].is_flange) {
         char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
@@ -974,10 +1161,11 @@ void add_connect(env *e, const fl_connect *cn)
         free(sa);
         free(sb);
         ic->failed = 1;
-        return;
+        return -1;
     }
     int ra = vfind(ic, a), rb = vfind(ic, b);
     if (ra != rb) ic->nodes.v[rb].parent = ra;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -1155,7 +1343,9 @@ static conn_kind connector_kind(const char *path)
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Support") == 0)
         return CONN_FLANGE;
     if (strcmp(path, "Modelica.Blocks.Interfaces.RealInput") == 0 ||
-        strcmp(path, "Modelica.Blocks.Interfaces.RealOutput") == 0)
+        strcmp(path, "Modelica.Blocks.Interfaces.RealOutput") == 0 ||
+        strcmp(path, "Modelica.Blocks.Interfaces.RealVectorInput") == 0 ||
+        strcmp(path, "Modelica.Blocks.Interfaces.RealVectorOutput") == 0)
         return CONN_SIGNAL;
     return CONN_NONE;
 }
@@ -1444,8 +1634,6 @@ static int declare_params(env *e, iparts *ip)
     }
     for (size_t i = 0; i < e->params.n; i++)
         if (e->params.v[i].state != 3 && eval_param(e, &e->params.v[i])) rc = -1;
-    for (size_t i = 0; i < e->params.n; i++)
-        if (e->params.v[i].state == 2 && check_pshape(e, &e->params.v[i])) rc = -1;
     return rc;
 }
 

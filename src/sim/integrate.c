@@ -452,9 +452,9 @@ static int settle_zero_roots(fl_sim *s, double t)
 {
     const fl_system *sys = s->sys;
     int n = sys->n, nr = sys->nroot_fns;
-    if (!nr || !n) return 0;
+    if (!nr) return 0;
     double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
-    double *yn = fl_xmalloc(sizeof(double) * (size_t)n);
+    double *yn = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     int *dir = fl_xcalloc((size_t)nr, sizeof(int));
     fl_eval_roots(s, t, s->y, s->yp, g0);
     int zeros = 0;
@@ -482,6 +482,49 @@ static int settle_zero_roots(fl_sim *s, double t)
     free(yn);
     free(dir);
     return rc;
+}
+
+/* The root functions a and b of two times: does one change sign between
+ * them (from one side to the other side or to zero)? */
+static int root_crossed(double a, double b)
+{
+    return (a < 0 && b >= 0) || (a > 0 && b <= 0);
+}
+
+/* Nothing to integrate, but relations that are events (the Sign of a
+ * sine): IDA's root finding does not run, and their root functions depend
+ * on time alone. The first crossing in (t, *tend] is found by bisection to
+ * a rounding error of the time; *tend becomes its time and s->rootdir says
+ * which functions crossed, in which direction (IDA's convention). Returns
+ * 1 if one crossed. */
+static int locate_root_without_states(fl_sim *s, double t, double *tend)
+{
+    int nr = s->sys->nroot_fns, found = 0;
+    double *g0 = fl_xmalloc(sizeof(double) * 3 * (size_t)nr), *g1 = g0 + nr, *gm = g1 + nr;
+    fl_eval_roots(s, t, s->y, s->yp, g0);
+    fl_eval_roots(s, *tend, s->y, s->yp, g1);
+    for (int k = 0; k < nr && !found; k++) found = root_crossed(g0[k], g1[k]);
+    if (found) {
+        double lo = t, hi = *tend;
+        while (hi - lo > 4 * DBL_EPSILON * fmax(1.0, fabs(hi))) {
+            double mid = lo + 0.5 * (hi - lo);
+            if (!(mid > lo && mid < hi)) break;
+            fl_eval_roots(s, mid, s->y, s->yp, gm);
+            int in_lower = 0;
+            for (int k = 0; k < nr && !in_lower; k++) in_lower = root_crossed(g0[k], gm[k]);
+            if (in_lower) {
+                hi = mid;
+                memcpy(g1, gm, sizeof(double) * (size_t)nr);
+            } else {
+                lo = mid;
+                memcpy(g0, gm, sizeof(double) * (size_t)nr);
+            }
+        }
+        *tend = hi;
+        for (int k = 0; k < nr; k++) s->rootdir[k] = root_crossed(g0[k], g1[k]) ? (g1[k] > g0[k] ? 1 : -1) : 0;
+    }
+    free(g0);
+    return found;
 }
 
 /* IDA's counters restart at every IDAReInit: add them up before. */
@@ -840,6 +883,8 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
              * which the energy audit's quadrature is exact enough */
             double tg = grid_time(t0, h, tend, kgrid);
             if (tg > t && tg < tret) tret = tg;
+            if (sys->nroot_fns && roots_active(s) && locate_root_without_states(s, t, &tret))
+                flag = IDA_ROOT_RETURN;
         }
         double ebase[4] = {s->e_diss, s->e_work, s->e_work_abs, s->e_loss_neg}; /* at t, the start of the step */
         /* a discontinuity exactly at the stop time is not processed: the run
@@ -879,7 +924,7 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
         if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
             s->stats.state_events++;
-            if (IDAGetRootInfo(s->ida, s->rootdir)) goto out;
+            if (sys->n && IDAGetRootInfo(s->ida, s->rootdir)) goto out;
         } else {
             s->stats.time_events++;
         }

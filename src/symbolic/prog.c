@@ -213,6 +213,9 @@ void fl_sprog_run(const fl_sprog *p, double *reg, int B, int n, const fl_sexec *
             /* event programs run one element at a time */
             for (int i = 0; i < n; i++) {
                 int dir = x && x->dir ? x->dir[in->c] : 0;
+                double g = a[i] - b[i];
+                if (dir && x->gref && fabs(g - x->gref[in->c]) > 1e-9 * (fabs(a[i]) + fabs(b[i]))) dir = 0;
+                if (x && x->gout) x->gout[in->c] = g;
                 d[i] = rel_event(in->fn, a[i], b[i], dir);
                 if (x && x->relout) x->relout[in->c] = d[i];
             }

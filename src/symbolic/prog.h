@@ -77,6 +77,9 @@ typedef struct fl_sexec {
     double t;            /* model time (SI_SAMPLE) */
     const int *dir;      /* SI_RELE: crossing direction of each root (NULL: none) */
     double *relout;      /* SI_RELE: where the decided relation values go (NULL: not kept) */
+    double *gout;        /* SI_RELE: where each relation's a - b goes (NULL: not kept) */
+    const double *gref;  /* SI_RELE: a - b when the crossing was decided; a relation that has
+                          * moved away from it is decided by its value, not by dir (NULL: dir) */
     fl_scall_fn call;
     void *call_ctx;
     double sample_eps;   /* SI_SAMPLE: how close t must be to an instant */

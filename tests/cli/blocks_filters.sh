@@ -428,7 +428,7 @@ equation
   connect(step.y, ss.u[1]);
 end BadSS;
 EOF
-expect badss 1 -- "badss.mo:3:68: error: parameter 'ss.B' has 3 elements in dimension 1, its declaration 2"
+expect badss 1 -- "badss.mo:3:68: error: parameter 'ss.B' is declared with 2 rows, but its value has 3x1 elements"
 model badtf <<'EOF'
 model BadTF
   Modelica.Blocks.Sources.Step step(startTime = 0.1);
@@ -437,6 +437,6 @@ equation
   connect(step.y, tf.u);
 end BadTF;
 EOF
-expect badtf 1 -- "badtf.mo:3:84: error: parameter 'tf.x_start' has 3 elements, its declaration 2"
+expect badtf 1 -- "badtf.mo:3:84: error: parameter 'tf.x_start' is declared with 2 elements, but its value has 3 elements"
 
 exit $((fails > 0))

@@ -79,6 +79,15 @@ const fl_class_ast *fl_bundled_class(const char *path)
     return NULL;
 }
 
+const char *fl_bundled_within(const fl_class_ast *c)
+{
+    pthread_once(&once, parse_all);
+    for (int k = 0; files && k < fl_bundled_ntexts; k++)
+        for (size_t i = 0; files[k] && i < files[k]->classes.n; i++)
+            if (files[k]->classes.v[i] == c) return files[k]->within;
+    return NULL;
+}
+
 int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *user), void *user, fl_diag *d)
 {
     pthread_once(&once, parse_all);

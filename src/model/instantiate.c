@@ -319,7 +319,8 @@ static char *class_full_path(const ictx *ic, const fl_class_ast *c)
         len += strlen(p->name) + 1;
         root = p;
     }
-    const char *within = ic->file->within && !fl_libs_has(ic->libs, root) ? ic->file->within : "";
+    const char *bw = fl_bundled_within(root); /* a class flange carries as text */
+    const char *within = bw ? bw : ic->file->within && !fl_libs_has(ic->libs, root) ? ic->file->within : "";
     len += strlen(within) + 1;
     char *s = fl_xmalloc(len + 1), *end = s + len;
     *end = '\0';

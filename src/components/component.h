@@ -416,6 +416,7 @@ typedef struct fl_octx {
     const double *rs;                /* discrete Real states of the element */
     int has_support;                 /* convenience: useSupport evaluated */
     int contact_events;              /* as in fl_ectx */
+    char *func_err;                  /* as in fl_ectx: a user function that failed (FL_ERRLEN) */
 } fl_octx;
 
 typedef struct fl_builder fl_builder;

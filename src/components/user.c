@@ -558,7 +558,7 @@ static void u_outputs(const fl_octx *o, double *vals)
     for (int l = 0; l < p->nld; l++) reg[p->ld[l].reg] = src_octx(c, o, p->ld[l].src, p->ld[l].idx);
     fl_sexec ex = {0};
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
-    call_failures(c, NULL);
+    call_failures(c, o->func_err); /* the run stops at the value that is not a number, with this note */
     for (int v = 0; v < c->cls.nvars; v++) vals[v] = reg[p->out[c->var_of_cls[v]]];
 }
 

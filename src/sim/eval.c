@@ -421,6 +421,7 @@ static void instance_outputs(fl_sim *s, int i, double t, const double *y, const 
     o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
     o.has_support = ir->has_support;
     o.contact_events = s->contact_events;
+    o.func_err = s->func_err;
     c->outputs(&o, s->vals + ir->var0);
 }
 

@@ -463,6 +463,13 @@ typedef struct fl_class {
      * from equations may have hundreds of thousands), NULL: searched. */
     const struct fl_map *param_index, *var_index;
     const fl_loc *var_locs; /* optional: where each variable is declared (classes made from equations) */
+    /* Optional: called by the compiler with an instance's evaluated
+     * parameter values (vals, in params order, strings included; locs[k]:
+     * where parameter k is set, else the declaration) before they are
+     * stored, to replace values (the table of tableOnFile = true). base:
+     * the model file, against whose directory relative file names resolve
+     * (NULL: none). Returns 0, or -1 after reporting errors. */
+    int (*load)(const char *inst, const fl_loc *locs, const char *base, fl_value *vals, fl_diag *d);
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */

@@ -21,6 +21,7 @@
 #include "flatten.h"
 #include "scope.h"
 #include "symbolic/func.h"
+#include "tabload.h"
 
 static const fl_class *tcache_get(const ictx *ic, const fl_class_ast *lex, const char *type)
 {
@@ -622,7 +623,8 @@ int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
     fl_eval_env ev = {lookup_cb, e, resolve_cb};
     fl_ufunc_scope sc = {e->ic, scope_find_class, NULL};
     fl_ufunc_hook h = {model_funcs(e->ic), &sc, lex};
-    int rc = fl_eval_calls(x, &ev, fl_ufunc_eval_hook, &h, out, e->ic->d);
+    fl_tabload_hook th = {&h, e}; /* the tables of Modelica.Blocks.Tables, then the user's functions */
+    int rc = fl_eval_calls(x, &ev, fl_tabload_eval_hook, &th, out, e->ic->d);
     e->lex_for_eval = saved;
     return rc;
 }

@@ -396,7 +396,9 @@ typedef struct fl_drv_ops {
 typedef struct fl_block_ops {
     int (*nout)(const double *par, const fl_value *arrays); /* output width */
     /* Output k (0-based) or its time derivative of the given order at t.
-     * left = 1 asks for the left limit at a discontinuity at t. */
+     * left = 1 asks for the left limit at a discontinuity at t. The
+     * outputs of a block with several output ports are numbered port
+     * after port (fl_block_out). */
     double (*value)(const double *par, const fl_value *arrays, int k, int order, double t, int left);
     /* Next discontinuity strictly after t (INFINITY if none). */
     double (*next_event)(const double *par, const fl_value *arrays, double t);
@@ -558,10 +560,44 @@ extern const fl_class *const fl_classes_sources[];
 extern const fl_class *const fl_classes_motion[];
 extern const fl_class *const fl_classes_sensors[];
 extern const fl_class *const fl_classes_blocks[];
+extern const fl_class *const fl_classes_kinematic[];
 extern const fl_class *const fl_classes_contacts[];
 extern const fl_class *const fl_classes_friction[];
 extern const fl_class *const fl_classes_stops[];
 extern const fl_class *const fl_classes_limiter[];
+
+/* Width of port p of an instance whose class-defined width is nout. */
+static inline int fl_port_width(const fl_class *c, int p, int nout)
+{
+    int w = c->ports[p].width;
+    return w > 0 ? w : w < 0 ? nout : 1;
+}
+
+/* The number k of a block's value() for element sub of its output port
+ * `port`: the outputs of the ports before it come first. */
+static inline int fl_block_out(const fl_class *c, int nout, int port, int sub)
+{
+    int k = 0;
+    for (int p = 0; p < port; p++)
+        if (c->ports[p].kind == FL_PORT_OUTPUT) k += fl_port_width(c, p, nout);
+    return k + sub;
+}
+
+/* The output port of a block's value number k, and the element (*sub). */
+static inline int fl_block_port(const fl_class *c, int nout, int k, int *sub)
+{
+    for (int p = 0; p < c->nports; p++) {
+        if (c->ports[p].kind != FL_PORT_OUTPUT) continue;
+        int w = fl_port_width(c, p, nout);
+        if (k < w) {
+            *sub = k;
+            return p;
+        }
+        k -= w;
+    }
+    *sub = k;
+    return -1;
+}
 
 /* Helpers for class code: parameter by declaration order. */
 #define FL_PAR(par, k) ((par)[(k)])

@@ -488,7 +488,9 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
         case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
         case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
-        case OV_BLOCK_OUT: s->vals[v] = block_value(s, vr->inst, vr->index, 0, t); break;
+        case OV_BLOCK_OUT:
+            s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
+            break;
         default: break;
         }
     }

@@ -958,7 +958,7 @@ static int combi_load(const char *inst, const fl_loc *locs, const char *base, fl
     fl_value tab;
     fl_loc at = locs[CT_FILENAME];
     if (fl_table_load(inst, vals[CT_FILENAME].str, vals[CT_TABLENAME].str, vals[CT_DELIM].str,
-                      (int)vals[CT_HEADER].num, base, at, &tab, d))
+                      fl_table_count(vals[CT_HEADER].num), base, at, &tab, d))
         return -1;
     fl_value_free(&vals[CT_TABLE]);
     vals[CT_TABLE] = tab;

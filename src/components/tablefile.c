@@ -22,6 +22,12 @@ int fl_table_name_given(const char *name)
     return 0;
 }
 
+int fl_table_count(double x)
+{
+    if (x != x) return -1;
+    return x > 1e9 ? 1000000000 : x < -1e9 ? -1000000000 : (int)x;
+}
+
 /* ---- the text, line by line --------------------------------------------------- */
 
 typedef struct reader {

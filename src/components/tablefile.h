@@ -24,6 +24,10 @@
  * the MSL.) */
 int fl_table_name_given(const char *name);
 
+/* A count parameter (nHeaderLines) as an int, whatever the number (values
+ * beyond the int range become its ends; the reader rejects them). */
+int fl_table_count(double x);
+
 /* Read the table of a block `inst` with tableOnFile = true: file relative
  * to the directory of the model file `base` (NULL or no directory: the
  * working directory), table `name` of a text file or the rows of a CSV file

@@ -54,7 +54,8 @@ int fl_tabload_eval_hook(void *call_ctx, const fl_expr *call, const fl_eval_env 
     size_t pl = strlen(e->prefix);
     char *inst = fl_xstrndup(e->prefix, pl && e->prefix[pl - 1] == '.' ? pl - 1 : pl);
     if (!rc && (!is_string(&a[A_NAME]) || !is_string(&a[A_FILE]) || !is_string(&a[A_DELIM]) ||
-                a[A_TABLE].kind != V_ARRAY || a[ism].kind != V_ENUM || a[iex].kind != V_ENUM)) {
+                a[A_TABLE].kind != V_ARRAY || (dims == 1 && a[A_COLS].kind != V_ARRAY) || a[ism].kind != V_ENUM ||
+                a[iex].kind != V_ENUM)) {
         fl_err(d, call->loc, "%s: arguments of the wrong kinds", dims == 1 ? INIT1D : INIT2D);
         rc = -1;
     }
@@ -64,8 +65,8 @@ int fl_tabload_eval_hook(void *call_ctx, const fl_expr *call, const fl_eval_env 
     fl_loc at = where_set(e, "table");
     if (!rc && a[A_ONFILE].num != 0) {
         at = where_set(e, "fileName");
-        rc = fl_table_load(inst, a[A_FILE].str, a[A_NAME].str, a[A_DELIM].str, (int)a[A_HEADER].num, e->ic->m->path,
-                           at, &file, d);
+        rc = fl_table_load(inst, a[A_FILE].str, a[A_NAME].str, a[A_DELIM].str, fl_table_count(a[A_HEADER].num),
+                           e->ic->m->path, at, &file, d);
         tab = &file;
     }
     if (!rc) {

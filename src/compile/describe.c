@@ -80,8 +80,10 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
                 else fprintf(out, "  %s.%s <- ", ir->name, pd->name);
                 if (sr->kind == SIG_BLOCK) {
                     const fl_inst_rt *src = &s->insts[sr->inst];
-                    if (src->nout > 1) fprintf(out, "%s.y[%d]\n", src->name, sr->out + 1);
-                    else fprintf(out, "%s.y\n", src->name);
+                    int sub, port = fl_block_port(src->cls, src->nout, sr->out, &sub);
+                    const char *pn = port >= 0 ? src->cls->ports[port].name : "y";
+                    if (port >= 0 && src->cls->ports[port].width != 0) fprintf(out, "%s.%s[%d]\n", src->name, pn, sub + 1);
+                    else fprintf(out, "%s.%s\n", src->name, pn);
                 } else {
                     static const char *const lv[] = {"position", "velocity", "acceleration"};
                     fprintf(out, "%s of %s", lv[sr->level], s->node_names[sr->node[0]]);

@@ -107,6 +107,22 @@ int fl_param_check_number(const char *inst, const fl_param_def *pd, double x, fl
     return -1;
 }
 
+/* The class's load() (a table read from a file), with where each
+ * parameter is set. */
+static int load_values(const fl_minst *in, const char *base, fl_value *vals, fl_diag *d)
+{
+    int np = in->cls->nparams;
+    fl_loc *locs = fl_xcalloc((size_t)(np ? np : 1), sizeof(fl_loc));
+    for (int k = 0; k < np; k++) {
+        locs[k] = in->loc;
+        fl_loc at = fl_noloc;
+        if (fl_minst_par(in, k, &at) && at.file) locs[k] = at;
+    }
+    int rc = in->cls->load(in->name, locs, base, vals, d);
+    free(locs);
+    return rc;
+}
+
 int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
 {
     int rc = 0;
@@ -128,6 +144,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
         int irc = 0;
         for (int k = 0; k < np; k++)
             if (eval_param(&c, k)) irc = -1;
+        if (!irc && cls->load && load_values(in, m->path, c.vals, d)) irc = -1;
         double *par = s->par + s->insts[i].pofs;
         for (int k = 0; k < np && !irc; k++) {
             fl_value *v = &c.vals[k];

@@ -943,7 +943,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                 if (si->cls->block) {
                     sr->kind = SIG_BLOCK;
                     sr->inst = so->inst;
-                    sr->out = so->sub;
+                    sr->out = fl_block_out(si->cls, si->nout, so->port, so->sub);
                     continue;
                 }
                 if (si->cls->port_ext && si->cls->port_ext[so->port].own >= 0 && si->elem >= 0) {

@@ -14,6 +14,8 @@
 #include <stddef.h>
 
 #include "common.h"
+#include "tablefile.h"
+#include "tables.h"
 
 #define MBS "Modelica.Blocks.Sources."
 #define SMOOTHNESS "Modelica.Blocks.Types.Smoothness"
@@ -25,9 +27,8 @@
 #define C_EPS DBL_EPSILON
 #define C_PI 3.14159265358979323846
 
-/* Literal indices (1-based) of the enumerations, in the order of value.c. */
-enum { SM_LINEAR = 1, SM_CONTINUOUS, SM_CONSTANT };
-enum { EX_HOLD = 1, EX_LASTTWO, EX_PERIODIC, EX_NONE };
+/* Literal indices (1-based) of TimeEvents, in the order of value.c (those
+ * of Smoothness and Extrapolation are in tables.h). */
 enum { TE_ALWAYS = 1, TE_DISCONT, TE_NONE };
 
 /* ---- shared pieces ----------------------------------------------------- */
@@ -601,6 +602,7 @@ typedef struct tgrid {
     double shift, scale;
     int periodic;
     double span, m;
+    int combi; /* CombiTimeTable's test of equal times (else TimeTable's) */
 } tgrid;
 
 static double tg_t(const tgrid *g, int i)
@@ -648,10 +650,14 @@ static int tg_count(const tgrid *g, double t, int left)
     return lo;
 }
 
-/* Table times this close count as one instant (MSL's tolerance). */
-static int nearly_equal(double a, double b)
+/* Table times a <= b this close count as one instant: TimeTable's test
+ * (b - a <= 100 eps |b|) or CombiTimeTable's (relative 1e-10), as the MSL
+ * blocks have them. */
+static int same_time(const tgrid *g, double a, double b)
 {
-    return fabs(a - b) <= 100 * C_EPS * fmax(fabs(a), fabs(b));
+    if (!g->combi) return b - a <= 100 * C_EPS * fabs(b);
+    double m = fmax(fmax(fabs(a), fabs(b)), 1e-10);
+    return fabs(b - a) < 1e-10 * m;
 }
 
 /* Straight line through rows a and b in column col. Where both rows share
@@ -660,7 +666,7 @@ static double tg_line(const tgrid *g, int a, int b, int col, double t, int order
 {
     double ya = tg_y(g, a, col), yb = tg_y(g, b, col);
     double Ta = tg_time(g, a), Tb = tg_time(g, b);
-    if (nearly_equal(tg_t(g, a), tg_t(g, b)) || !(Tb > Ta)) return level(tg_y(g, jump, col), order);
+    if (same_time(g, tg_t(g, a), tg_t(g, b)) || !(Tb > Ta)) return level(tg_y(g, jump, col), order);
     if (order == 1) return (yb - ya) / (Tb - Ta);
     if (order > 1) return 0.0;
     double f = (t - Ta) / (Tb - Ta);
@@ -725,7 +731,7 @@ static const fl_param_def timetable_params[] = {
 static tgrid timetable_grid(const double *par, const fl_value *arrays)
 {
     const fl_value *tab = par_array(par, arrays, TT_TABLE);
-    tgrid g = {tab->data, tab->dim[0], tab->dim[1], par[TT_SHIFT], par[TT_TIMESCALE], 0, 0, 0};
+    tgrid g = {tab->data, tab->dim[0], tab->dim[1], par[TT_SHIFT], par[TT_TIMESCALE], 0, 0, 0, 0};
     return g;
 }
 
@@ -799,20 +805,19 @@ enum {
     CT_SMOOTH, CT_EXTRAP, CT_TIMESCALE, CT_OFFSET, CT_START, CT_SHIFT, CT_TIMEEVENTS, CT_VERBOSEEXTRAP
 };
 static const fl_param_def combi_params[] = {
-    {"tableOnFile", FL_P_BOOL, "false", NULL, "", "take the table from a file (not supported)", FL_PF_STRUCT, 0, 0,
-     NULL},
+    {"tableOnFile", FL_P_BOOL, "false", NULL, "", "true: the table comes from fileName", FL_PF_STRUCT, 0, 0, NULL},
     {"table", FL_P_MATRIX, "fill(0.0, 0, 2)", NULL, "", "rows of (time, value1, value2, ...)", 0, 0, 0, NULL},
-    {"tableName", FL_P_STRING, "\"NoName\"", NULL, "", "table name in the file (files are not supported)", 0, 0, 0,
-     NULL},
-    {"fileName", FL_P_STRING, "\"NoName\"", NULL, "", "data file (files are not supported)", 0, 0, 0, NULL},
-    {"delimiter", FL_P_STRING, "\",\"", NULL, "", "CSV column separator (files are not supported)", 0, 0, 0, NULL},
-    {"nHeaderLines", FL_P_INT, "0", NULL, "", "CSV header lines to skip (files are not supported)", FL_PF_INTEGER,
-     0, 0, NULL},
-    {"verboseRead", FL_P_BOOL, "true", NULL, "", "report file loading (files are not supported)", 0, 0, 0, NULL},
+    {"tableName", FL_P_STRING, "\"NoName\"", NULL, "", "name of the table in a text file", 0, 0, 0, NULL},
+    {"fileName", FL_P_STRING, "\"NoName\"", NULL, "",
+     "file of the table (MSL text format, or CSV by its extension), relative to the model file", 0, 0, 0, NULL},
+    {"delimiter", FL_P_STRING, "\",\"", NULL, "", "column separator of a CSV file", 0, 0, 0, NULL},
+    {"nHeaderLines", FL_P_INT, "0", NULL, "", "lines skipped at the top of a CSV file", FL_PF_INTEGER, 0, 0, NULL},
+    {"verboseRead", FL_P_BOOL, "true", NULL, "", "report reading the file (accepted, no message)", 0, 0, 0, NULL},
     {"columns", FL_P_VECTOR, "2:size(table, 2)", NULL, "", "table column of each output (column 1 is time)", 0, 0, 0,
      NULL},
     {"smoothness", FL_P_ENUM, SMOOTHNESS ".LinearSegments", NULL, "",
-     "interpolation between rows (LinearSegments or ConstantSegments)", 0, 0, 0, SMOOTHNESS},
+     "interpolation between rows: linear, constant, or a spline (Akima, Fritsch-Butland, Steffen, modified Akima)",
+     0, 0, 0, SMOOTHNESS},
     {"extrapolation", FL_P_ENUM, EXTRAPOLATION ".LastTwoPoints", NULL, "",
      "output outside the table's time range (NoExtrapolation holds the end values)", 0, 0, 0, EXTRAPOLATION},
     {"timeScale", FL_P_REAL, "1", NULL, "s", "seconds per unit of the table's time column", FL_PF_MIN, C_EPS, 0, NULL},
@@ -820,7 +825,8 @@ static const fl_param_def combi_params[] = {
      NULL},
     BPAR_STARTTIME,
     {"shiftTime", FL_P_REAL, "startTime", NULL, "s", "time at which table time 0 is reached", 0, 0, 0, NULL},
-    {"timeEvents", FL_P_ENUM, TIMEEVENTS ".Always", NULL, "", "which table times are time events", 0, 0, 0,
+    {"timeEvents", FL_P_ENUM, TIMEEVENTS ".Always", NULL, "",
+     "which table times are time events (LinearSegments; ConstantSegments: always, splines: none)", 0, 0, 0,
      TIMEEVENTS},
     {"verboseExtrapolation", FL_P_BOOL, "false", NULL, "", "warn when extrapolating (accepted, no effect)", 0, 0, 0,
      NULL},
@@ -836,24 +842,52 @@ static int combi_nout(const double *par, const fl_value *arrays)
 static tgrid combi_grid(const double *par, const fl_value *arrays)
 {
     const fl_value *tab = par_array(par, arrays, CT_TABLE);
-    tgrid g = {tab->data, tab->dim[0], tab->dim[1], par[CT_SHIFT], par[CT_TIMESCALE], 0, 0, 0};
-    if ((int)par[CT_EXTRAP] == EX_PERIODIC && g.n > 1) {
+    tgrid g = {tab->data, tab->dim[0], tab->dim[1], par[CT_SHIFT], par[CT_TIMESCALE], 0, 0, 0, 1};
+    if ((int)par[CT_EXTRAP] == FL_EX_PERIODIC && g.n > 1) {
         g.periodic = 1;
         g.span = tg_t(&g, g.n - 1) - tg_t(&g, 0);
     }
     return g;
 }
 
+/* The interpolation method the table uses (splines need three rows). */
+static int combi_method(const double *par, const fl_value *arrays)
+{
+    return fl_tab_method((int)par[CT_SMOOTH], par_array(par, arrays, CT_TABLE)->dim[0]);
+}
+
+static fl_tcol combi_col(const tgrid *g, int col, int smooth)
+{
+    fl_tcol c = {g->d, g->n, g->nc, col, smooth};
+    return c;
+}
+
+/* The spline of rows a, a+1 at time t: table time runs linearly from row
+ * a's to row a+1's between their instants (exact at both, also across a
+ * periodic seam), and each derivative takes the factor of that map. */
+static double tg_spline(const tgrid *g, const fl_tcol *c, int a, double t, int order)
+{
+    double Ta = tg_time(g, a), Tb = tg_time(g, a + 1);
+    double ta = tg_t(g, a), tb = tg_t(g, a + 1);
+    double q = Tb > Ta ? (tb - ta) / (Tb - Ta) : 1 / g->scale;
+    double tau = t <= Ta ? ta : t >= Tb ? tb : ta + (t - Ta) * q;
+    double y = fl_tab_spline(c, a, tau, order);
+    for (int k = 0; k < order; k++) y *= q;
+    return y;
+}
+
 /* Outside the table range (side < 0: before the first row). */
-static double combi_extrapolate(const tgrid *g, int extrap, int side, int col, double t, int order)
+static double combi_extrapolate(const tgrid *g, const fl_tcol *c, int extrap, int side, double t, int order)
 {
     int outer = side < 0 ? 0 : g->n - 1;
-    if (extrap == EX_LASTTWO) {
-        /* the MSL extends the end interval for ConstantSegments as well */
-        int a = side < 0 ? 0 : g->n - 2;
-        return tg_line(g, a, a + 1, col, t, order, outer);
+    if (extrap != FL_EX_LASTTWO) return level(tg_y(g, outer, c->col), order);
+    if (fl_tab_is_spline(c->smooth)) {
+        double y = fl_tab_extend(c, side, (t - g->shift) / g->scale, order);
+        return order == 1 ? y / g->scale : y;
     }
-    return level(tg_y(g, outer, col), order);
+    /* the MSL extends the end interval for ConstantSegments as well */
+    int a = side < 0 ? 0 : g->n - 2;
+    return tg_line(g, a, a + 1, c->col, t, order, outer);
 }
 
 static double combi_value(const double *par, const fl_value *arrays, int k, int order, double t, int left)
@@ -864,44 +898,89 @@ static double combi_value(const double *par, const fl_value *arrays, int k, int 
     double off = noffs == 1 ? offs->data[0] : offs->data[k];
     if (before(t, par[CT_START], left)) return level(off, order);
     tgrid g = combi_grid(par, arrays);
-    int col = (int)cols->data[k] - 1;
+    int sm = combi_method(par, arrays);
+    fl_tcol c = combi_col(&g, (int)cols->data[k] - 1, sm);
     double y;
     if (g.n == 1) {
-        y = level(tg_y(&g, 0, col), order);
+        y = level(tg_y(&g, 0, c.col), order);
     } else {
         if (g.periodic) tg_set_period(&g, t, left);
         int j = tg_count(&g, t, left);
         if (g.periodic) j = j < 1 ? 1 : j > g.n - 1 ? g.n - 1 : j;
-        if (j == 0) y = combi_extrapolate(&g, (int)par[CT_EXTRAP], -1, col, t, order);
-        else if (j == g.n) y = combi_extrapolate(&g, (int)par[CT_EXTRAP], 1, col, t, order);
-        else if ((int)par[CT_SMOOTH] == SM_CONSTANT) y = level(tg_y(&g, j - 1, col), order);
-        else y = tg_line(&g, j - 1, j, col, t, order, j);
+        if (j == 0) y = combi_extrapolate(&g, &c, (int)par[CT_EXTRAP], -1, t, order);
+        else if (j == g.n) y = combi_extrapolate(&g, &c, (int)par[CT_EXTRAP], 1, t, order);
+        else if (sm == FL_SM_CONSTANT) y = level(tg_y(&g, j - 1, c.col), order);
+        else if (fl_tab_is_spline(sm)) y = tg_spline(&g, &c, j - 1, t, order);
+        else y = tg_line(&g, j - 1, j, c.col, t, order, j);
     }
     return order ? y : off + y;
 }
 
 /* Does row i produce a time event under timeEvents = AtDiscontinuities? */
-static int combi_discontinuous(const tgrid *g, int smooth, int i)
+static int combi_discontinuous(const tgrid *g, int i)
 {
-    if (smooth == SM_CONSTANT) return 1;
-    return (i > 0 && nearly_equal(tg_t(g, i - 1), tg_t(g, i))) ||
-           (i + 1 < g->n && nearly_equal(tg_t(g, i), tg_t(g, i + 1)));
+    return (i > 0 && same_time(g, tg_t(g, i - 1), tg_t(g, i))) ||
+           (i + 1 < g->n && same_time(g, tg_t(g, i), tg_t(g, i + 1)));
+}
+
+/* The time events of the table's rows: as timeEvents says for
+ * LinearSegments, at every row for ConstantSegments, none for the
+ * splines (their first derivative is continuous), as in the MSL. */
+static int combi_time_events(const double *par, int smooth)
+{
+    if (smooth == FL_SM_CONSTANT) return TE_ALWAYS;
+    if (fl_tab_is_spline(smooth)) return TE_NONE;
+    return (int)par[CT_TIMEEVENTS];
 }
 
 static double combi_next(const double *par, const fl_value *arrays, double t)
 {
     if (t < par[CT_START]) return par[CT_START];
-    int te = (int)par[CT_TIMEEVENTS], smooth = (int)par[CT_SMOOTH];
+    int te = combi_time_events(par, combi_method(par, arrays));
     tgrid g = combi_grid(par, arrays);
     if (te == TE_NONE || g.n < 2) return INFINITY;
     if (g.periodic) tg_set_period(&g, t, 0);
     int last = g.periodic ? g.n - 1 : g.n; /* the last row of a period is the next period's start */
     for (int i = tg_count(&g, t, 0); i < last; i++) {
-        if (te == TE_DISCONT && !combi_discontinuous(&g, smooth, i)) continue;
+        if (te == TE_DISCONT && !combi_discontinuous(&g, i)) continue;
         double T = tg_time(&g, i);
         if (T > t) return T;
     }
     return g.periodic ? tg_pstart(&g, g.m + 1) : INFINITY;
+}
+
+/* tableOnFile = true: the table read from the file replaces `table`
+ * before anything else sees it (the columns default to the empty table's,
+ * as in the MSL). */
+static int combi_load(const char *inst, const fl_loc *locs, const char *base, fl_value *vals, fl_diag *d)
+{
+    if (vals[CT_ONFILE].num == 0) return 0;
+    fl_value tab;
+    fl_loc at = locs[CT_FILENAME];
+    if (fl_table_load(inst, vals[CT_FILENAME].str, vals[CT_TABLENAME].str, vals[CT_DELIM].str,
+                      fl_table_count(vals[CT_HEADER].num), base, at, &tab, d))
+        return -1;
+    fl_value_free(&vals[CT_TABLE]);
+    vals[CT_TABLE] = tab;
+    return 0;
+}
+
+/* Splines need strictly increasing times (no jumps). */
+static int check_increasing(const fl_pctx *p, fl_diag *d, const fl_value *tab, int smooth)
+{
+    int nc = tab->dim[1];
+    for (int i = 1; i < tab->dim[0]; i++) {
+        double t0 = tab->data[(size_t)(i - 1) * (size_t)nc], t1 = tab->data[(size_t)i * (size_t)nc];
+        if (t1 > t0) continue;
+        const fl_enum_type *et = fl_enum_find(SMOOTHNESS);
+        char v[40];
+        fl_fmt_double(v, sizeof v, t1);
+        fl_err(d, p->loc, "%s.table: time values must be strictly increasing for smoothness = %s: rows %d and %d both "
+                          "have t = %s",
+               p->inst, et && smooth >= 1 && smooth <= et->n ? et->lits[smooth - 1] : "?", i, i + 1, v);
+        return -1;
+    }
+    return 0;
 }
 
 static int combi_check(const fl_pctx *p, fl_diag *d)
@@ -909,21 +988,12 @@ static int combi_check(const fl_pctx *p, fl_diag *d)
     const fl_value *tab = par_array(p->par, p->arrays, CT_TABLE);
     const fl_value *cols = par_array(p->par, p->arrays, CT_COLUMNS);
     const fl_value *offs = par_array(p->par, p->arrays, CT_OFFSET);
-    if (p->par[CT_ONFILE] != 0) {
-        fl_err(d, p->loc, "%s.tableOnFile = true: tables from files are not supported; give the data in %s.table",
-               p->inst, p->inst);
-        return -1;
-    }
-    int sm = (int)p->par[CT_SMOOTH];
-    if (sm != SM_LINEAR && sm != SM_CONSTANT) {
-        const fl_enum_type *et = fl_enum_find(SMOOTHNESS);
-        fl_err(d, p->loc, "%s.smoothness = %s is not supported (only LinearSegments and ConstantSegments are)",
-               p->inst, et && sm >= 1 && sm <= et->n ? et->lits[sm - 1] : "?");
-        return -1;
-    }
     int rc = check_positive(p, d, CT_TIMESCALE);
     if (check_table(p, d, tab, 1)) return -1;
     int n = tab->dim[0], nc = tab->dim[1];
+    if (fl_tab_is_spline(fl_tab_method((int)p->par[CT_SMOOTH], n)) &&
+        check_increasing(p, d, tab, (int)p->par[CT_SMOOTH]))
+        return -1;
     size_t ncols = fl_value_count(cols), noffs = fl_value_count(offs);
     if (ncols == 0) {
         fl_err(d, p->loc, "%s.columns: is empty, so there is no output (the table has %d column%s)", p->inst, nc,
@@ -945,7 +1015,8 @@ static int combi_check(const fl_pctx *p, fl_diag *d)
                noffs, ncols);
         rc = -1;
     }
-    if ((int)p->par[CT_EXTRAP] == EX_PERIODIC && n > 1 && !(tab->data[(size_t)(n - 1) * (size_t)nc] > tab->data[0])) {
+    if ((int)p->par[CT_EXTRAP] == FL_EX_PERIODIC && n > 1 &&
+        !(tab->data[(size_t)(n - 1) * (size_t)nc] > tab->data[0])) {
         fl_err(d, p->loc, "%s.table: Periodic extrapolation needs a time range of positive length", p->inst);
         rc = -1;
     }
@@ -959,13 +1030,15 @@ static const fl_block_ops combi_ops = {
 };
 static const fl_class cls_combitimetable = {
     .path = MBS "CombiTimeTable",
-    .desc = "Signals from the columns of a time table (linear or constant segments)",
+    .desc = "Signals from the columns of a time table (from the model or a file), all smoothness and extrapolation "
+            "options",
     .ports = y_vec_port,
     .nports = FL_N(y_vec_port),
     .params = combi_params,
     .nparams = FL_N(combi_params),
     .check = combi_check,
     .block = &combi_ops,
+    .load = combi_load,
 };
 
 const fl_class *const fl_classes_blocks[] = {

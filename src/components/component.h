@@ -397,7 +397,9 @@ typedef struct fl_drv_ops {
 typedef struct fl_block_ops {
     int (*nout)(const double *par, const fl_value *arrays); /* output width */
     /* Output k (0-based) or its time derivative of the given order at t.
-     * left = 1 asks for the left limit at a discontinuity at t. */
+     * left = 1 asks for the left limit at a discontinuity at t. The
+     * outputs of a block with several output ports are numbered port
+     * after port (fl_block_out). */
     double (*value)(const double *par, const fl_value *arrays, int k, int order, double t, int left);
     /* Next discontinuity strictly after t (INFINITY if none). */
     double (*next_event)(const double *par, const fl_value *arrays, double t);
@@ -417,6 +419,7 @@ typedef struct fl_octx {
     const double *rs;                /* discrete Real states of the element */
     int has_support;                 /* convenience: useSupport evaluated */
     int contact_events;              /* as in fl_ectx */
+    char *func_err;                  /* as in fl_ectx: a user function that failed (FL_ERRLEN) */
 } fl_octx;
 
 typedef struct fl_builder fl_builder;
@@ -463,6 +466,13 @@ typedef struct fl_class {
      * from equations may have hundreds of thousands), NULL: searched. */
     const struct fl_map *param_index, *var_index;
     const fl_loc *var_locs; /* optional: where each variable is declared (classes made from equations) */
+    /* Optional: called by the compiler with an instance's evaluated
+     * parameter values (vals, in params order, strings included; locs[k]:
+     * where parameter k is set, else the declaration) before they are
+     * stored, to replace values (the table of tableOnFile = true). base:
+     * the model file, against whose directory relative file names resolve
+     * (NULL: none). Returns 0, or -1 after reporting errors. */
+    int (*load)(const char *inst, const fl_loc *locs, const char *base, fl_value *vals, fl_diag *d);
 } fl_class;
 
 /* ---- builder primitives (called from build) --------------------------- */
@@ -551,10 +561,44 @@ extern const fl_class *const fl_classes_sources[];
 extern const fl_class *const fl_classes_motion[];
 extern const fl_class *const fl_classes_sensors[];
 extern const fl_class *const fl_classes_blocks[];
+extern const fl_class *const fl_classes_kinematic[];
 extern const fl_class *const fl_classes_contacts[];
 extern const fl_class *const fl_classes_friction[];
 extern const fl_class *const fl_classes_stops[];
 extern const fl_class *const fl_classes_limiter[];
+
+/* Width of port p of an instance whose class-defined width is nout. */
+static inline int fl_port_width(const fl_class *c, int p, int nout)
+{
+    int w = c->ports[p].width;
+    return w > 0 ? w : w < 0 ? nout : 1;
+}
+
+/* The number k of a block's value() for element sub of its output port
+ * `port`: the outputs of the ports before it come first. */
+static inline int fl_block_out(const fl_class *c, int nout, int port, int sub)
+{
+    int k = 0;
+    for (int p = 0; p < port; p++)
+        if (c->ports[p].kind == FL_PORT_OUTPUT) k += fl_port_width(c, p, nout);
+    return k + sub;
+}
+
+/* The output port of a block's value number k, and the element (*sub). */
+static inline int fl_block_port(const fl_class *c, int nout, int k, int *sub)
+{
+    for (int p = 0; p < c->nports; p++) {
+        if (c->ports[p].kind != FL_PORT_OUTPUT) continue;
+        int w = fl_port_width(c, p, nout);
+        if (k < w) {
+            *sub = k;
+            return p;
+        }
+        k -= w;
+    }
+    *sub = k;
+    return -1;
+}
 
 /* Helpers for class code: parameter by declaration order. */
 #define FL_PAR(par, k) ((par)[(k)])

@@ -11,7 +11,7 @@
 
 static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
-    fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks,
+    fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks, fl_classes_kinematic,
 };
 
 static const fl_class **all;
@@ -166,8 +166,6 @@ static const char *const msl_lacking[] = {
     "Modelica.Blocks.Sources.Exponentials",
     "Modelica.Blocks.Sources.SawTooth",
     "Modelica.Blocks.Sources.LogFrequencySweep",
-    "Modelica.Blocks.Sources.KinematicPTP",
-    "Modelica.Blocks.Sources.KinematicPTP2",
     "Modelica.Blocks.Sources.BooleanConstant",
     "Modelica.Blocks.Sources.BooleanStep",
     "Modelica.Blocks.Sources.BooleanPulse",

@@ -135,20 +135,24 @@ static const fl_sexec *with_calls(const fl_uclass *c, fl_sexec *ex)
 /* After a run: a function that failed leaves its message in buf (the
  * first one since buf was emptied), for the failure it causes (the values
  * it gave are NaN). */
-static void call_failures(const fl_uclass *c, const fl_ectx *x)
+static void call_failures_to(const fl_uclass *c, char *buf, int *fatal)
 {
     if (!c->funcs) return;
     regfile *f = this_regfile();
     if (!f->rt.failed) return;
-    char *buf = x ? x->func_err : NULL;
-    if (f->rt.err.fatal && x && x->func_fatal && !*x->func_fatal) { /* this message, whatever came before */
-        *x->func_fatal = 1;
+    if (f->rt.err.fatal && fatal && !*fatal) { /* this message, whatever came before */
+        *fatal = 1;
         if (buf) buf[0] = '\0';
     }
     if (buf && !buf[0])
         snprintf(buf, FL_ERRLEN, "%s:%d:%d: %s", f->rt.err.loc.file ? f->rt.err.loc.file : "?", f->rt.err.loc.line,
                  f->rt.err.loc.col, f->rt.err.msg);
     f->rt.failed = 0;
+}
+
+static void call_failures(const fl_uclass *c, const fl_ectx *x)
+{
+    call_failures_to(c, x ? x->func_err : NULL, x ? x->func_fatal : NULL);
 }
 
 /* ---- the element's view ---------------------------------------------------------- */
@@ -573,7 +577,7 @@ static void u_outputs(const fl_octx *o, double *vals)
     for (int l = 0; l < p->nld; l++) reg[p->ld[l].reg] = src_octx(c, o, p->ld[l].src, p->ld[l].idx);
     fl_sexec ex = {0};
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
-    call_failures(c, NULL);
+    call_failures_to(c, o->func_err, NULL); /* the run stops at the value that is not a number, with this note */
     for (int v = 0; v < c->cls.nvars; v++) vals[v] = reg[p->out[c->var_of_cls[v]]];
 }
 

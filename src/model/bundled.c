@@ -124,6 +124,15 @@ const fl_class_ast *fl_bundled_class(const char *path)
     return NULL;
 }
 
+const char *fl_bundled_within(const fl_class_ast *c)
+{
+    fl_file_ast *const *fs = loaded();
+    for (int k = 0; k < fl_bundled_ntexts; k++)
+        for (size_t i = 0; fs[k] && i < fs[k]->classes.n; i++)
+            if (fs[k]->classes.v[i] == c) return fs[k]->within;
+    return NULL;
+}
+
 int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *user), void *user, fl_diag *d)
 {
     fl_file_ast *const *fs = loaded();

@@ -21,6 +21,10 @@ extern const int fl_bundled_ntexts;
  * Interfaces.PartialCompliant"), NULL if flange does not carry it. */
 const fl_class_ast *fl_bundled_class(const char *path);
 
+/* The within clause of the file that holds the top-level class c, NULL
+ * if c is none of flange's (the full path of a class nested in one). */
+const char *fl_bundled_within(const fl_class_ast *c);
+
 /* Every class flange carries: calls fn(path, class, user) for each, in
  * file order (the component listing, the tests). Returns the number of
  * files that did not parse, with their messages in d (none in a release). */

@@ -22,6 +22,7 @@
 #include "flatten.h"
 #include "scope.h"
 #include "symbolic/func.h"
+#include "tabload.h"
 
 static const fl_class *tcache_get(const ictx *ic, const fl_class_ast *lex, const char *type)
 {
@@ -320,7 +321,8 @@ static char *class_full_path(const ictx *ic, const fl_class_ast *c)
         len += strlen(p->name) + 1;
         root = p;
     }
-    const char *within = ic->file->within && !fl_libs_has(ic->libs, root) ? ic->file->within : "";
+    const char *bw = fl_bundled_within(root); /* a class flange carries as text */
+    const char *within = bw ? bw : ic->file->within && !fl_libs_has(ic->libs, root) ? ic->file->within : "";
     len += strlen(within) + 1;
     char *s = fl_xmalloc(len + 1), *end = s + len;
     *end = '\0';
@@ -724,7 +726,8 @@ int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out)
     fl_eval_env ev = {lookup_cb, e, resolve_cb};
     fl_ufunc_scope sc = {e->ic, scope_find_class, NULL};
     fl_ufunc_hook h = {model_funcs(e->ic), &sc, lex};
-    int rc = fl_eval_calls(x, &ev, fl_ufunc_eval_hook, &h, out, e->ic->d);
+    fl_tabload_hook th = {&h, e}; /* the tables of Modelica.Blocks.Tables, then the user's functions */
+    int rc = fl_eval_calls(x, &ev, fl_tabload_eval_hook, &th, out, e->ic->d);
     e->lex_for_eval = saved;
     return rc;
 }

@@ -424,6 +424,7 @@ static void instance_outputs(fl_sim *s, int i, double t, const double *y, const 
     o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
     o.has_support = ir->has_support;
     o.contact_events = s->contact_events;
+    o.func_err = s->func_err;
     c->outputs(&o, s->vals + ir->var0);
 }
 
@@ -490,7 +491,9 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
         case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
         case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
-        case OV_BLOCK_OUT: s->vals[v] = block_value(s, vr->inst, vr->index, 0, t); break;
+        case OV_BLOCK_OUT:
+            s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
+            break;
         default: break;
         }
     }

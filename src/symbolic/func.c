@@ -31,6 +31,7 @@ void fl_ufuncs_free(fl_ufuncs *r)
     for (size_t i = 0; i < r->fns.n; i++) free(r->fns.v[i]);
     FL_VEC_FREE(r->fns);
     FL_VEC_FREE(r->pending);
+    fl_native_tables_free(r);
     fl_map_free(&r->bypath);
     fl_arena_free(r->ar);
     free(r);
@@ -66,6 +67,10 @@ int fl_ufunc_declare(fl_ufuncs *r, const fl_class_ast *cls, const char *path, co
     if (fl_ufunc_compile_signature(r, f, cls, scope, d)) {
         f->state = UF_FAILED;
         return -1;
+    }
+    if ((f->native = fl_native_find(path))) { /* its body is C */
+        f->state = UF_READY;
+        return id;
     }
     ufpending p = {id, cls, scope};
     FL_VEC_PUSH(r->pending, p);

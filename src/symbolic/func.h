@@ -129,6 +129,19 @@ typedef struct fl_ufunc_hook {
 } fl_ufunc_hook;
 int fl_ufunc_eval_hook(void *call_ctx, const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d);
 
+/* ---- tables of Modelica.Blocks.Tables ---------------------------------------- */
+
+/* Keep a table for the look-up functions of the bundled Modelica.Blocks.Tables
+ * (Modelica.Blocks.Tables.Internal.getTable1DValue and friends, whose
+ * bodies are C: func_native.c), checked as the MSL checks it: dims 1 (the
+ * abscissa in column 0, the outputs from the columns cols, 1-based) or 2
+ * (the u1 grid in column 0, the u2 grid in row 0), with the smoothness and
+ * extrapolation literals (1-based). Returns the table's id (>= 1; equal
+ * tables share one), or -1 after reporting what is wrong with it at loc,
+ * naming the block inst. */
+int fl_ufunc_table_add(fl_ufuncs *r, const fl_value *tab, int dims, const fl_value *cols, int smooth, int extrap,
+                       const char *inst, fl_loc loc, fl_diag *d);
+
 /* ---- a simple scope ------------------------------------------------------- */
 
 /* Lexical lookup in one file (enclosing classes, then the file's top

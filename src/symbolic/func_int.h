@@ -127,6 +127,7 @@ typedef struct ufn {
     int *callees;  /* user functions it calls (ids) */
     int ncallees;
     int state;  /* UF_* */
+    int native; /* a function with a C body (func_native.c): its number + 1; 0 for Modelica code */
     int base;
     unsigned char *given; /* variant: per input of the base */
     int (*vdims)[2];      /* variant: per input of the base, -1 where open */
@@ -141,6 +142,16 @@ typedef struct ufpending {
     const fl_ufunc_scope *scope;
 } ufpending;
 
+/* A table of Modelica.Blocks.Tables, kept for the look-up functions
+ * (func_native.c); read-only once added. */
+typedef struct utable {
+    double *d;        /* row-major, nr x nc */
+    int nr, nc;
+    int dims;         /* 1: column 0 the abscissa; 2: row 0 and column 0 the grids */
+    int smooth, extrap;
+    int *cols, ncols; /* 1D: the table column (0-based) of each output */
+} utable;
+
 struct fl_ufuncs {
     atomic_int refs; /* holders: the model, the classes whose programs call its functions */
     FL_VEC(ufn *) fns;
@@ -148,7 +159,10 @@ struct fl_ufuncs {
     fl_arena *ar;
     FL_VEC(ufpending) pending;
     int draining;
+    FL_VEC(utable) tables; /* id k + 1 is tables.v[k] */
+    fl_map table_keys;     /* content hash -> index, equal tables stored once */
 };
+
 
 /* Compiler (func_compile.c): the signature of cls (variables, roles,
  * types, ranks) into f; then its body (sizes, bindings, statements), which
@@ -185,5 +199,17 @@ typedef struct ufres {
  * 0, or -1 with *err filled. */
 int fl_ufunc_run(const fl_ufuncs *r, const ufn *f, const ufarg *args, int ad, ufres *res, int nres,
                  fl_ufunc_err *err);
+
+/* Functions with a C body (func_native.c): declared in the bundled Modelica
+ * text, their signature compiled from it, their body this code. */
+#define FL_NATIVE_MAXOUT 4
+/* The native function of path: its number + 1, 0 if none. */
+int fl_native_find(const char *path);
+/* Run native function k + 1 == native on the arguments (one per input, all
+ * given): its outputs flattened into y[] and, with ad, their tangents into
+ * dy[]. Returns the number of values, or -1 with the message in msg. */
+int fl_native_run(const fl_ufuncs *r, int native, const ufarg *args, int nargs, int ad, double *y, double *dy,
+                  char *msg, size_t cap);
+void fl_native_tables_free(fl_ufuncs *r);
 
 #endif

@@ -1297,6 +1297,43 @@ static void free_heap(const ufn *f, slot *fr)
         }
 }
 
+/* A function with a C body (func_native.c): its flat outputs become the
+ * outputs of the call, scalars or arrays as declared. */
+static NOINLINE int native_invoke(rt *c, const ufn *f, const ufarg *args, uv *outs, int nouts, fl_loc at)
+{
+    double y[FL_NATIVE_MAXOUT], dy[FL_NATIVE_MAXOUT];
+    char msg[sizeof c->err->msg];
+    if (fl_native_run(c->r, f->native, args, f->nin, c->ad, y, dy, msg, sizeof msg) < 0)
+        return fail(c, at, "%s", msg);
+    int off = 0;
+    for (int k = 0; k < nouts && k < f->nout; k++) {
+        const uvar *v = &f->vars[f->out[k]];
+        uv *o = &outs[k];
+        memset(o, 0, sizeof *o);
+        o->ty = v->ty;
+        o->nd = v->nd;
+        if (!v->nd) {
+            o->x = y[off];
+            o->dx = c->ad ? dy[off] : 0;
+            off++;
+            continue;
+        }
+        o->dim[0] = v->kdim[0];
+        o->dim[1] = v->nd == 2 ? v->kdim[1] : 0;
+        size_t n = count(o);
+        double *vv = aalloc(c, n, at), *dv = NULL;
+        if (!vv || (c->ad && !(dv = aalloc(c, n, at)))) return -1;
+        for (size_t i = 0; i < n; i++) {
+            vv[i] = y[off + (int)i];
+            if (dv) dv[i] = dy[off + (int)i];
+        }
+        o->v = vv;
+        o->dv = dv;
+        off += (int)n;
+    }
+    return 0;
+}
+
 /* Run f on args; its first nouts outputs into outs (arrays in the
  * caller's part of the arena). */
 static NOINLINE int invoke(rt *c, const ufn *f, const ufarg *args, uv *outs, int nouts, fl_loc at)
@@ -1309,6 +1346,7 @@ static NOINLINE int invoke(rt *c, const ufn *f, const ufarg *args, uv *outs, int
         c->err->fatal = 1;
         return -1;
     }
+    if (f->native) return native_invoke(c, f, args, outs, nouts, at);
     amark m0 = mark(c);
     slot *fr = abytes(c, sizeof(slot) * (size_t)(f->nvars ? f->nvars : 1), at);
     if (!fr) return -1;

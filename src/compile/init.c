@@ -217,16 +217,6 @@ static int augment(int r0, const int *rp, const int *ci, int *roc, int *cor, int
     return 0;
 }
 
-/* A start value written in flange's own Modelica classes (bundled.c, whose
- * texts are named "<flange: PACKAGE>"): a block with initType = NoInit (the
- * MSL's default of most Continuous blocks) takes its x_start / y_start as
- * Modelica tools do, silently; `flange check` lists the conditions and
- * --strict-init still refuses them. */
-static int start_value_is_bundled(fl_loc loc)
-{
-    return loc.file && strncmp(loc.file, "<flange: ", 9) == 0;
-}
-
 /* Under-determined initial conditions: complete them from the start values
  * of variables that are not fixed, in the order of their priority (a start
  * value the model gives first, then by stateSelect), taking a condition
@@ -289,7 +279,7 @@ static int fill_from_start_values(fl_system *s, const int *order, int norder, in
         c->filled = 1;
         FL_VEC_PUSH(*used, cand.v[i]);
         taken++;
-        if (start_value_is_bundled(c->loc)) continue;
+        if (c->quiet) continue; /* a NoInit block's x_start, y_start: as Modelica tools, silently */
         if (warned++ < FL_FILL_WARNINGS) {
             char v[40];
             fl_fmt_double(v, sizeof v, c->value);
@@ -335,7 +325,8 @@ fl_loc fl_unknown_loc(const fl_system *s, int i)
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         if (el->own >= 0 && i >= el->own && i < el->own + ops->nown) {
-            if (ops->own_locs && ops->own_locs[i - el->own].file) return ops->own_locs[i - el->own];
+            if (ops->own_locs && ops->own_locs[i - el->own].file && !fl_loc_is_bundled(ops->own_locs[i - el->own]))
+                return ops->own_locs[i - el->own];
             return s->insts[el->inst].loc;
         }
     }

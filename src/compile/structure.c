@@ -1140,7 +1140,10 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.nominal = a->has_nominal ? a->nominal : 0;
         c.label = in->name[0] ? fl_xcat(in->name, ".", vd->name, (char *)NULL) : fl_xstrdup(vd->name);
         fl_loc decl = in->cls->var_locs && in->cls->var_locs[o->var].file ? in->cls->var_locs[o->var] : in->loc;
-        c.loc = fl_system_loc(s, a->loc.file ? a->loc : decl);
+        fl_loc at = a->loc.file ? a->loc : decl;
+        /* a start value in flange's own text: silent, and any message about it at the instance */
+        c.quiet = fl_loc_is_bundled(at);
+        c.loc = fl_system_loc(s, c.quiet ? in->loc : at);
         FL_VEC_PUSH(conds, c);
     }
     for (size_t k = 0; k < b->irows.n; k++) {

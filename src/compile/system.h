@@ -150,6 +150,7 @@ typedef struct fl_cond {
     int prio;    /* weak 2: lower is taken first to complete the conditions
                     (a start value the user gave, then by stateSelect) */
     int filled;  /* weak 2, taken: the conditions were under-determined */
+    int quiet;   /* weak 2: a start value of flange's own Modelica text (a NoInit block): taken silently */
     double nominal; /* the nominal attribute the user gave, 0 if none */
     char *label; /* "mass1.s" */
     fl_loc loc;

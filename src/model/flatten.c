@@ -396,7 +396,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             free(base);
             return -1;
         }
-        int k = add_var(f, nm, ui, kind, fl_scope_user_loc(e, dc->name_loc));
+        int k = add_var(f, nm, ui, kind, dc->name_loc); /* (messages move a bundled place to the instance) */
         f->vars.v[k].vtype = vtype;
         f->vars.v[k].unit = unit;
         f->vars.v[k].is_input = (dc->prefix & FL_PFX_INPUT) != 0;

@@ -465,16 +465,10 @@ static int check_ptype(env *e, pslot *s, fl_loc loc)
     return 0;
 }
 
-static int is_bundled_loc(fl_loc loc)
-{
-    static const char bundled[] = "<flange: "; /* the names bundled.c gives its texts */
-    return loc.file && strncmp(loc.file, bundled, sizeof bundled - 1) == 0;
-}
-
 fl_loc fl_scope_user_loc(const env *e, fl_loc loc)
 {
-    if (!is_bundled_loc(loc)) return loc;
-    while (e && e->up && is_bundled_loc(e->decl_loc)) e = e->up;
+    if (!fl_loc_is_bundled(loc)) return loc;
+    while (e && e->up && fl_loc_is_bundled(e->decl_loc)) e = e->up;
     return e && e->decl_loc.file ? e->decl_loc : loc;
 }
 

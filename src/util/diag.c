@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -86,4 +87,10 @@ void fl_diag_add(fl_diag *d, int severity, fl_loc loc, const char *fmt, ...)
     va_start(ap, fmt);
     fl_diag_vadd(d, severity, loc, fmt, ap);
     va_end(ap);
+}
+
+int fl_loc_is_bundled(fl_loc loc)
+{
+    static const char prefix[] = "<flange: ";
+    return loc.file && strncmp(loc.file, prefix, sizeof prefix - 1) == 0;
 }

@@ -33,5 +33,8 @@ void fl_diag_vadd(fl_diag *d, int severity, fl_loc loc, const char *fmt, va_list
 #define fl_note(d, loc, ...) fl_diag_add((d), FL_SEV_NOTE, (loc), __VA_ARGS__)
 
 extern const fl_loc fl_noloc;
+/* A place in the Modelica text flange carries (src/model/msl, named
+ * "<flange: PACKAGE>" by bundled.c): messages move to the user's model. */
+int fl_loc_is_bundled(fl_loc loc);
 
 #endif

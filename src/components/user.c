@@ -35,11 +35,13 @@ struct fl_uclass {
     int *cls_of_var;       /* cluster variable -> class variable, -1 */
     int *var_of_cls;
     int *disc_start_par;   /* per discrete slot */
+    unsigned char *disc_when; /* per discrete slot: assigned by a when-equation (not defined by an equation) */
     int *own_diff;         /* per own unknown (the element's own_diff) */
     uint64_t *dep0;        /* dense masks of an element without dependencies */
     /* discrete Real states of an element: [relations][discrete slots][when conditions]
-     * [the time of the last event][discrete values before it] */
-    int rs_disc, rs_wcond, rs_tev, rs_dpre;
+     * [the time of the last event][pre() of the discrete slots][their values at the
+     * start of the last pass] */
+    int rs_disc, rs_wcond, rs_tev, rs_dpre, rs_dlast;
     char **own_names;
     /* per class variable that is a kinematic quantity: level, attachments
      * (+, -) and its offset as an expression of parameters */
@@ -337,9 +339,19 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     if (initial) {
         rs[c->rs_tev] = x->t;
         for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
-    } else if (fabs(x->t - rs[c->rs_tev]) > eps) {
+    } else if (fabs(x->t - rs[c->rs_tev]) <= eps) {
+        /* another pass at the same instant: Modelica's event iteration,
+         * pre(z) becomes z. A variable a when-equation assigns is read at
+         * its new value only from the pass after the one that assigned it
+         * (the statements run after the pass's program), so its pre()
+         * follows one pass later: change() and edge() of it still fire. */
+        for (int k = 0; k < L->ndisc; k++) {
+            rs[c->rs_dpre + k] = c->disc_when[k] ? rs[c->rs_dlast + k] : rs[c->rs_disc + k];
+            rs[c->rs_dlast + k] = rs[c->rs_disc + k];
+        }
+    } else {
         rs[c->rs_tev] = x->t;
-        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
+        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dlast + k] = rs[c->rs_dpre + k] = rs[c->rs_disc + k];
         const fl_sprog *w = &L->wleft;
         if (w->nout) {
             double *wr = registers((size_t)w->nreg + 1);
@@ -360,7 +372,7 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     ex.t = x->t;
     ex.dir = rdir;
     ex.relout = relout;
-    ex.sample_eps = 1e-9 * fmax(1.0, fabs(x->t));
+    ex.sample_eps = x->samples_off ? -1 : 1e-9 * fmax(1.0, fabs(x->t)); /* -1: no instant is that close */
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
     call_failures(c, x->func_err);
     int changed = 0, rc = 0;
@@ -428,6 +440,11 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
                 break;
             }
         }
+    }
+    /* a pre() the next pass would read differently: the iteration goes on */
+    for (int k = 0; k < L->ndisc && !initial && !changed; k++) {
+        double a = rs[c->rs_dlast + k], b = rs[c->rs_dpre + k];
+        if (c->disc_when[k] && a != b && !(isnan(a) && isnan(b))) changed = 1;
     }
     for (size_t i = 0; i < L->asserts.n && !rc; i++) {
         const fl_fassert *a = &L->asserts.v[i];
@@ -680,6 +697,7 @@ static void uclass_free(fl_uclass *c)
     free(c->cls_of_var);
     free(c->var_of_cls);
     free(c->disc_start_par);
+    free(c->disc_when);
     free(c->own_names);
     free(c->kin);
     free(c->own_diff);
@@ -857,6 +875,10 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     c->rs_wcond = L->nrel + L->ndisc;
     c->rs_tev = L->nrel + L->ndisc + L->nwcond;
     c->rs_dpre = c->rs_tev + 1;
+    c->rs_dlast = c->rs_dpre + L->ndisc;
+    c->disc_when = fl_xcalloc((size_t)L->ndisc + 1, 1);
+    for (size_t s = 0; s < L->stmts.n; s++)
+        if (L->stmts.v[s].kind == FW_ASSIGN) c->disc_when[L->stmts.v[s].disc] = 1;
     /* the element */
     fl_elem_ops *ops = &c->ops;
     ops->nown = L->nown;
@@ -868,8 +890,8 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->event = u_event;
     ops->init_modes = u_init_modes;
     ops->next_time_event = u_next_time_event;
-    ops->nreal = L->nrel + 2 * L->ndisc + L->nwcond + 1;
-    ops->flags = FL_EK_SOURCE;
+    ops->nreal = L->nrel + 3 * L->ndisc + L->nwcond + 1;
+    ops->flags = FL_EK_SOURCE | (L->nsample ? FL_EK_SAMPLE : 0);
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;
     ops->ndep = L->ndep;

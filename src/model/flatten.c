@@ -334,7 +334,7 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     ictx *ic = e->ic;
     fl_flat *f = ic->flat;
     int ui = fl_flat_instance(e, dc->name_loc);
-    unsigned char vtype = FL_VT_REAL;
+    unsigned char vtype = vnode_signal ? (unsigned char)(vnode_signal - 1) : FL_VT_REAL;
     const char *unit = "";
     int nlits = 0;
     if (!vnode_signal && !fl_flat_is_var_type(ic, lex, dc->type, &vtype, &unit, &nlits)) {
@@ -395,7 +395,9 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
         for (int i = 0; i < n; i++) {
             char *nm = nd ? fl_xsprintf("%s[%d]", dc->name, i + 1) : fl_xstrdup(dc->name);
             char *path = fl_xcat(e->prefix, nm, (char *)NULL);
-            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, dc->name_loc);
+            int node = vnode_get(ic, path, 0, dc->name_loc);
+            ic->nodes.v[node].vtype = vtype;
+            f->vars.v[first + i].vnode = node;
             free(path);
             free(nm);
         }
@@ -1103,7 +1105,7 @@ static fl_sx der_aux(void *cv, fl_sx leaf)
     int aux = fl_map_get(&c->f->vindex, name);
     if (aux < 0) {
         aux = add_var(c->f, name, v->uinst, FVK_REAL, a->loc);
-        feq q = {fl_sx_var(c->g, aux), fl_sx_der(c->g, k), a->loc, c->f->vars.v[aux].uinst, 0};
+        feq q = {fl_sx_var(c->g, aux), fl_sx_der(c->g, k), a->loc, c->f->vars.v[aux].uinst, 0, 0};
         FL_VEC_PUSH(c->f->eqs, q);
     }
     free(name);
@@ -1633,9 +1635,48 @@ static int conv(fctx *c, const fl_expr *x, fx *out)
 
 /* ---- equations ---------------------------------------------------------------------- */
 
+/* Parameters and the pre() values known at the start as constants: what
+ * an initial equation pre(z) = ... gives, when it is a number. */
+static fl_sx start_value_sub(void *cv, fl_sx leaf)
+{
+    fctx *c = cv;
+    const fl_snode *n = fl_sg_node(c->g, leaf);
+    if (n->op == SX_PAR) return fl_sx_const(c->g, c->f->pars.v[n->u.k].value);
+    if (n->op == SX_PRE && c->f->vars.v[n->u.k].kind == FVK_DISC && c->f->vars.v[n->u.k].has_start)
+        return fl_sx_const(c->g, c->f->vars.v[n->u.k].start);
+    return leaf;
+}
+
+/* An initial equation that gives a discrete variable its value before the
+ * start, which is what flange starts discrete variables from (their start
+ * value): pre(z) = value (the MSL's pre(y) = pre_y_start), or z = value for
+ * a z that a when-equation assigns (pulseStart = startTime), the value an
+ * expression of parameters. Returns -1 when it was the first (the start
+ * value is set), 2 when it may be the second (the value in *value;
+ * fl_flat_finish decides, knowing the when-equations), 1 otherwise. */
+static int start_equation(fctx *c, fl_sx lhs, fl_sx rhs, double *value)
+{
+    const fl_snode *l = fl_sg_node(c->g, lhs);
+    if (l->op != SX_PRE && l->op != SX_VAR) return 1;
+    fvar *v = &c->f->vars.v[l->u.k];
+    if (v->kind != FVK_DISC && v->kind != FVK_REAL) return 1;
+    fl_sx val = fl_sx_subst(c->g, rhs, start_value_sub, c);
+    const fl_snode *n = fl_sg_node(c->g, val);
+    if (n->op != SX_CONST) return 1;
+    if (l->op == SX_PRE && v->kind == FVK_DISC) {
+        v->start = n->u.v;
+        v->has_start = 1;
+        return -1;
+    }
+    *value = n->u.v;
+    return 2;
+}
+
 static void add_eq(fctx *c, fl_sx lhs, fl_sx rhs, fl_loc loc, int initial)
 {
-    feq q = {lhs, rhs, loc, c->e->uinst, initial};
+    double value = 0;
+    if (initial && (initial = start_equation(c, lhs, rhs, &value)) < 0) return;
+    feq q = {lhs, rhs, loc, c->e->uinst, initial, value};
     FL_VEC_PUSH(c->f->eqs, q);
 }
 

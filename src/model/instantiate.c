@@ -883,6 +883,16 @@ void add_connect(env *e, const fl_connect *cn)
         ic->failed = 1;
         return;
     }
+    if (ic->nodes.v[a].vtype != ic->nodes.v[b].vtype) {
+        static const char *const tname[] = {"Real", "Integer", "Boolean"};
+        char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
+        fl_err(ic->d, cn->loc, "cannot connect %s signal %s to %s signal %s", tname[ic->nodes.v[a].vtype], sa,
+               tname[ic->nodes.v[b].vtype], sb);
+        free(sa);
+        free(sb);
+        ic->failed = 1;
+        return;
+    }
     int ra = vfind(ic, a), rb = vfind(ic, b);
     if (ra != rb) ic->nodes.v[rb].parent = ra;
 }
@@ -1054,16 +1064,37 @@ static int is_icon(const char *path)
 
 typedef enum conn_kind { CONN_NONE, CONN_FLANGE, CONN_SIGNAL } conn_kind;
 
-static conn_kind connector_kind(const char *path)
+/* The signal connectors of Modelica.Blocks.Interfaces and the type of
+ * their value (the Vector forms are the same connectors, drawn
+ * differently). */
+static const struct {
+    const char *name;
+    unsigned char vtype;
+} signal_connectors[] = {
+    {"RealInput", FL_VT_REAL},          {"RealOutput", FL_VT_REAL},
+    {"RealVectorInput", FL_VT_REAL},    {"RealVectorOutput", FL_VT_REAL},
+    {"BooleanInput", FL_VT_BOOLEAN},    {"BooleanOutput", FL_VT_BOOLEAN},
+    {"BooleanVectorInput", FL_VT_BOOLEAN}, {"BooleanVectorOutput", FL_VT_BOOLEAN},
+    {"IntegerInput", FL_VT_INTEGER},    {"IntegerOutput", FL_VT_INTEGER},
+    {"IntegerVectorInput", FL_VT_INTEGER}, {"IntegerVectorOutput", FL_VT_INTEGER},
+};
+
+/* *vtype: the value type of a signal connector (FL_VT_*). */
+static conn_kind connector_kind(const char *path, unsigned char *vtype)
 {
+    *vtype = FL_VT_REAL;
     if (strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_a") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_b") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Support") == 0)
         return CONN_FLANGE;
-    if (strcmp(path, "Modelica.Blocks.Interfaces.RealInput") == 0 ||
-        strcmp(path, "Modelica.Blocks.Interfaces.RealOutput") == 0)
-        return CONN_SIGNAL;
+    static const char pkg[] = "Modelica.Blocks.Interfaces.";
+    if (strncmp(path, pkg, sizeof pkg - 1) != 0) return CONN_NONE;
+    for (size_t i = 0; i < sizeof signal_connectors / sizeof signal_connectors[0]; i++)
+        if (strcmp(path + sizeof pkg - 1, signal_connectors[i].name) == 0) {
+            *vtype = signal_connectors[i].vtype;
+            return CONN_SIGNAL;
+        }
     return CONN_NONE;
 }
 
@@ -1292,7 +1323,18 @@ static int gather_parts(env *e, const fl_class_ast *c, pmod_vec *mods, iparts *i
     }
     for (size_t i = 0; i < ip->ext_mods.n; i++) FL_VEC_PUSH(ip->all, ip->ext_mods.v[i]);
     mod_index_build(&ip->mix, &ip->all);
-    for (size_t k = 0; k < ip->els.n; k++) fl_map_put(&ip->elnames, ip->els.v[k].decl->name, 0);
+    for (size_t k = 0; k < ip->els.n; k++) fl_map_put(&ip->elnames, ip->els.v[k].decl->name, (int)k);
+    /* a value given to a variable (BooleanOutput y = true, or y = ... from
+     * outside) is an equation as well: its signal connectors are variables */
+    for (size_t k = 0; k < ip->els.n; k++) {
+        const fl_decl *dc = ip->els.v[k].decl;
+        if (dc->binding && !(dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) ip->has_eqs = 1;
+    }
+    for (size_t i = 0; i < ip->all.n; i++) {
+        int k = ip->all.v[i].mod->value && !strchr(ip->all.v[i].name, '.') ? fl_map_get(&ip->elnames, ip->all.v[i].name)
+                                                                             : -1;
+        if (k >= 0 && !(ip->els.v[k].decl->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) ip->has_eqs = 1;
+    }
     for (size_t i = 0; ip->collected && i < ip->all.n; i++) {
         int found = fl_map_getn(&ip->elnames, ip->all.v[i].name, first_part_len(ip->all.v[i].name)) >= 0;
         if (!found) {
@@ -1415,7 +1457,8 @@ static void connector_alias(ictx *ic, resolved *r)
     if (!u || u->kind != CK_CONNECTOR || u->decls.n || u->extends.n != 1 || u->extends.v[0].nmods) return;
     resolved b;
     if (!resolve_name(ic, u, u->extends.v[0].base, &b)) return;
-    if (!b.user && b.path && connector_kind(b.path) != CONN_NONE) {
+    unsigned char vt;
+    if (!b.user && b.path && connector_kind(b.path, &vt) != CONN_NONE) {
         r->user = NULL;
         r->path = b.path;
         return;
@@ -1532,7 +1575,8 @@ static int declare_elements(env *e, iparts *ip)
             connector_alias(ic, &r);
             if (!r.user) {
                 cls = fl_class_find(r.path);
-                conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);
+                unsigned char svt = FL_VT_REAL;
+                conn_kind ck = cls ? CONN_NONE : connector_kind(r.path, &svt);
                 if (!cls && ck != CONN_NONE) {
                     int dims[2], nd;
                     int n = decl_count(e, el, dims, &nd);
@@ -1541,7 +1585,7 @@ static int declare_elements(env *e, iparts *ip)
                     } else if (ck == CONN_SIGNAL && ip->has_eqs) {
                         /* the signal connectors of a class with equations are its variables */
                         size_t first = ic->flat->vars.n;
-                        if (fl_flat_declare_var(e, dc, el->lex, &sub, 1)) rc = decl_failed(e, dc);
+                        if (fl_flat_declare_var(e, dc, el->lex, &sub, 1 + svt)) rc = decl_failed(e, dc);
                         else fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                         /* their causality is the connector's (RealInput, RealOutput) */
                         size_t plen = strlen(r.path);
@@ -1561,7 +1605,8 @@ static int declare_elements(env *e, iparts *ip)
                         for (int k = 0; k < n; k++) {
                             char *en = element_name(dc->name, k, nd, dims);
                             char *path = fl_xcat(prefix, en, (char *)NULL);
-                            vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            ic->nodes.v[node].vtype = svt;
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
                             free(path);
                             free(en);
@@ -1570,7 +1615,8 @@ static int declare_elements(env *e, iparts *ip)
                     } else {
                         if (ck == CONN_FLANGE) e->nflanges++;
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
-                        vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                        int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                        ic->nodes.v[node].vtype = svt;
                         free(path);
                         fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                     }

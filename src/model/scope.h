@@ -43,6 +43,7 @@ typedef struct pslot {
 typedef struct vnode {
     int parent;
     int is_flange;
+    unsigned char vtype; /* a signal's value type (FL_VT_*: library ports are Real) */
     int is_leaf;
     fl_pref leaf;
     fl_loc loc;

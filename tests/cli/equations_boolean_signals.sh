@@ -6,7 +6,9 @@
 # the event iteration letting pre() catch up within an instant (a latch of an
 # Or and a Pre block), sample() true at its instants only, relations of time
 # alone located in a model with nothing to integrate, matrices built of
-# column vectors, and a Boolean output connected to Real inputs.
+# column vectors, the equations of a when-equation reading each other's new
+# values, relations the event program rewrites, and a Boolean output
+# connected to Real inputs.
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 
@@ -216,7 +218,48 @@ check(jumps("table.y[1]") == [0.2, 0.4, 0.6], "table.y[1] jumps at %s" % jumps("
 near(col("table.y[1]")[-1], 1, 0, "table.y[1] at the end")
 PY
 
-# ---- 7. a Boolean output on Real inputs (a user block's, a Force's)
+# ---- 7. the equations of a when-equation hold together: T reads the
+# endValue assigned beside it (T = 0.1 + (3 - 1)/20 = 0.2), y ramps 1 -> 3
+model together <<'EOF'
+model Together
+  Boolean u = time > 0.1;
+  Real y;
+  discrete Real endValue(start = 1);
+  discrete Real rate;
+  discrete Real T;
+equation
+  y = if time < T then endValue - (T - time)*rate else endValue;
+  when u then
+    endValue = 3;
+    rate = 20;
+    T = time + (endValue - pre(y))/rate;
+  end when;
+  annotation(experiment(StopTime = 0.3, Interval = 0.05));
+end Together;
+EOF
+sim together && values "when-equations: the values read each other's new values" together <<'PY'
+near(at("T", 0.1, -1), 0.2, 1e-12, "T after the edge of u")
+near(worst("y", lambda t: 1 if t <= 0.1 else min(3, 1 + 20*(t - 0.1)), 0.1001), 0, 1e-9, "y: the ramp from 1 to 3")
+PY
+
+# ---- 8. a relation inside an if-expression with a discrete variable (the
+# event program puts in its definition): decided by its own value, not by
+# another relation's crossing (u > 0 leaves zero at the start)
+model inner <<'EOF'
+model Inner
+  Real u = 2*sin(6.283185307179586*time);
+  Integer k = 0;
+  Boolean b = if u > 0 then u >= k + 0.5 else false;
+  annotation(experiment(StopTime = 0.1, Interval = 0.01));
+end Inner;
+EOF
+sim inner && values "a relation read through a discrete definition" inner <<'PY'
+J = jumps("b")
+check(len(J) == 1, "b jumps at %s" % J)
+near(J[0], math.asin(0.25)/(2*math.pi), 1e-12, "2 sin(2 pi t) reaches 0.5")
+PY
+
+# ---- 9. a Boolean output on Real inputs (a user block's, a Force's)
 model mixed <<'EOF'
 model Mixed
   block Src

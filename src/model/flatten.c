@@ -2125,7 +2125,7 @@ static int flatten_list(fctx *c, const fl_eq *eqs, int n, int initial, int in_wh
                     fa.uinst = c->e->uinst;
                     fa.a.cond = a[0].one;
                     fa.a.msg = a[1].str ? a[1].str : "";
-                    fa.a.loc = q->loc;
+                    fa.a.loc = fl_user_loc(c->e, q->loc);
                     fa.a.warning = warning;
                     FL_VEC_PUSH(c->f->asserts, fa);
                 }

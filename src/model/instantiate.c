@@ -480,8 +480,8 @@ static int eval_value(env *e, pslot *s)
         if (start && start->value) {
             rc = eval_in(e, s->lex, start->value, &s->val);
             if (!rc) {
-                fl_warn(e->ic->d, s->decl->name_loc, "parameter '%s%s' has no value; using its start value",
-                        e->prefix, s->name);
+                fl_warn(e->ic->d, fl_user_loc(e, s->decl->name_loc),
+                        "parameter '%s%s' has no value; using its start value", e->prefix, s->name);
                 rc = check_ptype(e, s, s->decl->name_loc);
             }
         } else {
@@ -595,6 +595,13 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
     if (eval_param(e, s)) return -1;
     *out = fl_value_copy(&s->val);
     return 1;
+}
+
+fl_loc fl_user_loc(const env *e, fl_loc loc)
+{
+    /* (bundled.c names the texts "<flange: NAME>") */
+    for (const env *p = e; p && loc.file && strncmp(loc.file, "<flange: ", 9) == 0; p = p->up) loc = p->decl_loc;
+    return loc;
 }
 
 int eval_pmod(const pmod *p, const fl_expr *value, fl_value *out)
@@ -996,7 +1003,8 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                 if (eval_pmod(p, md->value, &v)) {
                     rc = -1;
                 } else {
-                    if (fl_model_set_param(ic->m, inst, k, &v, md->loc, ic->d)) rc = -1;
+                    /* (a modifier in flange's MSL text: messages point at the user's declaration) */
+                    if (fl_model_set_param(ic->m, inst, k, &v, fl_user_loc(p->where, md->loc), ic->d)) rc = -1;
                     fl_value_free(&v);
                 }
             }
@@ -1477,7 +1485,7 @@ static int declare_component(env *e, const elem *el, const fl_class *cls, const 
     char *name = fl_xcat(e->prefix, ename, (char *)NULL);
     int rc = 0;
     if (cls) {
-        int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
+        int inst = fl_model_add_inst(ic->m, cls, name, fl_user_loc(e, dc->name_loc), ic->d);
         if (inst < 0 || apply_lib_mods(e, inst, sub)) rc = -1;
         /* the kind, and the instance for connect() to find without a second lookup */
         fl_map_put(&e->elems, ename, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));

@@ -127,6 +127,10 @@ int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, r
  * its id; -2 when the name is no function of the model's files (a built-in
  * or unknown name); -1 after reporting its errors. */
 int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc loc);
+/* Where a message about loc points: loc, or when it is in the Modelica text
+ * flange carries (an MSL block's assert), the declaration in the user's
+ * files of the instance it belongs to. */
+fl_loc fl_user_loc(const env *e, fl_loc loc);
 /* Evaluate a parameter expression written in lex, in scope e. */
 int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 /* Evaluate the value of modification p (the element of an array value it

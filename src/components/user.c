@@ -664,6 +664,13 @@ static int u_build(fl_builder *b)
         int cv = c->cls_of_var[u->fixed_init.v[i]];
         if (cv >= 0) fl_b_fixed_handled(b, cv);
     }
+    /* fixed = true of a discrete variable: its start value is its value
+     * before the start (pre() at the initial time), where discrete
+     * variables start from anyway */
+    for (int k = 0; k < L->ndisc; k++) {
+        int cv = L->disc_var[k] >= 0 ? c->cls_of_var[L->disc_var[k]] : -1;
+        if (cv >= 0) fl_b_fixed_handled(b, cv);
+    }
     free(port);
     return rc;
 }

@@ -33,6 +33,7 @@ typedef struct fctx {
     fl_flat *f;
     int *sig_role;   /* per variable: SG_* */
     int *sig_root;   /* per variable with a role: its signal set (graph root) */
+    unsigned char *passthru; /* per output variable: its block's input is in its set (connect(u, y) inside) */
     int *uroot;      /* per user instance: its cluster (union-find) */
     /* classes by structure */
     struct ckey {
@@ -76,10 +77,34 @@ static int inside(const fl_flat *f, int a, int b)
 
 /* Of two outputs in one signal set, the one that feeds it: an output
  * connector of a block is, seen from inside the block, where a component's
- * output goes (the inner one feeds). */
-static int feeding_output(const fl_flat *f, int a, int b)
+ * output goes (the inner one feeds), or where the block's own input goes
+ * (connect(numberPort, showNumber): what feeds the input feeds it). */
+static int feeding_output(const fctx *c, int a, int b)
 {
-    return inside(f, f->vars.v[b].uinst, f->vars.v[a].uinst) ? b : a;
+    if (c->passthru[a] != c->passthru[b]) return c->passthru[a] ? b : a;
+    return inside(c->f, c->f->vars.v[b].uinst, c->f->vars.v[a].uinst) ? b : a;
+}
+
+/* The outputs whose block connects an input of its own to them. */
+static void find_passthru(fctx *c)
+{
+    ictx *ic = c->ic;
+    fl_flat *f = c->f;
+    fl_map ins = {0};
+    char key[48];
+    for (size_t k = 0; k < f->vars.n; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_input) continue;
+        snprintf(key, sizeof key, "%d:%d", vfind(ic, v->vnode), v->uinst);
+        fl_map_put(&ins, key, 1);
+    }
+    for (size_t k = 0; k < f->vars.n; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_output) continue;
+        snprintf(key, sizeof key, "%d:%d", vfind(ic, v->vnode), v->uinst);
+        c->passthru[k] = fl_map_get(&ins, key) >= 0;
+    }
+    fl_map_free(&ins);
 }
 
 /* Signal sets of user blocks worded as for library blocks: two outputs
@@ -108,12 +133,12 @@ static int check_signal_sets(fctx *c, const int *has_out)
         if (has_out[r]) continue;
         int o = out_var[r];
         if (o >= 0 && f->vars.v[o].uinst != v->uinst && !inside(f, v->uinst, f->vars.v[o].uinst) &&
-            !inside(f, f->vars.v[o].uinst, v->uinst)) {
+            !inside(f, f->vars.v[o].uinst, v->uinst) && !c->passthru[o] && !c->passthru[k]) {
             fl_err(ic->d, f->uinsts.v[v->uinst].loc, "outputs %s and %s are connected to each other",
                    f->vars.v[o].name, v->name);
             rc = -1;
         }
-        out_var[r] = o >= 0 ? feeding_output(f, o, (int)k) : (int)k;
+        out_var[r] = o >= 0 ? feeding_output(c, o, (int)k) : (int)k;
     }
     for (size_t k = 0; k < f->vars.n && !rc; k++) {
         const fvar *v = &f->vars.v[k];
@@ -228,6 +253,7 @@ static void resolve_signals(fctx *c)
         if (cls->ports[v->leaf.port].kind == FL_PORT_OUTPUT) has_out[r] = 1;
         else has_in[r] = 1;
     }
+    find_passthru(c);
     if (check_signal_sets(c, has_out)) ic->failed = 1;
     for (size_t k = 0; k < f->vars.n; k++) {
         fvar *v = &f->vars.v[k];
@@ -243,7 +269,7 @@ static void resolve_signals(fctx *c)
         /* variables of one set are equal; the preferred one (a declared
          * output) feeds the library inputs of the set */
         if (first[r] < 0 || (!f->vars.v[first[r]].is_output && v->is_output)) first[r] = (int)k;
-        else if (f->vars.v[first[r]].is_output && v->is_output) first[r] = feeding_output(f, first[r], (int)k);
+        else if (f->vars.v[first[r]].is_output && v->is_output) first[r] = feeding_output(c, first[r], (int)k);
     }
     /* second pass: equations and the source of each set */
     for (size_t k = 0; k < f->vars.n; k++) {
@@ -829,6 +855,7 @@ int fl_flat_finish(ictx *ic)
     c.f = f;
     c.sig_role = fl_xcalloc(f->vars.n + 1, sizeof(int));
     c.sig_root = fl_xmalloc(sizeof(int) * (f->vars.n + 1));
+    c.passthru = fl_xcalloc(f->vars.n + 1, 1);
     for (size_t k = 0; k < f->vars.n; k++) c.sig_root[k] = -1;
     c.uroot = fl_xmalloc(sizeof(int) * (f->uinsts.n + 1));
     resolve_signals(&c);
@@ -836,6 +863,7 @@ int fl_flat_finish(ictx *ic)
     if (ic->failed) {
         free(c.sig_role);
         free(c.sig_root);
+        free(c.passthru);
         free(c.uroot);
         return -1;
     }
@@ -925,6 +953,7 @@ int fl_flat_finish(ictx *ic)
     free(c.keys);
     free(c.sig_role);
     free(c.sig_root);
+    free(c.passthru);
     free(c.uroot);
     return rc;
 }

@@ -228,6 +228,7 @@ typedef struct binding {
     const fl_class_ast *lex;
     env *where;              /* scope of the value (an outer modifier: the outer scope) */
     fl_loc loc;
+    int uinst;               /* the user instance the equation belongs to */
 } binding;
 typedef FL_VEC(binding) binding_vec;
 
@@ -329,6 +330,17 @@ static int apply_var_attr(env *e, int first, int n, const pmod *p, const char *a
     return rc;
 }
 
+int fl_unsized_length(const fl_decl *dc, const pmod_vec *mods)
+{
+    const fl_expr *v = dc->binding;
+    for (size_t i = mods ? mods->n : 0; i-- > 0;)
+        if (!*mods->v[i].name && mods->v[i].mod->value) {
+            v = mods->v[i].mod->value;
+            break;
+        }
+    return v && v->kind == EX_ARRAY ? v->nargs : -1;
+}
+
 int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, const pmod_vec *mods, int vnode_signal)
 {
     ictx *ic = e->ic;
@@ -349,12 +361,13 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     }
     for (int k = 0; k < nd; k++) {
         const fl_expr *x = k < dc->ntype_dims ? dc->type_dims[k] : dc->dims[k - dc->ntype_dims];
-        long n;
-        if (x->kind == EX_COLON) {
-            fl_err(ic->d, x->loc, "the size of '%s' must be given", dc->name);
+        long n = nd == 1 && x->kind == EX_COLON ? fl_unsized_length(dc, mods) : 0;
+        if (x->kind == EX_COLON && n < 0) {
+            fl_err(ic->d, x->loc, "the size of '%s' must be given (or follow from an array {...} it is bound to)",
+                   dc->name);
             return -1;
         }
-        if (eval_int(e, lex, x, &n)) return -1;
+        if (x->kind != EX_COLON && eval_int(e, lex, x, &n)) return -1;
         if (n < 0 || n > 10000000) {
             fl_err(ic->d, x->loc, "array size %ld of '%s' is out of range", n, dc->name);
             return -1;
@@ -453,12 +466,16 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     }
     free(set);
     if (bind) {
-        binding_vec *pend = e->pending;
+        /* a value from outside (start(reset = {stop.on})) may read components
+         * declared after this one: it waits for the equations of the scope
+         * it is written in, and stays this instance's equation */
+        env *wait = bind_where && bind_where != e ? bind_where : e;
+        binding_vec *pend = wait->pending;
         if (!pend) {
             pend = fl_xcalloc(1, sizeof *pend);
-            e->pending = pend;
+            wait->pending = pend;
         }
-        binding b = {first, n, bind, bind_lex, bind_where, bind_loc};
+        binding b = {first, n, bind, bind_lex, bind_where, bind_loc, ui};
         FL_VEC_PUSH(*pend, b);
     }
     return rc;
@@ -492,6 +509,7 @@ typedef struct fctx {
     fl_diag *d;
     fl_arena *ar;     /* element arrays of this equation */
     int failed;
+    int owner;        /* the user instance of the equations added, -1: e's */
 } fctx;
 
 static int fx_count(const fx *x)
@@ -1676,7 +1694,7 @@ static void add_eq(fctx *c, fl_sx lhs, fl_sx rhs, fl_loc loc, int initial)
 {
     double value = 0;
     if (initial && (initial = start_equation(c, lhs, rhs, &value)) < 0) return;
-    feq q = {lhs, rhs, loc, c->e->uinst, initial, value};
+    feq q = {lhs, rhs, loc, c->owner >= 0 ? c->owner : c->e->uinst, initial, value};
     FL_VEC_PUSH(c->f->eqs, q);
 }
 
@@ -2153,6 +2171,7 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
     c.g = &ic->flat->g;
     c.d = ic->d;
     c.ar = fl_arena_new();
+    c.owner = -1;
     int rc = 0;
     /* bindings of declarations first (y = 2*x written as Real y = 2*x) */
     binding_vec *pend = e->pending;
@@ -2173,7 +2192,11 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
             } else {
                 fl_sx *el = fx_els(&r);
                 c.e = e;
+                c.owner = b->uinst;
                 for (int k = 0; k < n; k++) add_eq(&c, fl_sx_var(c.g, b->first + k), el[k], b->loc, 0);
+                c.owner = -1;
+                /* inputs given a value from outside: given, as by a connection */
+                if (b->uinst != e->uinst && ic->flat->vars.v[b->first].is_input) ic->flat->uinsts.v[b->uinst].nconn += n;
             }
         }
         c.e = saved_e;

@@ -572,6 +572,8 @@ static int eval_param(env *e, pslot *s)
     return s->state == 2 ? 0 : -1;
 }
 
+static int variable_shape(env *e, const char *name, fl_value *out);
+
 static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
 {
     env *e = ctx;
@@ -586,7 +588,7 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
                 return 1;
             }
     int k = fl_map_get(&e->pindex, ref->parts[0].name);
-    if (k < 0) return 0;
+    if (k < 0) return ref->parts[0].nsubs ? 0 : variable_shape(e, ref->parts[0].name, out);
     pslot *s = &e->params.v[k];
     if (s->state == 0 && e->stacking) { /* eval_param evaluates it first, then asks again */
         e->need = k;
@@ -1359,6 +1361,53 @@ static int gather_parts(env *e, const fl_class_ast *c, pmod_vec *mods, iparts *i
  * error is reported and the others are still checked: one run lists
  * every independent error. A parameter that failed stays in the table,
  * failed, so that what refers to it fails without more messages. */
+static void element_mods(env *e, iparts *ip, const elem *el, pmod_vec *sub);
+
+/* A variable array of the instance read by a parameter's expression: its
+ * shape, for size(reset, 1) (the MSL's RadioButtonSource), with values
+ * that are no numbers. 1, or 0 when name is no variable array of it. */
+static int variable_shape(env *e, const char *name, fl_value *out)
+{
+    iparts *ip = e->ip;
+    int k = ip ? fl_map_get(&ip->elnames, name) : -1;
+    if (k < 0) return 0;
+    const elem *el = &ip->els.v[k];
+    const fl_decl *dc = el->decl;
+    int nd = dc->ndims + dc->ntype_dims;
+    if ((dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) || nd < 1 || nd > 2) return 0;
+    unsigned char vt;
+    const char *unit;
+    int nlits;
+    if (!fl_flat_is_var_type(e->ic, el->lex, dc->type, &vt, &unit, &nlits)) return 0;
+    long dim[2] = {0, 0};
+    for (int j = 0; j < nd; j++) {
+        const fl_expr *x = j < dc->ntype_dims ? dc->type_dims[j] : dc->dims[j - dc->ntype_dims];
+        if (x->kind == EX_COLON) {
+            pmod_vec sub = {0};
+            element_mods(e, ip, el, &sub);
+            dim[j] = nd == 1 ? fl_unsized_length(dc, &sub) : -1;
+            FL_VEC_FREE(sub);
+            if (dim[j] < 0) return 0;
+            continue;
+        }
+        fl_value v;
+        if (eval_in(e, el->lex, x, &v)) return -1;
+        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+        dim[j] = ok ? (long)v.num : 0;
+        fl_value_free(&v);
+        if (!ok) return 0;
+    }
+    size_t n = (size_t)dim[0] * (size_t)(nd == 2 ? dim[1] : 1);
+    memset(out, 0, sizeof *out);
+    out->kind = V_ARRAY;
+    out->ndims = nd;
+    out->dim[0] = (int)dim[0];
+    out->dim[1] = nd == 2 ? (int)dim[1] : 0;
+    out->data = fl_xmalloc(sizeof(double) * (n ? n : 1));
+    for (size_t i = 0; i < n; i++) out->data[i] = NAN;
+    return 1;
+}
+
 static int declare_params(env *e, iparts *ip)
 {
     ictx *ic = e->ic;
@@ -1721,6 +1770,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     iparts ip;
     memset(&ip, 0, sizeof ip);
     int rc = gather_parts(&e, c, mods, &ip);
+    e.ip = &ip;
     if (declare_params(&e, &ip)) rc = -1;
     if (declare_elements(&e, &ip)) rc = -1;
     /* equations (their connects inside for-loops and if-equations too),

@@ -107,6 +107,7 @@ struct env {
     const iterb *iters; /* for-loop iterators of the equations being flattened */
     void *pending; /* flatten.c: declaration bindings waiting for the equations */
     fl_loc decl_loc; /* where the instance is declared (the top: its class) */
+    struct iparts *ip;  /* its declarations while its elements are made (a parameter's size(v, 1)) */
     int has_components; /* components were declared in it */
     int nflanges;       /* flange connectors declared in it */
 };
@@ -127,6 +128,11 @@ int resolve_name(const ictx *ic, const fl_class_ast *lex, const char *written, r
  * its id; -2 when the name is no function of the model's files (a built-in
  * or unknown name); -1 after reporting its errors. */
 int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc loc);
+/* The length an unsized dimension of a variable (input Boolean reset[:] =
+ * {false}) takes from the array {...} it is given (mods as for
+ * fl_flat_declare_var: the outermost value wins, else the declaration's);
+ * -1 when it is given no array constructor. */
+int fl_unsized_length(const fl_decl *dc, const pmod_vec *mods);
 /* Where a message about loc points: loc, or when it is in the Modelica text
  * flange carries (an MSL block's assert), the declaration in the user's
  * files of the instance it belongs to. */

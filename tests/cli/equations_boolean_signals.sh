@@ -259,7 +259,45 @@ check(len(J) == 1, "b jumps at %s" % J)
 near(J[0], math.asin(0.25)/(2*math.pi), 1e-12, "2 sin(2 pi t) reaches 0.5")
 PY
 
-# ---- 9. a Boolean output on Real inputs (a user block's, a Force's)
+# ---- 9. a variable array sized by the array it is given (reset[:] =
+# {...}), size() of it in a parameter, a value from outside reading a
+# component declared after, fixed = true on discrete variables, and a block
+# passing its own input to its output (connect(u, y) inside)
+model sized <<'EOF'
+model Sized
+  block Any "y: one of the inputs is true"
+    input Boolean r[:] = {false};
+    parameter Integer n = size(r, 1);
+    Integer count(start = 0, fixed = true);
+    Modelica.Blocks.Interfaces.BooleanOutput y(start = false, fixed = true);
+  equation
+    y = count > 0;
+    count = sum({if r[i] then 1 else 0 for i in 1:n});
+  end Any;
+  block Through "shows its input at its output"
+    Modelica.Blocks.Interfaces.BooleanInput u;
+    Modelica.Blocks.Interfaces.BooleanOutput y;
+    Boolean seen = u "(an equation: u and y are its variables)";
+  equation
+    connect(u, y);
+  end Through;
+  Any any(r = {a.y, b.y, false});
+  Modelica.Blocks.Sources.BooleanStep a(startTime = 0.3);
+  Modelica.Blocks.Sources.BooleanStep b(startTime = 0.6);
+  Through through;
+equation
+  connect(any.y, through.u);
+  annotation(experiment(StopTime = 1, Interval = 0.1));
+end Sized;
+EOF
+sim sized && values "r[:] sized by its value, size(r, 1), a value from outside, a block passing its input on" sized <<'PY'
+check(jumps("any.count") == [0.3, 0.6], "any.count jumps at %s" % jumps("any.count"))
+near(col("any.count")[-1], 2, 0, "any.count at the end")
+check(jumps("through.y") == [0.3], "through.y jumps at %s" % jumps("through.y"))
+check(col("any.r[3]") == [0]*len(t), "any.r[3]")
+PY
+
+# ---- 10. a Boolean output on Real inputs (a user block's, a Force's)
 model mixed <<'EOF'
 model Mixed
   block Src

@@ -3,8 +3,9 @@
 # closed forms: BooleanConstant, BooleanStep (both start values),
 # BooleanPulse's edges at exact times, SampleTrigger's instants,
 # BooleanTable (start value, extrapolation, shifted), BooleanExpression,
-# IntegerConstant, IntegerStep, IntegerTable, IntegerExpression, and a
-# table that is not increasing.
+# IntegerConstant, IntegerStep, IntegerTable, IntegerExpression,
+# RadioButtonSource with the Interaction.Show blocks, and a table that is
+# not increasing.
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
 
@@ -82,7 +83,36 @@ check(all(r["periodic.y"] == 1 for r in rows if 0.1 < r["time"] and r["time"] % 
       "periodic.y")
 PY
 
-# ---- 3. a table that does not increase
+# ---- 3. two radio buttons that release each other (start pressed at 1 and
+# 3, stop at 2 and 4), and the Interaction.Show blocks, from a port or from
+# an expression
+model radio <<'EOF'
+model Radio
+  Modelica.Blocks.Sources.RadioButtonSource start(buttonTimeTable = {1, 3}, reset = {stop.on});
+  Modelica.Blocks.Sources.RadioButtonSource stop(buttonTimeTable = {2, 4}, reset = {start.on});
+  Modelica.Blocks.Interaction.Show.BooleanValue shown;
+  Modelica.Blocks.Interaction.Show.BooleanValue both(use_activePort = false, active = start.on or stop.on);
+  Modelica.Blocks.Interaction.Show.IntegerValue n(use_numberPort = false, number = if start.on then 1 else 2);
+  Modelica.Blocks.Interaction.Show.RealValue x(use_numberPort = false, number = 2*time);
+equation
+  connect(start.on, shown.activePort);
+  annotation(experiment(StopTime = 5, Interval = 0.1));
+end Radio;
+EOF
+sim radio && values "RadioButtonSource and the Show blocks" radio <<'PY'
+check(jumps("start.on") == [1, 2, 3, 4], "start.on jumps at %s" % jumps("start.on"))
+check(jumps("stop.on") == [2, 3, 4], "stop.on jumps at %s" % jumps("stop.on"))
+E = [1, 2, 3, 4]
+away = [r for r in rows if min(abs(r["time"] - e) for e in E) > 1e-9]
+check(all(r["start.on"] == (1 if 1 < r["time"] < 2 or 3 < r["time"] < 4 else 0) for r in away), "start.on")
+check(all(r["stop.on"] == (1 if 2 < r["time"] < 3 or r["time"] > 4 else 0) for r in away), "stop.on")
+check(col("shown.showActive") == col("start.on"), "shown.showActive = start.on")
+check(all(r["both.showActive"] == (1 if r["time"] > 1 else 0) for r in away), "both.showActive")
+check(all(r["n.showNumber"] == (1 if r["start.on"] else 2) for r in rows), "n.showNumber")
+near(worst("x.showNumber", lambda t: 2*t), 0, 1e-12, "x.showNumber = 2 time")
+PY
+
+# ---- 4. a table that does not increase
 model badtable <<'EOF'
 model BadTable
   Modelica.Blocks.Sources.BooleanTable table(table = {0.2, 0.2, 0.5});

@@ -103,3 +103,24 @@ equation
   connect(combiTimeTable.y[1], realToInteger.u);
   connect(realToInteger.y, y);
 end IntegerTable;
+block RadioButtonSource "a Boolean like a radio button: pressed at the times of buttonTimeTable, released by reset"
+  parameter Modelica.Units.SI.Time buttonTimeTable[:] = {0, 1} "when the button is pressed";
+  input Boolean reset[:] = {false} "the button is released when one of them turns true";
+  Modelica.Blocks.Interfaces.BooleanOutput on(start = false, fixed = true);
+protected
+  Modelica.Blocks.Sources.BooleanTable table(table = buttonTimeTable, y(start = false, fixed = true));
+  parameter Integer nReset = size(reset, 1);
+  Boolean pre_reset[nReset];
+initial equation
+  pre(pre_reset) = fill(false, nReset);
+  pre(reset) = fill(false, nReset);
+equation
+  // (the MSL's algorithm: pre_reset := pre(reset), then the when-statement
+  // of pre_reset and the one of change(table.y), which wins as the later)
+  pre_reset = pre(reset);
+  when change(table.y) then
+    on = true;
+  elsewhen pre_reset then
+    on = false;
+  end when;
+end RadioButtonSource;

@@ -912,17 +912,18 @@ int fl_flat_finish(ictx *ic)
             /* discrete start values, in the order of the class's discrete slots */
             const fl_class *k = fl_uclass_class(cls);
             int q = npar;
+            fl_map byname = {0}; /* the cluster's variables by name (a network of blocks has thousands) */
+            if (k->nparams > npar)
+                for (size_t j = 0; j < b->vars.n; j++) fl_map_put(&byname, rel_name(b->prefix, f->vars.v[b->vars.v[j]].name), (int)j);
             for (int p = npar; p < k->nparams; p++) {
                 const char *pname = k->params[p].name;
                 size_t len = strlen(pname) - strlen(".start");
-                double sv = 0;
-                for (size_t j = 0; j < b->vars.n; j++) {
-                    const fvar *v = &f->vars.v[b->vars.v[j]];
-                    const char *rn = rel_name(b->prefix, v->name);
-                    if (strlen(rn) == len && strncmp(rn, pname, len) == 0) sv = v->has_start ? v->start : 0;
-                }
+                int j = fl_map_getn(&byname, pname, len);
+                const fvar *v = j >= 0 ? &f->vars.v[b->vars.v[j]] : NULL;
+                double sv = v && v->has_start ? v->start : 0;
                 if (q < npar + ndisc) par[q++] = sv;
             }
+            fl_map_free(&byname);
             rc = make_instance(&c, b, cls, par, k->nparams);
         }
         free(par);

@@ -159,6 +159,7 @@ typedef struct fl_ectx {
     char *err;           /* an event that fails writes its message here (FL_ERRLEN) */
     int *terminate;      /* an event that ends the run (terminate()) sets it */
     int terminal;        /* 1 in the event update at the end of the run (terminal()) */
+    int samples_off;     /* 1 in the event update that ends an event instant: sample() is false again */
     char *term_msg;      /* and writes its message here (FL_ERRLEN) */
     char *func_err;      /* a user function that failed writes its message here, when empty (FL_ERRLEN) */
     int *func_fatal;     /* ... and sets this when no other point can help (an endless loop): the run stops */
@@ -367,6 +368,7 @@ enum {
     FL_EK_SOURCE = 1 << 0,  /* its power is work done on the system (force sources) */
     FL_EK_CONTACT = 1 << 1, /* compliant contact: events can be switched off (contact_events = 0) */
     FL_EK_IMPULSE = 1 << 2, /* applies impulses: both sides need mass, at least one side free */
+    FL_EK_SAMPLE = 1 << 3,  /* reads sample(): its event update runs once more as an instant ends */
 };
 
 /* Prescribed motion (drivers). */

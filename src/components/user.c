@@ -35,12 +35,13 @@ struct fl_uclass {
     int *cls_of_var;       /* cluster variable -> class variable, -1 */
     int *var_of_cls;
     int *disc_start_par;   /* per discrete slot */
+    unsigned char *disc_when; /* per discrete slot: assigned by a when-equation (not defined by an equation) */
     int *own_diff;         /* per own unknown (the element's own_diff) */
     uint64_t *dep0;        /* dense masks of an element without dependencies */
     /* discrete Real states of an element: [relations][discrete slots][when conditions]
-     * [the time of the last event][discrete values before it][each relation's a - b in
-     * the first pass of that event] */
-    int rs_disc, rs_wcond, rs_tev, rs_dpre, rs_g0;
+     * [the time of the last event][pre() of the discrete slots][their values at the
+     * start of the last pass][each relation's a - b in the first pass of that event] */
+    int rs_disc, rs_wcond, rs_tev, rs_dpre, rs_dlast, rs_g0;
     char **own_names;
     /* per class variable that is a kinematic quantity: level, attachments
      * (+, -) and its offset as an expression of parameters */
@@ -348,9 +349,20 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
     if (initial) {
         rs[c->rs_tev] = x->t;
         for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
-    } else if (fabs(x->t - rs[c->rs_tev]) > eps) {
+    } else if (fabs(x->t - rs[c->rs_tev]) <= eps) {
+        /* another pass at the same instant: Modelica's event iteration,
+         * pre(z) becomes z. A variable a when-equation assigns is read at
+         * its new value only from the pass after the one that assigned it
+         * (the statements run after the pass's program), so its pre()
+         * follows one pass later: change() and edge() of it still fire. */
+        first = 0;
+        for (int k = 0; k < L->ndisc; k++) {
+            rs[c->rs_dpre + k] = c->disc_when[k] ? rs[c->rs_dlast + k] : rs[c->rs_disc + k];
+            rs[c->rs_dlast + k] = rs[c->rs_disc + k];
+        }
+    } else {
         rs[c->rs_tev] = x->t;
-        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dpre + k] = rs[c->rs_disc + k];
+        for (int k = 0; k < L->ndisc; k++) rs[c->rs_dlast + k] = rs[c->rs_dpre + k] = rs[c->rs_disc + k];
         const fl_sprog *w = &L->wleft;
         if (w->nout) {
             double *wr = registers((size_t)w->nreg + 1);
@@ -360,8 +372,6 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
             call_failures(c, x);
             for (int k = 0; k < L->nwcond; k++) rs[c->rs_wcond + k] = wr[w->out[k]] != 0;
         }
-    } else {
-        first = 0;
     }
     /* evaluate: relations decided, definitions, conditions, values */
     double *reg = registers((size_t)p->nreg + 1);
@@ -379,7 +389,7 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
      * resets), its value decides */
     if (first) ex.gout = rs + c->rs_g0;
     else ex.gref = rs + c->rs_g0;
-    ex.sample_eps = 1e-9 * fmax(1.0, fabs(x->t));
+    ex.sample_eps = x->samples_off ? -1 : 1e-9 * fmax(1.0, fabs(x->t)); /* -1: no instant is that close */
     fl_sprog_run(p, reg, 1, 1, with_calls(c, &ex));
     call_failures(c, x);
     int changed = 0, rc = 0;
@@ -447,6 +457,11 @@ static int event_pass(fl_ectx *x, const fl_elem *e, const int *dir, int initial)
                 break;
             }
         }
+    }
+    /* a pre() the next pass would read differently: the iteration goes on */
+    for (int k = 0; k < L->ndisc && !initial && !changed; k++) {
+        double a = rs[c->rs_dlast + k], b = rs[c->rs_dpre + k];
+        if (c->disc_when[k] && a != b && !(isnan(a) && isnan(b))) changed = 1;
     }
     for (size_t i = 0; i < L->asserts.n && !rc; i++) {
         const fl_fassert *a = &L->asserts.v[i];
@@ -666,6 +681,13 @@ static int u_build(fl_builder *b)
         int cv = c->cls_of_var[u->fixed_init.v[i]];
         if (cv >= 0) fl_b_fixed_handled(b, cv);
     }
+    /* fixed = true of a discrete variable: its start value is its value
+     * before the start (pre() at the initial time), where discrete
+     * variables start from anyway */
+    for (int k = 0; k < L->ndisc; k++) {
+        int cv = L->disc_var[k] >= 0 ? c->cls_of_var[L->disc_var[k]] : -1;
+        if (cv >= 0) fl_b_fixed_handled(b, cv);
+    }
     free(port);
     return rc;
 }
@@ -699,6 +721,7 @@ static void uclass_free(fl_uclass *c)
     free(c->cls_of_var);
     free(c->var_of_cls);
     free(c->disc_start_par);
+    free(c->disc_when);
     free(c->own_names);
     free(c->kin);
     free(c->own_diff);
@@ -876,7 +899,11 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     c->rs_wcond = L->nrel + L->ndisc;
     c->rs_tev = L->nrel + L->ndisc + L->nwcond;
     c->rs_dpre = c->rs_tev + 1;
-    c->rs_g0 = c->rs_dpre + L->ndisc;
+    c->rs_dlast = c->rs_dpre + L->ndisc;
+    c->rs_g0 = c->rs_dlast + L->ndisc;
+    c->disc_when = fl_xcalloc((size_t)L->ndisc + 1, 1);
+    for (size_t s = 0; s < L->stmts.n; s++)
+        if (L->stmts.v[s].kind == FW_ASSIGN) c->disc_when[L->stmts.v[s].disc] = 1;
     /* the element */
     fl_elem_ops *ops = &c->ops;
     ops->nown = L->nown;
@@ -888,8 +915,8 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->event = u_event;
     ops->init_modes = u_init_modes;
     ops->next_time_event = u_next_time_event;
-    ops->nreal = 2 * L->nrel + 2 * L->ndisc + L->nwcond + 1;
-    ops->flags = FL_EK_SOURCE;
+    ops->nreal = 2 * L->nrel + 3 * L->ndisc + L->nwcond + 1;
+    ops->flags = FL_EK_SOURCE | (L->nsample ? FL_EK_SAMPLE : 0);
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;
     ops->ndep = L->ndep;

@@ -33,6 +33,7 @@ typedef struct fctx {
     fl_flat *f;
     int *sig_role;   /* per variable: SG_* */
     int *sig_root;   /* per variable with a role: its signal set (graph root) */
+    unsigned char *passthru; /* per output variable: its block's input is in its set (connect(u, y) inside) */
     int *uroot;      /* per user instance: its cluster (union-find) */
     /* classes by structure */
     struct ckey {
@@ -66,6 +67,46 @@ static void uf_union(int *p, int a, int b)
 
 static void vars_of(const fl_sgraph *g, const fl_sx *roots, int nroots, ivec *out);
 
+/* Is user instance a inside instance b (a component of it, or deeper)? */
+static int inside(const fl_flat *f, int a, int b)
+{
+    const char *pa = f->uinsts.v[a].prefix, *pb = f->uinsts.v[b].prefix;
+    size_t nb = strlen(pb);
+    return strlen(pa) > nb && strncmp(pa, pb, nb) == 0;
+}
+
+/* Of two outputs in one signal set, the one that feeds it: an output
+ * connector of a block is, seen from inside the block, where a component's
+ * output goes (the inner one feeds), or where the block's own input goes
+ * (connect(numberPort, showNumber): what feeds the input feeds it). */
+static int feeding_output(const fctx *c, int a, int b)
+{
+    if (c->passthru[a] != c->passthru[b]) return c->passthru[a] ? b : a;
+    return inside(c->f, c->f->vars.v[b].uinst, c->f->vars.v[a].uinst) ? b : a;
+}
+
+/* The outputs whose block connects an input of its own to them. */
+static void find_passthru(fctx *c)
+{
+    ictx *ic = c->ic;
+    fl_flat *f = c->f;
+    fl_map ins = {0};
+    char key[48];
+    for (size_t k = 0; k < f->vars.n; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_input) continue;
+        snprintf(key, sizeof key, "%d:%d", vfind(ic, v->vnode), v->uinst);
+        fl_map_put(&ins, key, 1);
+    }
+    for (size_t k = 0; k < f->vars.n; k++) {
+        const fvar *v = &f->vars.v[k];
+        if (v->vnode < 0 || !v->is_output) continue;
+        snprintf(key, sizeof key, "%d:%d", vfind(ic, v->vnode), v->uinst);
+        c->passthru[k] = fl_map_get(&ins, key) >= 0;
+    }
+    fl_map_free(&ins);
+}
+
 /* Signal sets of user blocks worded as for library blocks: two outputs
  * joined, or an input that no output feeds and no equation of another
  * instance gives. Returns -1 after reporting. */
@@ -90,12 +131,14 @@ static int check_signal_sets(fctx *c, const int *has_out)
         if (v->vnode < 0 || !v->is_output || v->name[0] == '(') continue;
         int r = vfind(ic, v->vnode);
         if (has_out[r]) continue;
-        if (out_var[r] >= 0 && f->vars.v[out_var[r]].uinst != v->uinst) {
+        int o = out_var[r];
+        if (o >= 0 && f->vars.v[o].uinst != v->uinst && !inside(f, v->uinst, f->vars.v[o].uinst) &&
+            !inside(f, f->vars.v[o].uinst, v->uinst) && !c->passthru[o] && !c->passthru[k]) {
             fl_err(ic->d, f->uinsts.v[v->uinst].loc, "outputs %s and %s are connected to each other",
-                   f->vars.v[out_var[r]].name, v->name);
+                   f->vars.v[o].name, v->name);
             rc = -1;
         }
-        out_var[r] = (int)k;
+        out_var[r] = o >= 0 ? feeding_output(c, o, (int)k) : (int)k;
     }
     for (size_t k = 0; k < f->vars.n && !rc; k++) {
         const fvar *v = &f->vars.v[k];
@@ -210,6 +253,7 @@ static void resolve_signals(fctx *c)
         if (cls->ports[v->leaf.port].kind == FL_PORT_OUTPUT) has_out[r] = 1;
         else has_in[r] = 1;
     }
+    find_passthru(c);
     if (check_signal_sets(c, has_out)) ic->failed = 1;
     for (size_t k = 0; k < f->vars.n; k++) {
         fvar *v = &f->vars.v[k];
@@ -225,6 +269,7 @@ static void resolve_signals(fctx *c)
         /* variables of one set are equal; the preferred one (a declared
          * output) feeds the library inputs of the set */
         if (first[r] < 0 || (!f->vars.v[first[r]].is_output && v->is_output)) first[r] = (int)k;
+        else if (f->vars.v[first[r]].is_output && v->is_output) first[r] = feeding_output(c, first[r], (int)k);
     }
     /* second pass: equations and the source of each set */
     for (size_t k = 0; k < f->vars.n; k++) {
@@ -233,7 +278,11 @@ static void resolve_signals(fctx *c)
         int r = c->sig_root[k];
         int a = first[r];
         if (a != (int)k) {
-            feq q = {fl_sx_var(&f->g, a), fl_sx_var(&f->g, (int)k), v->loc, f->vars.v[a].uinst, 0};
+            /* a discrete variable is defined by the lone variable of its
+             * equation's left side: the set's source defines the others */
+            fl_sx va = fl_sx_var(&f->g, a), vk = fl_sx_var(&f->g, (int)k);
+            int disc = v->vtype != FL_VT_REAL;
+            feq q = {disc ? vk : va, disc ? va : vk, v->loc, f->vars.v[a].uinst, 0, 0};
             FL_VEC_PUSH(f->eqs, q);
             f->uinsts.v[f->vars.v[a].uinst].nconn++;
         } else if (has_in[r]) {
@@ -767,17 +816,46 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
     return 0;
 }
 
+/* Initial equations z = value and pre(z) = value of a variable that a
+ * when-equation assigns: its value before the start (its start value);
+ * of other variables they stay initial equations. */
+static void initial_starts(fl_flat *f)
+{
+    unsigned char *assigned = fl_xcalloc(f->vars.n + 1, 1);
+    for (size_t w = 0; w < f->whens.n; w++)
+        for (int s = 0; s < f->whens.v[w].w.nbody; s++)
+            if (f->whens.v[w].w.body[s].kind == FW_ASSIGN) assigned[f->whens.v[w].w.body[s].var] = 1;
+    size_t n = 0;
+    for (size_t e = 0; e < f->eqs.n; e++) {
+        feq *q = &f->eqs.v[e];
+        if (q->initial == 2) {
+            fvar *v = &f->vars.v[f->g.n[q->lhs].u.k];
+            if (assigned[f->g.n[q->lhs].u.k]) {
+                v->start = q->value;
+                v->has_start = 1;
+                continue;
+            }
+            q->initial = 1;
+        }
+        f->eqs.v[n++] = *q;
+    }
+    f->eqs.n = n;
+    free(assigned);
+}
+
 int fl_flat_finish(ictx *ic)
 {
     fl_flat *f = ic->flat;
     fl_uconn_equations(ic);
     if (!f->uinsts.n) return 0;
+    initial_starts(f);
     fctx c;
     memset(&c, 0, sizeof c);
     c.ic = ic;
     c.f = f;
     c.sig_role = fl_xcalloc(f->vars.n + 1, sizeof(int));
     c.sig_root = fl_xmalloc(sizeof(int) * (f->vars.n + 1));
+    c.passthru = fl_xcalloc(f->vars.n + 1, 1);
     for (size_t k = 0; k < f->vars.n; k++) c.sig_root[k] = -1;
     c.uroot = fl_xmalloc(sizeof(int) * (f->uinsts.n + 1));
     resolve_signals(&c);
@@ -785,6 +863,7 @@ int fl_flat_finish(ictx *ic)
     if (ic->failed) {
         free(c.sig_role);
         free(c.sig_root);
+        free(c.passthru);
         free(c.uroot);
         return -1;
     }
@@ -833,17 +912,18 @@ int fl_flat_finish(ictx *ic)
             /* discrete start values, in the order of the class's discrete slots */
             const fl_class *k = fl_uclass_class(cls);
             int q = npar;
+            fl_map byname = {0}; /* the cluster's variables by name (a network of blocks has thousands) */
+            if (k->nparams > npar)
+                for (size_t j = 0; j < b->vars.n; j++) fl_map_put(&byname, rel_name(b->prefix, f->vars.v[b->vars.v[j]].name), (int)j);
             for (int p = npar; p < k->nparams; p++) {
                 const char *pname = k->params[p].name;
                 size_t len = strlen(pname) - strlen(".start");
-                double sv = 0;
-                for (size_t j = 0; j < b->vars.n; j++) {
-                    const fvar *v = &f->vars.v[b->vars.v[j]];
-                    const char *rn = rel_name(b->prefix, v->name);
-                    if (strlen(rn) == len && strncmp(rn, pname, len) == 0) sv = v->has_start ? v->start : 0;
-                }
+                int j = fl_map_getn(&byname, pname, len);
+                const fvar *v = j >= 0 ? &f->vars.v[b->vars.v[j]] : NULL;
+                double sv = v && v->has_start ? v->start : 0;
                 if (q < npar + ndisc) par[q++] = sv;
             }
+            fl_map_free(&byname);
             rc = make_instance(&c, b, cls, par, k->nparams);
         }
         free(par);
@@ -874,6 +954,7 @@ int fl_flat_finish(ictx *ic)
     free(c.keys);
     free(c.sig_role);
     free(c.sig_root);
+    free(c.passthru);
     free(c.uroot);
     return rc;
 }

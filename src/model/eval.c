@@ -269,44 +269,83 @@ static int eval_array(const fl_expr *e, const fl_eval_env *env, fl_value *out, f
     return rc;
 }
 
-/* [a, b; c, d]: rows of scalars (or row vectors, concatenated). */
+/* [a, b; c, d] as Modelica builds it: each element a block (a number 1 x 1,
+ * a vector a column, a matrix itself), the blocks of a row side by side
+ * (of one height), the rows one below the other (of one width):
+ * [t[1], 0; t, {1, 0, 1}] is a table of two columns. */
 static int eval_matrix(const fl_expr *e, const fl_eval_env *env, fl_value *out, fl_diag *d)
 {
-    FL_VEC(double) data = {0};
-    int cols = -1;
-    for (int i = 0; i < e->nargs; i++) {
+    int nrows = e->nargs, cols = -1, height = 0, rc = 0;
+    fl_value **blocks = fl_xcalloc((size_t)(nrows ? nrows : 1), sizeof(fl_value *));
+    int *hrow = fl_xcalloc((size_t)(nrows ? nrows : 1), sizeof(int));
+    for (int i = 0; i < nrows && !rc; i++) {
         const fl_expr *row = e->args[i];
-        int rc = 0;
-        for (int j = 0; j < row->nargs; j++) {
-            fl_value v;
-            if (fl_eval(row->args[j], env, &v, d)) {
-                FL_VEC_FREE(data);
-                return -1;
+        blocks[i] = fl_xcalloc((size_t)(row->nargs ? row->nargs : 1), sizeof(fl_value));
+        int w = 0, h = -1;
+        for (int j = 0; j < row->nargs && !rc; j++) {
+            fl_value *v = &blocks[i][j];
+            if (fl_eval(row->args[j], env, v, d)) {
+                memset(v, 0, sizeof *v); /* nothing of it to free */
+                rc = -1;
+                break;
             }
-            if (fl_value_is_number(&v)) {
-                FL_VEC_PUSH(data, v.num);
-                rc++;
-            } else if (v.kind == V_ARRAY && v.ndims == 1) {
-                for (int k = 0; k < v.dim[0]; k++) FL_VEC_PUSH(data, v.data[k]);
-                rc += v.dim[0];
+            int bh, bw;
+            if (fl_value_is_number(v)) {
+                bh = bw = 1;
+            } else if (v->kind == V_ARRAY && v->ndims == 1) {
+                bh = v->dim[0];
+                bw = 1;
+            } else if (v->kind == V_ARRAY && v->ndims == 2) {
+                bh = v->dim[0];
+                bw = v->dim[1];
             } else {
-                fl_value_free(&v);
-                FL_VEC_FREE(data);
-                return fail(d, row->args[j]->loc, "matrix elements must be numbers%s", "");
+                rc = fail(d, row->args[j]->loc, "matrix elements must be numbers%s", "");
+                break;
             }
-            fl_value_free(&v);
+            if (h >= 0 && bh != h) {
+                fl_err(d, row->args[j]->loc, "the elements of matrix row %d have different numbers of rows (%d and %d)",
+                       i + 1, h, bh);
+                rc = -1;
+                break;
+            }
+            h = bh;
+            w += bw;
         }
-        if (cols >= 0 && rc != cols) {
-            FL_VEC_FREE(data);
-            fl_err(d, row->loc, "matrix row %d has %d elements, row 1 has %d", i + 1, rc, cols);
-            return -1;
+        if (rc) break;
+        if (cols >= 0 && w != cols) {
+            fl_err(d, row->loc, "matrix row %d has %d columns, row 1 has %d", i + 1, w, cols);
+            rc = -1;
+            break;
         }
-        cols = rc;
+        cols = w;
+        hrow[i] = h < 0 ? 0 : h;
+        height += hrow[i];
     }
-    *out = make_array(2, e->nargs, cols < 0 ? 0 : cols);
-    if (data.n) memcpy(out->data, data.v, sizeof(double) * data.n);
-    FL_VEC_FREE(data);
-    return 0;
+    if (!rc) {
+        *out = make_array(2, height, cols < 0 ? 0 : cols);
+        int r0 = 0;
+        for (int i = 0; i < nrows; i++) {
+            int c0 = 0;
+            for (int j = 0; j < e->args[i]->nargs; j++) {
+                const fl_value *v = &blocks[i][j];
+                int bw = v->kind == V_ARRAY && v->ndims == 2 ? v->dim[1] : 1;
+                for (int r = 0; r < hrow[i]; r++)
+                    for (int c = 0; c < bw; c++)
+                        out->data[(size_t)(r0 + r) * (size_t)cols + (size_t)(c0 + c)] =
+                            v->kind == V_ARRAY ? v->data[(size_t)r * (size_t)bw + (size_t)c] : v->num;
+                c0 += bw;
+            }
+            r0 += hrow[i];
+        }
+    }
+    for (int i = 0; i < nrows; i++) {
+        if (!blocks[i]) continue;
+        for (int j = 0; j < e->args[i]->nargs; j++) fl_value_free(&blocks[i][j]);
+        free(blocks[i]);
+    }
+    free(blocks);
+    free(hrow);
+    return rc;
 }
 
 static int binop_scalar(int op, double a, double b, fl_value *out, fl_loc loc, fl_diag *d)

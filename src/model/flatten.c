@@ -245,6 +245,7 @@ typedef struct binding {
     const fl_class_ast *lex;
     env *where;              /* scope of the value (an outer modifier: the outer scope) */
     fl_loc loc;
+    int uinst;               /* the user instance the equation belongs to */
 } binding;
 typedef FL_VEC(binding) binding_vec;
 
@@ -347,12 +348,23 @@ static int apply_var_attr(env *e, int first, int n, int is_array, const pmod *p,
     return rc;
 }
 
+int fl_unsized_length(const fl_decl *dc, const pmod_vec *mods)
+{
+    const fl_expr *v = dc->binding;
+    for (size_t i = mods ? mods->n : 0; i-- > 0;)
+        if (!*mods->v[i].name && mods->v[i].mod->value) {
+            v = mods->v[i].mod->value;
+            break;
+        }
+    return v && v->kind == EX_ARRAY ? v->nargs : -1;
+}
+
 int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, const pmod_vec *mods, int vnode_signal)
 {
     ictx *ic = e->ic;
     fl_flat *f = ic->flat;
     int ui = fl_flat_instance(e, dc->name_loc);
-    unsigned char vtype = FL_VT_REAL;
+    unsigned char vtype = vnode_signal ? (unsigned char)(vnode_signal - 1) : FL_VT_REAL;
     const char *unit = "";
     int nlits = 0;
     int isvar = vnode_signal ? 1 : fl_flat_is_var_type(ic, lex, dc->type, &vtype, &unit, &nlits);
@@ -368,12 +380,13 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     }
     for (int k = 0; k < nd; k++) {
         const fl_expr *x = k < dc->ntype_dims ? dc->type_dims[k] : dc->dims[k - dc->ntype_dims];
-        long n;
-        if (x->kind == EX_COLON) {
-            fl_err(ic->d, x->loc, "the size of '%s' must be given", dc->name);
+        long n = nd == 1 && x->kind == EX_COLON ? fl_unsized_length(dc, mods) : 0;
+        if (x->kind == EX_COLON && n < 0) {
+            fl_err(ic->d, x->loc, "the size of '%s' must be given (or follow from an array {...} it is bound to)",
+                   dc->name);
             return -1;
         }
-        if (eval_int(e, lex, x, &n)) return -1;
+        if (x->kind != EX_COLON && eval_int(e, lex, x, &n)) return -1;
         if (n < 0 || n > 10000000) {
             fl_err(ic->d, x->loc, "array size %ld of '%s' is out of range", n, dc->name);
             return -1;
@@ -414,7 +427,9 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
         for (int i = 0; i < n; i++) {
             char *nm = nd ? fl_xsprintf("%s[%d]", dc->name, i + 1) : fl_xstrdup(dc->name);
             char *path = fl_xcat(e->prefix, nm, (char *)NULL);
-            f->vars.v[first + i].vnode = vnode_get(ic, path, 0, f->vars.v[first + i].loc);
+            int node = vnode_get(ic, path, 0, dc->name_loc);
+            ic->nodes.v[node].vtype = vtype;
+            f->vars.v[first + i].vnode = node;
             free(path);
             free(nm);
         }
@@ -470,12 +485,16 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
     }
     free(set);
     if (bind) {
-        binding_vec *pend = e->pending;
+        /* a value from outside (start(reset = {stop.on})) may read components
+         * declared after this one: it waits for the equations of the scope
+         * it is written in, and stays this instance's equation */
+        env *wait = bind_where && bind_where != e ? bind_where : e;
+        binding_vec *pend = wait->pending;
         if (!pend) {
             pend = fl_xcalloc(1, sizeof *pend);
-            e->pending = pend;
+            wait->pending = pend;
         }
-        binding b = {first, n, bind, bind_lex, bind_where, bind_loc};
+        binding b = {first, n, bind, bind_lex, bind_where, bind_loc, ui};
         FL_VEC_PUSH(*pend, b);
     }
     return rc;
@@ -509,6 +528,7 @@ typedef struct fctx {
     fl_diag *d;
     fl_arena *ar;     /* element arrays of this equation */
     int failed;
+    int owner;        /* the user instance of the equations added, -1: e's */
 } fctx;
 
 static int fx_count(const fx *x)
@@ -1122,7 +1142,7 @@ static fl_sx der_aux(void *cv, fl_sx leaf)
     int aux = fl_map_get(&c->f->vindex, name);
     if (aux < 0) {
         aux = add_var(c->f, name, v->uinst, FVK_REAL, a->loc);
-        feq q = {fl_sx_var(c->g, aux), fl_sx_der(c->g, k), a->loc, c->f->vars.v[aux].uinst, 0};
+        feq q = {fl_sx_var(c->g, aux), fl_sx_der(c->g, k), a->loc, c->f->vars.v[aux].uinst, 0, 0};
         FL_VEC_PUSH(c->f->eqs, q);
     }
     free(name);
@@ -1692,9 +1712,48 @@ static int conv(fctx *c, const fl_expr *x, fx *out)
 
 /* ---- equations ---------------------------------------------------------------------- */
 
+/* Parameters and the pre() values known at the start as constants: what
+ * an initial equation pre(z) = ... gives, when it is a number. */
+static fl_sx start_value_sub(void *cv, fl_sx leaf)
+{
+    fctx *c = cv;
+    const fl_snode *n = fl_sg_node(c->g, leaf);
+    if (n->op == SX_PAR) return fl_sx_const(c->g, c->f->pars.v[n->u.k].value);
+    if (n->op == SX_PRE && c->f->vars.v[n->u.k].kind == FVK_DISC && c->f->vars.v[n->u.k].has_start)
+        return fl_sx_const(c->g, c->f->vars.v[n->u.k].start);
+    return leaf;
+}
+
+/* An initial equation that gives a discrete variable its value before the
+ * start, which is what flange starts discrete variables from (their start
+ * value): pre(z) = value (the MSL's pre(y) = pre_y_start), or z = value for
+ * a z that a when-equation assigns (pulseStart = startTime), the value an
+ * expression of parameters. Returns -1 when it was the first (the start
+ * value is set), 2 when it may be the second (the value in *value;
+ * fl_flat_finish decides, knowing the when-equations), 1 otherwise. */
+static int start_equation(fctx *c, fl_sx lhs, fl_sx rhs, double *value)
+{
+    const fl_snode *l = fl_sg_node(c->g, lhs);
+    if (l->op != SX_PRE && l->op != SX_VAR) return 1;
+    fvar *v = &c->f->vars.v[l->u.k];
+    if (v->kind != FVK_DISC && v->kind != FVK_REAL) return 1;
+    fl_sx val = fl_sx_subst(c->g, rhs, start_value_sub, c);
+    const fl_snode *n = fl_sg_node(c->g, val);
+    if (n->op != SX_CONST) return 1;
+    if (l->op == SX_PRE && v->kind == FVK_DISC) {
+        v->start = n->u.v;
+        v->has_start = 1;
+        return -1;
+    }
+    *value = n->u.v;
+    return 2;
+}
+
 static void add_eq(fctx *c, fl_sx lhs, fl_sx rhs, fl_loc loc, int initial)
 {
-    feq q = {lhs, rhs, loc, c->e->uinst, initial};
+    double value = 0;
+    if (initial && (initial = start_equation(c, lhs, rhs, &value)) < 0) return;
+    feq q = {lhs, rhs, loc, c->owner >= 0 ? c->owner : c->e->uinst, initial, value};
     FL_VEC_PUSH(c->f->eqs, q);
 }
 
@@ -2172,6 +2231,7 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
     c.g = &ic->flat->g;
     c.d = ic->d;
     c.ar = fl_arena_new();
+    c.owner = -1;
     int rc = 0;
     /* bindings of declarations first (y = 2*x written as Real y = 2*x) */
     binding_vec *pend = e->pending;
@@ -2192,7 +2252,11 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
             } else {
                 fl_sx *el = fx_els(&r);
                 c.e = e;
+                c.owner = b->uinst;
                 for (int k = 0; k < n; k++) add_eq(&c, fl_sx_var(c.g, b->first + k), el[k], b->loc, 0);
+                c.owner = -1;
+                /* inputs given a value from outside: given, as by a connection */
+                if (b->uinst != e->uinst && ic->flat->vars.v[b->first].is_input) ic->flat->uinsts.v[b->uinst].nconn += n;
             }
         }
         c.e = saved_e;

@@ -49,7 +49,9 @@ typedef struct feq {
     fl_sx lhs, rhs;
     fl_loc loc;
     int uinst;
-    int initial;
+    int initial; /* 1: an initial equation; 2: z = value or pre(z) = value, a start value if a
+                    when-equation assigns z (fl_flat_finish decides) */
+    double value; /* initial 2: the value */
 } feq;
 
 /* A parameter value referenced by equations (a slot). */
@@ -143,8 +145,9 @@ int fl_flat_instance(env *e, fl_loc loc);
 /* A declaration that is a variable (type Real, Integer, Boolean, an SI
  * or short type of them, an enumeration, or a signal connector of a
  * class with equations): its scalar variables with their attributes from
- * the modifiers (mods, outer ones first). Returns 0, or -1 after
- * reporting. */
+ * the modifiers (mods, outer ones first). vnode_signal: 0 for a variable,
+ * 1 + FL_VT_* for a signal connector (RealInput, BooleanOutput, ...) of
+ * that value type. Returns 0, or -1 after reporting. */
 int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, const pmod_vec *mods, int vnode_signal);
 
 /* The equations of an instance: eqs/ieqs lists from the class and its

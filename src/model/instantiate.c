@@ -671,6 +671,8 @@ static int lookup_lib_param(env *e, const fl_ref *ref, fl_value *out, fl_diag *d
     return 0;
 }
 
+static int variable_shape(env *e, const char *name, fl_value *out);
+
 static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl_diag *d)
 {
     env *e = ctx;
@@ -685,7 +687,7 @@ static int lookup_cb(void *ctx, const fl_ref *ref, fl_loc loc, fl_value *out, fl
                 return 1;
             }
     int k = fl_map_get(&e->pindex, ref->parts[0].name);
-    if (k < 0) return 0;
+    if (k < 0) return ref->parts[0].nsubs ? 0 : variable_shape(e, ref->parts[0].name, out);
     pslot *s = &e->params.v[k];
     if (s->state == 0 && e->stacking) { /* eval_param evaluates it first, then asks again */
         e->need = k;
@@ -1160,6 +1162,16 @@ static int connect_nodes(env *e, const fl_connect *cn)
         ic->failed = 1;
         return -1;
     }
+    if (ic->nodes.v[a].vtype != ic->nodes.v[b].vtype) {
+        static const char *const tname[] = {"Real", "Integer", "Boolean"};
+        char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
+        fl_err(ic->d, cn->loc, "cannot connect %s signal %s to %s signal %s", tname[ic->nodes.v[a].vtype], sa,
+               tname[ic->nodes.v[b].vtype], sb);
+        free(sa);
+        free(sb);
+        ic->failed = 1;
+        return -1;
+    }
     int ra = vfind(ic, a), rb = vfind(ic, b);
     if (ra != rb) ic->nodes.v[rb].parent = ra;
     return 0;
@@ -1264,7 +1276,8 @@ static int apply_lib_mods(env *e, int inst, pmod_vec *mods)
                 if (eval_pmod(p, md->value, &v)) {
                     rc = -1;
                 } else {
-                    if (fl_model_set_param(ic->m, inst, k, &v, md->loc, ic->d)) rc = -1;
+                    /* (a modifier in flange's MSL text: messages point at the user's declaration) */
+                    if (fl_model_set_param(ic->m, inst, k, &v, fl_scope_user_loc(p->where, md->loc), ic->d)) rc = -1;
                     fl_value_free(&v);
                 }
             }
@@ -1332,18 +1345,37 @@ static int is_icon(const char *path)
 
 typedef enum conn_kind { CONN_NONE, CONN_FLANGE, CONN_SIGNAL } conn_kind;
 
-static conn_kind connector_kind(const char *path)
+/* The signal connectors of Modelica.Blocks.Interfaces and the type of
+ * their value (the Vector forms are the same connectors, drawn
+ * differently). */
+static const struct {
+    const char *name;
+    unsigned char vtype;
+} signal_connectors[] = {
+    {"RealInput", FL_VT_REAL},          {"RealOutput", FL_VT_REAL},
+    {"RealVectorInput", FL_VT_REAL},    {"RealVectorOutput", FL_VT_REAL},
+    {"BooleanInput", FL_VT_BOOLEAN},    {"BooleanOutput", FL_VT_BOOLEAN},
+    {"BooleanVectorInput", FL_VT_BOOLEAN}, {"BooleanVectorOutput", FL_VT_BOOLEAN},
+    {"IntegerInput", FL_VT_INTEGER},    {"IntegerOutput", FL_VT_INTEGER},
+    {"IntegerVectorInput", FL_VT_INTEGER}, {"IntegerVectorOutput", FL_VT_INTEGER},
+};
+
+/* *vtype: the value type of a signal connector (FL_VT_*). */
+static conn_kind connector_kind(const char *path, unsigned char *vtype)
 {
+    *vtype = FL_VT_REAL;
     if (strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_a") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_b") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange") == 0 ||
         strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Support") == 0)
         return CONN_FLANGE;
-    if (strcmp(path, "Modelica.Blocks.Interfaces.RealInput") == 0 ||
-        strcmp(path, "Modelica.Blocks.Interfaces.RealOutput") == 0 ||
-        strcmp(path, "Modelica.Blocks.Interfaces.RealVectorInput") == 0 ||
-        strcmp(path, "Modelica.Blocks.Interfaces.RealVectorOutput") == 0)
-        return CONN_SIGNAL;
+    static const char pkg[] = "Modelica.Blocks.Interfaces.";
+    if (strncmp(path, pkg, sizeof pkg - 1) != 0) return CONN_NONE;
+    for (size_t i = 0; i < sizeof signal_connectors / sizeof signal_connectors[0]; i++)
+        if (strcmp(path + sizeof pkg - 1, signal_connectors[i].name) == 0) {
+            *vtype = signal_connectors[i].vtype;
+            return CONN_SIGNAL;
+        }
     return CONN_NONE;
 }
 
@@ -1572,7 +1604,18 @@ static int gather_parts(env *e, const fl_class_ast *c, pmod_vec *mods, iparts *i
     }
     for (size_t i = 0; i < ip->ext_mods.n; i++) FL_VEC_PUSH(ip->all, ip->ext_mods.v[i]);
     mod_index_build(&ip->mix, &ip->all);
-    for (size_t k = 0; k < ip->els.n; k++) fl_map_put(&ip->elnames, ip->els.v[k].decl->name, 0);
+    for (size_t k = 0; k < ip->els.n; k++) fl_map_put(&ip->elnames, ip->els.v[k].decl->name, (int)k);
+    /* a value given to a variable (BooleanOutput y = true, or y = ... from
+     * outside) is an equation as well: its signal connectors are variables */
+    for (size_t k = 0; k < ip->els.n; k++) {
+        const fl_decl *dc = ip->els.v[k].decl;
+        if (dc->binding && !(dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) ip->has_eqs = 1;
+    }
+    for (size_t i = 0; i < ip->all.n; i++) {
+        int k = ip->all.v[i].mod->value && !strchr(ip->all.v[i].name, '.') ? fl_map_get(&ip->elnames, ip->all.v[i].name)
+                                                                             : -1;
+        if (k >= 0 && !(ip->els.v[k].decl->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT))) ip->has_eqs = 1;
+    }
     for (size_t i = 0; ip->collected && i < ip->all.n; i++) {
         int found = fl_map_getn(&ip->elnames, ip->all.v[i].name, first_part_len(ip->all.v[i].name)) >= 0;
         if (!found) {
@@ -1589,6 +1632,53 @@ static int gather_parts(env *e, const fl_class_ast *c, pmod_vec *mods, iparts *i
  * error is reported and the others are still checked: one run lists
  * every independent error. A parameter that failed stays in the table,
  * failed, so that what refers to it fails without more messages. */
+static void element_mods(env *e, iparts *ip, const elem *el, pmod_vec *sub);
+
+/* A variable array of the instance read by a parameter's expression: its
+ * shape, for size(reset, 1) (the MSL's RadioButtonSource), with values
+ * that are no numbers. 1, or 0 when name is no variable array of it. */
+static int variable_shape(env *e, const char *name, fl_value *out)
+{
+    iparts *ip = e->ip;
+    int k = ip ? fl_map_get(&ip->elnames, name) : -1;
+    if (k < 0) return 0;
+    const elem *el = &ip->els.v[k];
+    const fl_decl *dc = el->decl;
+    int nd = dc->ndims + dc->ntype_dims;
+    if ((dc->prefix & (FL_PFX_PARAMETER | FL_PFX_CONSTANT)) || nd < 1 || nd > 2) return 0;
+    unsigned char vt;
+    const char *unit;
+    int nlits;
+    if (!fl_flat_is_var_type(e->ic, el->lex, dc->type, &vt, &unit, &nlits)) return 0;
+    long dim[2] = {0, 0};
+    for (int j = 0; j < nd; j++) {
+        const fl_expr *x = j < dc->ntype_dims ? dc->type_dims[j] : dc->dims[j - dc->ntype_dims];
+        if (x->kind == EX_COLON) {
+            pmod_vec sub = {0};
+            element_mods(e, ip, el, &sub);
+            dim[j] = nd == 1 ? fl_unsized_length(dc, &sub) : -1;
+            FL_VEC_FREE(sub);
+            if (dim[j] < 0) return 0;
+            continue;
+        }
+        fl_value v;
+        if (eval_in(e, el->lex, x, &v)) return -1;
+        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+        dim[j] = ok ? (long)v.num : 0;
+        fl_value_free(&v);
+        if (!ok) return 0;
+    }
+    size_t n = (size_t)dim[0] * (size_t)(nd == 2 ? dim[1] : 1);
+    memset(out, 0, sizeof *out);
+    out->kind = V_ARRAY;
+    out->ndims = nd;
+    out->dim[0] = (int)dim[0];
+    out->dim[1] = nd == 2 ? (int)dim[1] : 0;
+    out->data = fl_xmalloc(sizeof(double) * (n ? n : 1));
+    for (size_t i = 0; i < n; i++) out->data[i] = NAN;
+    return 1;
+}
+
 static int declare_params(env *e, iparts *ip)
 {
     ictx *ic = e->ic;
@@ -1695,7 +1785,8 @@ static void connector_alias(ictx *ic, resolved *r)
     if (!u || u->kind != CK_CONNECTOR || u->decls.n || u->extends.n != 1 || u->extends.v[0].nmods) return;
     resolved b;
     if (!resolve_name(ic, u, u->extends.v[0].base, &b)) return;
-    if (!b.user && b.path && connector_kind(b.path) != CONN_NONE) {
+    unsigned char vt;
+    if (!b.user && b.path && connector_kind(b.path, &vt) != CONN_NONE) {
         r->user = NULL;
         r->path = b.path;
         return;
@@ -1714,7 +1805,7 @@ static int declare_component(env *e, const elem *el, const fl_class *cls, const 
     char *name = fl_xcat(e->prefix, ename, (char *)NULL);
     int rc = 0;
     if (cls) {
-        int inst = fl_model_add_inst(ic->m, cls, name, dc->name_loc, ic->d);
+        int inst = fl_model_add_inst(ic->m, cls, name, fl_scope_user_loc(e, dc->name_loc), ic->d);
         if (inst < 0 || apply_lib_mods(e, inst, sub)) rc = -1;
         /* the kind, and the instance for connect() to find without a second lookup */
         fl_map_put(&e->elems, ename, EL_LIB | (inst >= 0 ? (inst + 1) << 3 : 0));
@@ -1818,7 +1909,8 @@ static int declare_elements(env *e, iparts *ip)
             connector_alias(ic, &r);
             if (!r.user) {
                 cls = fl_class_find(r.path);
-                conn_kind ck = cls ? CONN_NONE : connector_kind(r.path);
+                unsigned char svt = FL_VT_REAL;
+                conn_kind ck = cls ? CONN_NONE : connector_kind(r.path, &svt);
                 if (!cls && ck != CONN_NONE) {
                     int dims[2], nd;
                     int n = decl_count(e, el, dims, &nd);
@@ -1827,7 +1919,7 @@ static int declare_elements(env *e, iparts *ip)
                     } else if (ck == CONN_SIGNAL && ip->has_eqs) {
                         /* the signal connectors of a class with equations are its variables */
                         size_t first = ic->flat->vars.n;
-                        if (fl_flat_declare_var(e, dc, el->lex, &sub, 1)) rc = decl_failed(e, dc);
+                        if (fl_flat_declare_var(e, dc, el->lex, &sub, 1 + svt)) rc = decl_failed(e, dc);
                         else fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                         /* their causality is the connector's (RealInput, RealOutput) */
                         size_t plen = strlen(r.path);
@@ -1847,7 +1939,8 @@ static int declare_elements(env *e, iparts *ip)
                         for (int k = 0; k < n; k++) {
                             char *en = element_name(dc->name, k, nd, dims);
                             char *path = fl_xcat(prefix, en, (char *)NULL);
-                            vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            ic->nodes.v[node].vtype = svt;
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
                             free(path);
                             free(en);
@@ -1856,7 +1949,8 @@ static int declare_elements(env *e, iparts *ip)
                     } else {
                         if (ck == CONN_FLANGE) e->nflanges++;
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
-                        vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                        int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                        ic->nodes.v[node].vtype = svt;
                         free(path);
                         fl_map_put(&e->elems, dc->name, EL_CONNECTOR);
                     }
@@ -1953,6 +2047,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     iparts ip;
     memset(&ip, 0, sizeof ip);
     int rc = gather_parts(&e, c, mods, &ip);
+    e.ip = &ip;
     if (declare_params(&e, &ip)) rc = -1;
     if (declare_elements(&e, &ip)) rc = -1;
     /* equations (their connects inside for-loops and if-equations too),

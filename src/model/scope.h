@@ -43,6 +43,7 @@ typedef struct pslot {
 typedef struct vnode {
     int parent;
     int is_flange;
+    unsigned char vtype; /* a signal's value type (FL_VT_*: library ports are Real) */
     int is_leaf;
     fl_pref leaf;
     fl_loc loc;
@@ -106,6 +107,7 @@ struct env {
     const iterb *iters; /* for-loop iterators of the equations being flattened */
     void *pending; /* flatten.c: declaration bindings waiting for the equations */
     fl_loc decl_loc; /* where the instance is declared (the top: its class) */
+    struct iparts *ip;  /* its declarations while its elements are made (a parameter's size(v, 1)) */
     int has_components; /* components were declared in it */
     int nflanges;       /* flange connectors declared in it */
 };
@@ -132,6 +134,11 @@ int user_function(ictx *ic, const fl_class_ast *lex, const char *written, fl_loc
  * (`Limiter lim(uMax = 1, uMin = 2);`), not in text the user never wrote.
  * Other locations are returned as they are. */
 fl_loc fl_scope_user_loc(const env *e, fl_loc loc);
+/* The length an unsized dimension of a variable (input Boolean reset[:] =
+ * {false}) takes from the array {...} it is given (mods as for
+ * fl_flat_declare_var: the outermost value wins, else the declaration's);
+ * -1 when it is given no array constructor. */
+int fl_unsized_length(const fl_decl *dc, const pmod_vec *mods);
 /* Evaluate a parameter expression written in lex, in scope e. */
 int eval_in(env *e, const fl_class_ast *lex, const fl_expr *x, fl_value *out);
 /* Evaluate the value of modification p (the element of an array value it

@@ -113,7 +113,7 @@ static int uf_find(int *p, int x)
 
 static void add_eq(fl_flat *f, fl_sx lhs, fl_sx rhs, fl_loc loc, int owner)
 {
-    feq q = {lhs, rhs, loc, owner, 0};
+    feq q = {lhs, rhs, loc, owner, 0, 0};
     FL_VEC_PUSH(f->eqs, q);
     f->uinsts.v[owner].nconn++; /* a connection's, not the instance's own */
 }

@@ -144,6 +144,7 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->err = s->elem_err;
     x->terminate = &s->terminate;
     x->terminal = s->terminal;
+    x->samples_off = s->samples_off;
     x->term_msg = s->term_msg;
     x->func_err = s->func_err;
     x->func_fatal = &s->func_fatal;

@@ -484,47 +484,59 @@ static int settle_zero_roots(fl_sim *s, double t)
     return rc;
 }
 
-/* The root functions a and b of two times: does one change sign between
- * them (from one side to the other side or to zero)? */
-static int root_crossed(double a, double b)
+/* A model with nothing to integrate has no integrator to find the roots
+ * of its relations (a threshold on a source's signal): they depend on time
+ * alone, so they are looked for here, at eight points of the step from a
+ * to *b and then by bisection to the rounding of time. 1 when one crosses:
+ * *b is the first instant after the crossing and rootdir says which
+ * crossed, in which direction. */
+static int time_roots(fl_sim *s, double a, double *b)
 {
-    return (a < 0 && b >= 0) || (a > 0 && b <= 0);
-}
-
-/* Nothing to integrate, but relations that are events (the Sign of a
- * sine): IDA's root finding does not run, and their root functions depend
- * on time alone. The first crossing in (t, *tend] is found by bisection to
- * a rounding error of the time; *tend becomes its time and s->rootdir says
- * which functions crossed, in which direction (IDA's convention). Returns
- * 1 if one crossed. */
-static int locate_root_without_states(fl_sim *s, double t, double *tend)
-{
-    int nr = s->sys->nroot_fns, found = 0;
-    double *g0 = fl_xmalloc(sizeof(double) * 3 * (size_t)nr), *g1 = g0 + nr, *gm = g1 + nr;
-    fl_eval_roots(s, t, s->y, s->yp, g0);
-    fl_eval_roots(s, *tend, s->y, s->yp, g1);
-    for (int k = 0; k < nr && !found; k++) found = root_crossed(g0[k], g1[k]);
+    int nr = s->sys->nroot_fns;
+    double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
+    fl_eval_roots(s, a, s->y, s->yp, g0);
+    double lo = a, hi = a;
+    int found = 0;
+    for (int i = 1; i <= 8 && !found; i++) {
+        hi = i == 8 ? *b : a + (*b - a) * i / 8;
+        fl_eval_roots(s, hi, s->y, s->yp, g1);
+        for (int k = 0; k < nr && !found; k++) found = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
+        if (!found) lo = hi;
+    }
     if (found) {
-        double lo = t, hi = *tend;
+        fl_eval_roots(s, lo, s->y, s->yp, g0);
         while (hi - lo > 4 * DBL_EPSILON * fmax(1.0, fabs(hi))) {
-            double mid = lo + 0.5 * (hi - lo);
-            if (!(mid > lo && mid < hi)) break;
-            fl_eval_roots(s, mid, s->y, s->yp, gm);
-            int in_lower = 0;
-            for (int k = 0; k < nr && !in_lower; k++) in_lower = root_crossed(g0[k], gm[k]);
-            if (in_lower) {
-                hi = mid;
-                memcpy(g1, gm, sizeof(double) * (size_t)nr);
-            } else {
-                lo = mid;
-                memcpy(g0, gm, sizeof(double) * (size_t)nr);
-            }
+            double mid = 0.5 * (lo + hi);
+            fl_eval_roots(s, mid, s->y, s->yp, g1);
+            int cross = 0;
+            for (int k = 0; k < nr && !cross; k++) cross = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
+            if (cross) hi = mid;
+            else lo = mid;
         }
-        *tend = hi;
-        for (int k = 0; k < nr; k++) s->rootdir[k] = root_crossed(g0[k], g1[k]) ? (g1[k] > g0[k] ? 1 : -1) : 0;
+        fl_eval_roots(s, hi, s->y, s->yp, g1);
+        for (int k = 0; k < nr; k++)
+            s->rootdir[k] = (g0[k] < 0 && g1[k] >= 0) ? 1 : (g0[k] > 0 && g1[k] <= 0) ? -1 : 0;
+        *b = hi;
     }
     free(g0);
+    free(g1);
     return found;
+}
+
+/* sample() is true at its instants only: after an instant's event
+ * iteration the elements that read it see its end (y = sample(0, 0.5)
+ * is true in the values at the event, false in those after it). Returns
+ * -1 on failure, 1 when values changed. */
+static int end_samples(fl_sim *s, double t)
+{
+    const fl_system *sys = s->sys;
+    int any = 0;
+    for (int g = 0; g < sys->negroups && !any; g++) any = (sys->egroups[g].ops->flags & FL_EK_SAMPLE) != 0;
+    if (!any) return 0;
+    s->samples_off = 1;
+    int changed = event_iteration(s, t, NULL, 0);
+    s->samples_off = 0;
+    return changed < 0 ? -1 : changed > 0;
 }
 
 /* IDA's counters restart at every IDAReInit: add them up before. */
@@ -835,6 +847,8 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
      * values, then the values after it */
     int settled = settle_zero_roots(s, t0);
     if (settled < 0 || (settled > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
+    int ended = end_samples(s, t0);
+    if (ended < 0 || (ended > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
     if (s->terminate) tend = t0; /* terminate() at the initialisation */
 
     long kgrid = 1, stalled = 0;
@@ -883,8 +897,7 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
              * which the energy audit's quadrature is exact enough */
             double tg = grid_time(t0, h, tend, kgrid);
             if (tg > t && tg < tret) tret = tg;
-            if (sys->nroot_fns && roots_active(s) && locate_root_without_states(s, t, &tret))
-                flag = IDA_ROOT_RETURN;
+            if (sys->nroot_fns && roots_active(s) && time_roots(s, t, &tret)) flag = IDA_ROOT_RETURN;
         }
         double ebase[4] = {s->e_diss, s->e_work, s->e_work_abs, s->e_loss_neg}; /* at t, the start of the step */
         /* a discontinuity exactly at the stop time is not processed: the run
@@ -935,6 +948,8 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
         if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) goto out;
         if (settle_zero_roots(s, t) < 0) goto out;
         if (emit(s, &rc, t, s->y, s->yp)) goto out;
+        ended = end_samples(s, t);
+        if (ended < 0 || (ended > 0 && emit(s, &rc, t, s->y, s->yp))) goto out;
         if (s->terminate) break; /* terminate(): the run ends here, successfully */
         if (sys->n && restart(s, t)) goto out;
         if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;
@@ -942,9 +957,9 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
     if (s->terminate) fl_note(d, fl_noloc, "the run ended at t = %.9g by terminate(): %s", t, s->term_msg);
     /* terminal(): the equations see the end of the run once more */
     if (sys->nreal) {
-        s->terminal = 1;
+        s->terminal = s->samples_off = 1; /* (the samples of this instant are over) */
         int changed = event_iteration(s, t, NULL, 0);
-        s->terminal = 0;
+        s->terminal = s->samples_off = 0;
         if (changed < 0) goto out;
         if (changed > 0 && emit(s, &rc, t, s->y, s->yp)) goto out;
     }

@@ -42,6 +42,7 @@ struct fl_sim {
     char elem_err[FL_ERRLEN]; /* message of an element's failed event */
     int terminate;        /* an element asked to end the run (terminate()) */
     int terminal;         /* the event update at the end of the run is in progress (terminal()) */
+    int samples_off;      /* the event update that ends an event instant is in progress */
     char term_msg[FL_ERRLEN]; /* where and why */
     char func_err[FL_ERRLEN]; /* the first failure of a user function in this run */
     fl_loc elem_err_loc;  /* where elem_err points in the model, file NULL: nowhere */

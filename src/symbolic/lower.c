@@ -52,7 +52,11 @@ static int leaf_src(void *cv, const fl_snode *n, fl_sx x, int *src, int *idx)
     case SX_REL: {
         int r = fl_smap_get(&c->rel_of, x);
         if (n->flags & FL_SXF_NOEVENT) return 0;
-        if (r < 0) return 0;
+        if (r < 0) { /* not one of the relations (one the event program made by putting in discrete
+                        definitions, y >= z + 0.5 with z's new value): decided by its value */
+            *idx = -1;
+            return 0;
+        }
         if (c->event_mode) {
             *idx = r;
             return 0;
@@ -193,6 +197,41 @@ static fl_sx def_value(lctx *c, int i)
 static fl_sx ev_final(lctx *c, fl_sx x)
 {
     return x == FL_SX_NONE ? x : fl_sx_subst(c->g, x, ev_sub, c);
+}
+
+/* The equations of a when-equation hold together, as Modelica solves
+ * them: a value that reads a variable another equation of the same
+ * when-equation assigns reads its new value (T = time + (endValue -
+ * pre(y))/rate beside endValue = ...). Values in dependency order; where
+ * they read each other in a loop, the stored value closes it. */
+typedef struct wctx {
+    lctx *c;
+    const fl_fwhen *wh;
+    fl_sx *val;
+    unsigned char *state; /* per statement: 0 open, 1 in progress, 2 done */
+} wctx;
+
+static fl_sx when_value(wctx *w, int i);
+
+static fl_sx when_sub(void *cv, fl_sx leaf)
+{
+    wctx *w = cv;
+    const fl_snode *n = &w->c->g->n[leaf];
+    if (n->op != SX_VAR) return leaf;
+    for (int j = 0; j < w->wh->nbody; j++)
+        if (w->wh->body[j].kind == FW_ASSIGN && w->wh->body[j].var == (int)n->u.k && w->state[j] != 1)
+            return when_value(w, j);
+    return leaf;
+}
+
+static fl_sx when_value(wctx *w, int i)
+{
+    if (w->state[i] == 2) return w->val[i];
+    w->state[i] = 1;
+    fl_sx v = fl_sx_subst(w->c->g, w->wh->body[i].value, when_sub, w);
+    w->val[i] = v;
+    w->state[i] = 2;
+    return v;
 }
 
 /* ---- the Jacobian: local columns of the leaves of an expression ---------- */
@@ -485,6 +524,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
     for (size_t w = 0; w < u->whens.n; w++) {
         const fl_fwhen *wh = &u->whens.v[w];
         L->whens.v[w].stmt0 = (int)L->stmts.n;
+        wctx wc = {&c, wh, fl_xcalloc((size_t)wh->nbody + 1, sizeof(fl_sx)), fl_xcalloc((size_t)wh->nbody + 1, 1)};
         for (int i = 0; i < wh->nbody; i++) {
             const fl_fwstmt *b = &wh->body[i];
             fl_ustmt st;
@@ -497,7 +537,7 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
             st.loc = b->loc;
             if (b->value != FL_SX_NONE) {
                 st.val = (int)ev.n;
-                FL_VEC_PUSH(ev, ev_final(&c, b->value));
+                FL_VEC_PUSH(ev, ev_final(&c, when_value(&wc, i)));
             }
             if (b->kind == FW_ASSIGN) st.disc = c.disc_of_var[b->var];
             if (b->kind == FW_REINIT) {
@@ -506,6 +546,8 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
             }
             FL_VEC_PUSH(L->stmts, st);
         }
+        free(wc.val);
+        free(wc.state);
         L->whens.v[w].nstmt = wh->nbody;
     }
     L->ev_assert0 = (int)ev.n;

@@ -83,7 +83,7 @@ static void lower_visit(void *cv, fl_sx x)
     case SX_FN2: emit(L, x, SI_FN2, n->fn, 0, R(L, n->a), R(L, n->b), 0); break;
     case SX_IF: emit(L, x, SI_IF, 0, 0, R(L, n->a), R(L, n->b), R(L, n->c)); break;
     case SX_REL:
-        if (n->flags & FL_SXF_NOEVENT) emit(L, x, SI_REL, n->fn, 0, R(L, n->a), R(L, n->b), 0);
+        if ((n->flags & FL_SXF_NOEVENT) || idx < 0) emit(L, x, SI_REL, n->fn, 0, R(L, n->a), R(L, n->b), 0);
         else emit(L, x, SI_RELE, n->fn, 0, R(L, n->a), R(L, n->b), idx);
         break;
     case SX_AND: emit(L, x, SI_AND, 0, 0, R(L, n->a), R(L, n->b), 0); break;

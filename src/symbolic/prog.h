@@ -53,7 +53,8 @@ typedef struct fl_sprog {
  * the program compute it (only meaningful for SX_REL and SX_SAMPLE, which
  * the program can compute; every other leaf must be loaded). For event
  * relations in event programs, return 0 and set *idx to the relation's
- * root number (used by SI_RELE). */
+ * root number (used by SI_RELE), or to -1 for a relation decided by its
+ * value. */
 typedef int (*fl_sleaf_fn)(void *ctx, const fl_snode *n, fl_sx x, int *src, int *idx);
 
 /* Lower the roots. Returns 0, or -1 when a leaf could not be placed (the

@@ -27,10 +27,14 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static fl_file_ast **files;
 static char **names;
+static char **paths; /* of the models and blocks a model can use (not partial), for suggestions */
+static int npaths;
 
 typedef struct parse_job {
     fl_file_ast **files;
     char **names;
+    char **paths;
+    int npaths;
     fl_diag *d;
 } parse_job;
 
@@ -43,6 +47,8 @@ static void parse_job_free(void *arg)
     }
     free(j->files);
     free(j->names);
+    for (int i = 0; i < j->npaths; i++) free(j->paths[i]);
+    free(j->paths);
     fl_diag_free(j->d);
     memset(j, 0, sizeof *j);
 }
@@ -59,6 +65,14 @@ static void parse_all(void *arg)
     for (int k = 0; k < fl_bundled_ntexts; k++) {
         j->names[k] = fl_xsprintf("<flange: %s>", fl_bundled_texts[k].name);
         j->files[k] = fl_parse(fl_bundled_texts[k].text, j->names[k], j->d);
+        for (size_t i = 0; j->files[k] && j->files[k]->within && i < j->files[k]->classes.n; i++) {
+            const fl_class_ast *c = j->files[k]->classes.v[i];
+            if (c->partial || (c->kind != CK_MODEL && c->kind != CK_BLOCK)) continue;
+            j->paths = fl_xrealloc(j->paths, sizeof(char *) * (size_t)(j->npaths + 1));
+            j->paths[j->npaths] = NULL;
+            j->paths[j->npaths] = fl_xcat(j->files[k]->within, ".", c->name, (char *)NULL);
+            j->npaths++;
+        }
     }
     fl_cleanup_pop(&cl);
     fl_diag_free(j->d);
@@ -76,6 +90,8 @@ static fl_file_ast *const *loaded(void)
         failed = fl_guard_try(&g, parse_all, &j);
         if (!failed) {
             names = j.names;
+            paths = j.paths;
+            npaths = j.npaths;
             files = j.files;
         }
     }
@@ -260,4 +276,32 @@ static void print_class(const char *path, const fl_class_ast *c, void *user)
 void fl_bundled_print(FILE *out)
 {
     fl_bundled_each(print_class, out, NULL);
+}
+
+/* ---- suggestions for a misspelt class ---------------------------------------------- */
+
+static const char *path_tail(const char *path, int n)
+{
+    const char *p = path + strlen(path);
+    while (p > path) {
+        if (p[-1] == '.' && --n == 0) return p;
+        p--;
+    }
+    return path;
+}
+
+void fl_bundled_suggest(const char *written, fl_suggest *s)
+{
+    loaded();
+    int parts = 1;
+    for (const char *p = written; *p; p++) parts += *p == '.';
+    const char *last = path_tail(written, 1);
+    for (int i = 0; i < npaths; i++) {
+        /* as written against as many trailing parts of the path, and the
+         * class name alone (one more when packages are written) */
+        int d = fl_edit_distance(written, path_tail(paths[i], parts), s->limit);
+        if (d == 0) d = 1;
+        int dl = fl_edit_distance(last, path_tail(paths[i], 1), s->limit) + (parts > 1);
+        fl_suggest_add_dist(s, d < dl ? d : dl, paths[i]);
+    }
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "parse/ast.h"
+#include "util/suggest.h"
 
 /* One file of src/model/msl: its name (the package its within clause
  * names, "Modelica.Blocks.Math") and its text. */
@@ -34,5 +35,9 @@ int fl_bundled_each(void (*fn)(const char *path, const fl_class_ast *c, void *us
  * partial classes) as `flange components` lists its C classes: path,
  * description, ports, parameters with their defaults, variables. */
 void fl_bundled_print(FILE *out);
+
+/* Offer the bundled models and blocks nearest to a misspelt class name
+ * (as fl_class_suggest does for the C classes). */
+void fl_bundled_suggest(const char *written, fl_suggest *s);
 
 #endif

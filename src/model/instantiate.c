@@ -1535,6 +1535,7 @@ static void report_bad_type(ictx *ic, const fl_class_ast *lex, const fl_decl *dc
     fl_suggest sg;
     fl_suggest_init(&sg, last);
     fl_class_suggest(ty, &sg);
+    fl_bundled_suggest(ty, &sg);
     /* models of the file, visible from where the type is written */
     if (last == ty) {
         for (const fl_class_ast *c = lex; c; c = c->parent)

@@ -391,4 +391,17 @@ sim noK && values "a Gain without k: k = 1" noK <<'PY'
 near(worst("gain.y", lambda x: 3), 0, 0, "worst error of gain.y")
 PY
 
+# ---- names: a misspelt block gets the nearest blocks flange carries; a
+# real MSL block flange lacks is "not supported"
+model misspelt <<'EOF'
+model Misspelt
+  Modelica.Blocks.Math.Gian g;
+  Modelica.Blocks.Nonlinear.FixedDelay d;
+  Modelica.Blocks.Continuous.PIDD p;
+end Misspelt;
+EOF
+expect misspelt 1 -- "misspelt.mo:2:3: error: unknown component type 'Modelica.Blocks.Math.Gian'; did you mean 'Modelica.Blocks.Math.Gain', 'Modelica.Blocks.Math.Sign' or 'Modelica.Blocks.Math.Sin'?
+misspelt.mo:3:3: error: component type 'Modelica.Blocks.Nonlinear.FixedDelay' is not supported by flange (see \`flange components\`)
+misspelt.mo:4:3: error: unknown component type 'Modelica.Blocks.Continuous.PIDD'; did you mean 'Modelica.Blocks.Continuous.PID' or 'Modelica.Blocks.Continuous.PI'?"
+
 exit $((fails > 0))

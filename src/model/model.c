@@ -1,6 +1,7 @@
 /* model.c - model descriptions: instances, parameter values, attributes and
  * connections, and the public API that builds them. */
 #include "model.h"
+#include "bundled.h"
 #include "eval.h"
 #include "instantiate.h"
 #include "symbolic/func.h"
@@ -118,9 +119,16 @@ FL_GUARDED(int, fl_model_add, (fl_model *m, const char *type, const char *name, 
             fl_suggest_init(&sg, last ? last + 1 : type);
             fl_class_suggest(type, &sg);
             fl_buf b = {0};
-            if (fl_class_msl_unsupported(type)) {
+            if (fl_bundled_class(type)) {
+                /* the blocks flange carries as Modelica text need the equation layer of a model text */
+                fl_buf_printf(&b,
+                              "component type '%s' is written in Modelica: use it in a model text "
+                              "(fl_model_load_string, fl_model_load_file); fl_model_add takes flange's C classes",
+                              type);
+            } else if (fl_class_msl_unsupported(type)) {
                 fl_buf_printf(&b, "component type '%s' is not supported by flange (see `flange components`)", type);
             } else {
+                fl_bundled_suggest(type, &sg);
                 fl_buf_printf(&b, "unknown component type '%s'", type);
                 if (!fl_suggest_append(&sg, &b)) fl_buf_add(&b, " (see `flange components`)");
             }

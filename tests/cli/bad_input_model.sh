@@ -59,7 +59,7 @@ classes.mo:4:3: error: unknown component type 'Modelica.Mechanics.Translational.
 classes.mo:5:3: error: component type 'Modelica.Blocks.Nonlinear.FixedDelay' is not supported by flange (see \`flange components\`)
 classes.mo:6:3: error: component type 'Modelica.Mechanics.Rotational.Components.Inertia' is not supported by flange (see \`flange components\`)
 classes.mo:7:3: error: component type 'Modelica.Mechanics.Translational.Components.IdealRollingWheel' is not supported by flange (see \`flange components\`)
-classes.mo:8:3: error: unknown component type 'Modelica.Blocks.Sources.Sinus'; did you mean 'Modelica.Blocks.Sources.Sine'?
+classes.mo:8:3: error: unknown component type 'Modelica.Blocks.Sources.Sinus'; did you mean 'Modelica.Blocks.Sources.Sine' or 'Modelica.Blocks.Sources.Sinc'?
 classes.mo:9:3: error: unknown component type 'Sprng'; did you mean 'Modelica.Mechanics.Translational.Components.Spring'?
 classes.mo:10:3: error: unknown component type 'Frobnicator' (see \`flange components\`)
 classes.mo:17:25: error: damper has no connector 'flange_c'; did you mean 'flange_a' or 'flange_b'? (Modelica.Mechanics.Translational.Components.Damper has: flange_a, flange_b)"

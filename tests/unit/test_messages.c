@@ -81,8 +81,12 @@ static void test_api_names(void)
     CHECK_TEXT(last_text(d), "error: unknown component type 'Sprng'; did you mean "
                              "'Modelica.Mechanics.Translational.Components.Spring'?");
     CHECK(fl_model_add(m, "Modelica.Blocks.Continuous.PID", "pid", d) != 0);
-    CHECK_TEXT(last_text(d), "error: component type 'Modelica.Blocks.Continuous.PID' is not supported by flange "
-                             "(see `flange components`)");
+    CHECK_TEXT(last_text(d), "error: component type 'Modelica.Blocks.Continuous.PID' is written in Modelica: use it "
+                             "in a model text (fl_model_load_string, fl_model_load_file); fl_model_add takes "
+                             "flange's C classes");
+    CHECK(fl_model_add(m, "Modelica.Blocks.Nonlinear.FixedDelay", "fd", d) != 0);
+    CHECK_TEXT(last_text(d), "error: component type 'Modelica.Blocks.Nonlinear.FixedDelay' is not supported by "
+                             "flange (see `flange components`)");
     CHECK(fl_model_add(m, "Mass", "m1", d) == 0);
     CHECK(fl_model_add(m, "Spring", "spring", d) == 0);
     CHECK(fl_model_set(m, "m1.mas", 1, d) != 0);
@@ -109,7 +113,7 @@ static void test_api_names(void)
                              "did you mean 'LinearSegments'? (its literals are LinearSegments, ContinuousDerivative, "
                              "ConstantSegments, MonotoneContinuousDerivative1, MonotoneContinuousDerivative2, "
                              "ModifiedContinuousDerivative)");
-    CHECK(fl_diag_errors(d) == 9);
+    CHECK(fl_diag_errors(d) == 10);
     fl_model_free(m);
     fl_diag_free(d);
 }

@@ -377,4 +377,24 @@ PY
 sed 's/y_start = 0.5)/y_start = 3)/' "$T/limpidout.mo" > "$T/limpidbad.mo"
 expect limpidbad 1 -- "limpidbad.mo:3:37: error: at t = 0: assertion failed: LimPID: Start value y_start (=3) is outside of the limits of yMin (=-1) and yMax (=1)"
 
+# ---- the reset input of an Integrator from a BooleanPulse: at each rising
+# edge (t = 0.5, 1.5) y restarts from y_start = 0, so y = t - 0.5 - k
+model resetint <<'EOF'
+model ResetInt
+  Modelica.Blocks.Sources.Constant one(k = 1);
+  Modelica.Blocks.Sources.BooleanPulse pulse(width = 50, period = 1, startTime = 0.5);
+  Modelica.Blocks.Continuous.Integrator integ(use_reset = true, initType = Modelica.Blocks.Types.Init.InitialOutput, y_start = 0);
+equation
+  connect(one.y, integ.u);
+  connect(pulse.y, integ.reset);
+  annotation(experiment(StopTime = 2, Interval = 0.01));
+end ResetInt;
+EOF
+sim resetint --tolerance 1e-10 && values "Integrator reset by a BooleanPulse: y = t before 0.5, then t - 0.5 - k" resetint <<'PY'
+near(worst("integ.y", lambda t: t, 0, 0.49), 0, 1e-8, "worst error of integ.y before the first reset")
+near(worst("integ.y", lambda t: t - 0.5, 0.51, 1.49), 0, 1e-8, "worst error of integ.y after the first reset")
+near(worst("integ.y", lambda t: t - 1.5, 1.51, 2), 0, 1e-8, "worst error of integ.y after the second reset")
+near(len(jumps("integ.y")), 2, 0, "resets (jumps of integ.y)")
+PY
+
 exit $((fails > 0))

@@ -1002,6 +1002,17 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
     for (int k = 0; k < s->ndrv && !rc; k++) {
         const fl_driver *dv = &s->drvs[k];
         for (int q = 0; q < dv->nin; q++) {
+            if (s->sigs[dv->sig + q].kind == SIG_Y && dv->kind != FL_DRV_ACC) {
+                /* an exact position or speed needs the input's derivatives, which only the
+                 * signal source blocks give (they would be taken as zero) */
+                fl_err(d, s->insts[dv->inst].loc,
+                       "%s: an exact %s source needs the derivative%s of its input, which a block of equations does "
+                       "not give: feed it from a signal source block, or set exact = false (a filter)",
+                       s->insts[dv->inst].name, dv->kind == FL_DRV_POS ? "position" : "speed",
+                       dv->kind == FL_DRV_POS ? "s" : "");
+                rc = -1;
+                break;
+            }
             if (s->sigs[dv->sig + q].kind == SIG_KIN) {
                 fl_err(d, s->insts[dv->inst].loc,
                        "%s: the input of a prescribed-motion source must come from a signal source block, not a sensor",

@@ -562,4 +562,23 @@ end TypeCycle;
 EOF
 expect typecycle 1 -- "typecycle.mo:2:8: error: type 'A' is defined in terms of itself"
 
+# ---- an exact Position fed by a block of equations: the derivatives of its
+# input were taken as zero (the mass moved with v = 0); now an error
+model exactpos <<'EOF'
+model ExactPos
+  block S
+    extends Modelica.Blocks.Interfaces.SO;
+  equation
+    y = 0.5*time^2;
+  end S;
+  S src;
+  Modelica.Mechanics.Translational.Sources.Position pos(exact = true);
+  Modelica.Mechanics.Translational.Components.Mass m(m = 1);
+equation
+  connect(src.y, pos.s_ref);
+  connect(pos.flange, m.flange_a);
+end ExactPos;
+EOF
+expect exactpos 1 -- "exactpos.mo:8:53: error: pos: an exact position source needs the derivatives of its input, which a block of equations does not give: feed it from a signal source block, or set exact = false (a filter)"
+
 exit $((fails > 0))

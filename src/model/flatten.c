@@ -1733,14 +1733,16 @@ static fl_sx start_value_sub(void *cv, fl_sx leaf)
  * fl_flat_finish decides, knowing the when-equations), 1 otherwise. */
 static int start_equation(fctx *c, fl_sx lhs, fl_sx rhs, double *value)
 {
+    /* (copies: the substitution below may grow the graph's node array) */
     const fl_snode *l = fl_sg_node(c->g, lhs);
-    if (l->op != SX_PRE && l->op != SX_VAR) return 1;
-    fvar *v = &c->f->vars.v[l->u.k];
+    int lop = l->op, lk = l->u.k;
+    if (lop != SX_PRE && lop != SX_VAR) return 1;
+    fvar *v = &c->f->vars.v[lk];
     if (v->kind != FVK_DISC && v->kind != FVK_REAL) return 1;
     fl_sx val = fl_sx_subst(c->g, rhs, start_value_sub, c);
     const fl_snode *n = fl_sg_node(c->g, val);
     if (n->op != SX_CONST) return 1;
-    if (l->op == SX_PRE && v->kind == FVK_DISC) {
+    if (lop == SX_PRE && v->kind == FVK_DISC) {
         v->start = n->u.v;
         v->has_start = 1;
         return -1;

@@ -60,8 +60,7 @@ static void parse_all(void *arg)
     fl_cleanup_push(&cl, parse_job_free, j);
     j->files = fl_xcalloc((size_t)fl_bundled_ntexts, sizeof *j->files);
     j->names = fl_xcalloc((size_t)fl_bundled_ntexts, sizeof *j->names);
-    j->d = fl_diag_new();
-    if (!j->d) fl_fail_oom(sizeof(fl_diag *));
+    j->d = fl_xcalloc(1, sizeof *j->d); /* (not fl_diag_new: a failure must unwind to our recovery point) */
     for (int k = 0; k < fl_bundled_ntexts; k++) {
         j->names[k] = fl_xsprintf("<flange: %s>", fl_bundled_texts[k].name);
         j->files[k] = fl_parse(fl_bundled_texts[k].text, j->names[k], j->d);

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "flange.h"
+#include "model/bundled.h"
 #include "model/classtext.h"
 #include "util/guard.h"
 
@@ -99,6 +100,39 @@ static int pipeline(fl_diag *d, double *x)
     fl_sim_free(sim);
     fl_system_free(sys);
     return rc;
+}
+
+/* The Modelica text flange carries (src/model/msl) is parsed on first use,
+ * under a lock: a failure there frees the partial work, leaves the lock
+ * free and the next call parses again. Each try parses up to the failing
+ * allocation, so the sweep steps through the first allocations one by one
+ * and then every 17th (a full parse is a few hundred allocations). Runs
+ * first, in a fresh process. */
+static void find_siso(void *arg)
+{
+    *(const fl_class_ast **)arg = fl_bundled_class("Modelica.Blocks.Interfaces.SISO");
+}
+
+static void test_bundled_load(void)
+{
+    int tries = 0;
+    for (long n = 1;; n += n < 40 ? 1 : 17) {
+        hook_calls = 0;
+        const fl_class_ast *c = NULL;
+        fl_guard g;
+        fl_test_alloc_fail(n, 0);
+        int failed = fl_guard_try(&g, find_siso, &c);
+        fl_test_alloc_fail(0, 0);
+        if (!failed) {
+            CHECK(hook_calls == 0); /* n is past the last allocation */
+            CHECK(c != NULL);
+            break;
+        }
+        CHECK(hook_calls == 1 && g.failure == FL_FAIL_OOM);
+        tries++;
+    }
+    printf("bundled texts: %d failed loads before one succeeded\n", tries);
+    CHECK(tries >= 40);
 }
 
 /* The component tables are built on first use, under a lock: a failure
@@ -387,6 +421,7 @@ int main(void)
     fl_set_oom_handler(on_oom, &hook_calls);
     void *user = NULL;
     CHECK(fl_oom_handler(&user) == on_oom && user == &hook_calls);
+    test_bundled_load();
     test_registry();
     test_class_texts();
     test_pipeline();

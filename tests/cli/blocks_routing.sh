@@ -165,4 +165,24 @@ EOF
 expect sizes 1 -- "sizes.mo:7:3: error: cannot connect c.y (1 signal) to mux.u2 (2 signals): the sizes differ
 sizes.mo:8:3: error: cannot connect mux.y (3 signals) to demux.u (2 signals): the sizes differ"
 
+# ---- Extractor with its index from an IntegerStep: u[1] = 1 before 0.5, u[2] = 2 after
+model extractor <<'EOF'
+model Extract
+  Modelica.Blocks.Sources.Constant c1(k = 1);
+  Modelica.Blocks.Sources.Constant c2(k = 2);
+  Modelica.Blocks.Sources.IntegerStep idx(height = 1, offset = 1, startTime = 0.5);
+  Modelica.Blocks.Routing.Extractor ex(nin = 2);
+equation
+  connect(c1.y, ex.u[1]);
+  connect(c2.y, ex.u[2]);
+  connect(idx.y, ex.index);
+  annotation(experiment(StopTime = 1));
+end Extract;
+EOF
+sim extractor && values "Extractor picks u[index]: 1 before t = 0.5, 2 after" extractor <<'PY'
+near(worst("ex.y", lambda t: 1, 0, 0.49), 0, 0, "ex.y before the step")
+near(worst("ex.y", lambda t: 2, 0.51, 1), 0, 0, "ex.y after the step")
+near(jumps("ex.y")[0], 0.5, 1e-12, "the switch")
+PY
+
 exit $((fails > 0))

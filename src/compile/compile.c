@@ -74,8 +74,14 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     const char *in = ir->name, *dot = ir->name[0] ? "." : "";
     switch (x->kind) {
     case OV_CLASS: snprintf(buf, cap, "%s%s%s", in, dot, c->vars[x->def].name); break;
-    case OV_PORT_S: snprintf(buf, cap, "%s%s%s.s", in, dot, c->ports[x->def].name); break;
-    case OV_PORT_F: snprintf(buf, cap, "%s%s%s.f", in, dot, c->ports[x->def].name); break;
+    case OV_PORT_S:
+        snprintf(buf, cap, "%s%s%s.%s", in, dot, c->ports[x->def].name,
+                 fl_domain_info(fl_port_domain(&c->ports[x->def]))->pos);
+        break;
+    case OV_PORT_F:
+        snprintf(buf, cap, "%s%s%s.%s", in, dot, c->ports[x->def].name,
+                 fl_domain_info(fl_port_domain(&c->ports[x->def]))->flow);
+        break;
     case OV_BLOCK_OUT:
     case OV_INPUT: {
         const fl_port_def *pd = &c->ports[x->def];
@@ -96,8 +102,8 @@ static const char *var_unit(const fl_system *s, int v)
     const char *u;
     switch (x->kind) {
     case OV_CLASS: u = c->vars[x->def].unit; break;
-    case OV_PORT_S: u = "m"; break;
-    case OV_PORT_F: u = "N"; break;
+    case OV_PORT_S: u = fl_domain_info(fl_port_domain(&c->ports[x->def]))->pos_unit; break;
+    case OV_PORT_F: u = fl_domain_info(fl_port_domain(&c->ports[x->def]))->flow_unit; break;
     case OV_BLOCK_OUT:
     case OV_INPUT: u = c->ports[x->def].unit; break;
     default: u = "J"; break;

@@ -288,10 +288,11 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         if (bd->qi < 0) continue;
         char *label = body_label(s, b, first_mass);
         s->id[bd->qi] = bd->kind != B_MLQ;
-        s->unk_name[bd->qi] = fl_xcat(label, ".s", (char *)NULL);
+        const fl_domain_names *dn = fl_domain_info(s->nodes[bd->ref_node].dom);
+        s->unk_name[bd->qi] = fl_xcat(label, ".", dn->pos, (char *)NULL);
         if (bd->vi >= 0) {
             s->id[bd->vi] = bd->kind != B_MLV;
-            s->unk_name[bd->vi] = fl_xcat(label, ".v", (char *)NULL);
+            s->unk_name[bd->vi] = fl_xcat(label, ".", dn->vel, (char *)NULL);
         }
         free(label);
     }

@@ -271,6 +271,7 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
         for (int k = 0; k < ir->cls->nports; k++) {
             int n = s->ports[ir->port0 + k].node;
             if (n < 0) continue;
+            s->nodes[n].dom = fl_port_domain(&ir->cls->ports[k]);
             fl_buf_add(&nb[n], nb[n].n ? ", " : "{");
             fl_buf_add(&nb[n], ir->name);
             fl_buf_addc(&nb[n], '.');
@@ -790,11 +791,12 @@ static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int in
     const fl_inst_rt *ir = &s->insts[oi];
     const char *name = mi->obs[input].var;
     const char *dot = strchr(name, '.');
-    if (dot && strcmp(dot, ".s") == 0) { /* a port position */
+    if (dot) { /* a port position (flange.s, flange.phi) */
         char *pn = fl_xstrndup(name, (size_t)(dot - name));
         int port = fl_class_port(ir->cls, pn);
         free(pn);
-        if (port >= 0 && ir->cls->ports[port].kind == FL_PORT_FLANGE) {
+        if (port >= 0 && ir->cls->ports[port].kind == FL_PORT_FLANGE &&
+            strcmp(dot + 1, fl_domain_info(fl_port_domain(&ir->cls->ports[port]))->pos) == 0) {
             sr->kind = SIG_KIN;
             sr->level = 0;
             sr->node[0] = port_node(s, oi, port);
@@ -817,11 +819,13 @@ static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int in
     /* anything else (forces) is known at output points: fine for equations
      * that only define output variables */
     int port = -1;
-    if (dot && strcmp(dot, ".f") == 0) {
+    if (dot) { /* a port force (flange.f, flange.tau) */
         char *pn = fl_xstrndup(name, (size_t)(dot - name));
         port = fl_class_port(ir->cls, pn);
         free(pn);
-        if (port >= 0 && ir->cls->ports[port].kind != FL_PORT_FLANGE) port = -1;
+        if (port >= 0 && (ir->cls->ports[port].kind != FL_PORT_FLANGE ||
+                          strcmp(dot + 1, fl_domain_info(fl_port_domain(&ir->cls->ports[port]))->flow) != 0))
+            port = -1;
     }
     if (!px->dynamic && (var >= 0 || port >= 0)) {
         sr->kind = SIG_LATE;
@@ -1203,6 +1207,15 @@ static char *body_ports(const fl_system *s, int body)
  * yet the component reports both. Refused before integration, naming the
  * components, instead of a non-finite solution at the first step. Massless
  * nodes without such a component (springs joined directly) are legal. */
+/* The parameter that gives a linking class its inertia ("m" of a Mass, "J"
+ * of an Inertia), NULL for massless links (Rod, sensors). */
+static const char *inertia_param(const fl_class *c)
+{
+    if (fl_class_param(c, "m") >= 0) return "m";
+    if (fl_class_param(c, "J") >= 0) return "J";
+    return NULL;
+}
+
 static int check_massless(fl_system *s, fl_diag *d)
 {
     int rc = 0;
@@ -1210,7 +1223,7 @@ static int check_massless(fl_system *s, fl_diag *d)
     for (int b = 0; b < s->nbodies; b++) first[b] = -1;
     for (int l = 0; l < s->nlinks; l++) {
         const fl_link *lk = &s->links[l];
-        if (lk->node_a < 0 || lk->m != 0 || fl_class_param(s->insts[lk->inst].cls, "m") < 0) continue;
+        if (lk->node_a < 0 || lk->m != 0 || !inertia_param(s->insts[lk->inst].cls)) continue;
         int b = s->nodes[lk->node_a].body;
         if ((s->bodies[b].kind == B_MLQ || s->bodies[b].kind == B_MLV) && first[b] < 0) first[b] = l;
     }
@@ -1223,10 +1236,10 @@ static int check_massless(fl_system *s, fl_diag *d)
         for (int l = first[b]; l < s->nlinks; l++) {
             const fl_link *lk = &s->links[l];
             if (lk->node_a < 0 || lk->m != 0 || s->nodes[lk->node_a].body != b ||
-                fl_class_param(s->insts[lk->inst].cls, "m") < 0)
+                !inertia_param(s->insts[lk->inst].cls))
                 continue;
             const fl_inst_rt *o = &s->insts[lk->inst];
-            fl_buf_printf(&who, "%s%s.m = 0", nwho ? " and " : "", o->name);
+            fl_buf_printf(&who, "%s%s.%s = 0", nwho ? " and " : "", o->name, inertia_param(o->cls));
             if (nwho && o->loc.line) fl_buf_printf(&who, " (line %d)", o->loc.line);
             nwho++;
         }

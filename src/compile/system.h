@@ -30,6 +30,7 @@ typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ 
 
 typedef struct fl_node {
     int body;
+    int dom;      /* FL_DOM_TRANS or FL_DOM_ROT (names of its quantities) */
     double ratio; /* node position = ratio * body reference position + off */
     double off;
 } fl_node;

@@ -33,8 +33,8 @@ enum { TE_ALWAYS = 1, TE_DISCONT, TE_NONE };
 
 /* ---- shared pieces ----------------------------------------------------- */
 
-static const fl_port_def y_port[] = {{"y", FL_PORT_OUTPUT, NULL, 0, "", "output signal"}};
-static const fl_port_def y_vec_port[] = {{"y", FL_PORT_OUTPUT, NULL, -1, "", "output signals"}};
+static const fl_port_def y_port[] = {{"y", FL_PORT_OUTPUT, NULL, 0, "", "output signal", 0}};
+static const fl_port_def y_vec_port[] = {{"y", FL_PORT_OUTPUT, NULL, -1, "", "output signals", 0}};
 
 #define BPAR_OFFSET {"offset", FL_P_REAL, "0", NULL, "", "value added to y", 0, 0, 0, NULL}
 #define BPAR_STARTTIME {"startTime", FL_P_REAL, "0", NULL, "s", "before this time y equals offset", 0, 0, 0, NULL}

@@ -10,10 +10,14 @@
 #define FL_BIT(c) (1ULL << (c))
 
 /* Ports. */
-#define PORT_FLANGE_A {"flange_a", FL_PORT_FLANGE, NULL, 0, "", "left flange"}
-#define PORT_FLANGE_B {"flange_b", FL_PORT_FLANGE, NULL, 0, "", "right flange"}
-#define PORT_FLANGE {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange"}
-#define PORT_SUPPORT {"support", FL_PORT_FLANGE, "useSupport", 0, "", "support/housing (if useSupport)"}
+#define PORT_FLANGE_A {"flange_a", FL_PORT_FLANGE, NULL, 0, "", "left flange", 0}
+#define PORT_FLANGE_B {"flange_b", FL_PORT_FLANGE, NULL, 0, "", "right flange", 0}
+#define PORT_FLANGE {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange", 0}
+#define PORT_SUPPORT {"support", FL_PORT_FLANGE, "useSupport", 0, "", "support/housing (if useSupport)", 0}
+#define RPORT_FLANGE_A {"flange_a", FL_PORT_FLANGE, NULL, 0, "", "left flange of shaft", 1}
+#define RPORT_FLANGE_B {"flange_b", FL_PORT_FLANGE, NULL, 0, "", "right flange of shaft", 1}
+#define RPORT_FLANGE {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange of shaft", 1}
+#define RPORT_SUPPORT {"support", FL_PORT_FLANGE, "useSupport", 0, "", "support/housing (if useSupport)", 1}
 
 /* Common parameters. */
 #define PAR_USESUPPORT {"useSupport", FL_P_BOOL, "false", NULL, "", "true: support connector enabled", FL_PF_STRUCT, 0, 0, NULL}

@@ -49,7 +49,30 @@ typedef struct fl_port_def {
     int width;         /* signal vector width (Move.u[3]); 0 = scalar; -1 = class-defined (nout) */
     const char *unit;
     const char *desc;
+    int rot;           /* flanges: 1 rotational (phi, tau), 0 translational (s, f) */
 } fl_port_def;
+
+/* Mechanical domains. Translational flanges (position s in m, force f in N)
+ * and rotational ones (angle phi in rad, torque tau in N.m) make the same
+ * 1-D network: the compiler and the integrator treat both alike, only the
+ * names and units differ, and flanges of different domains never connect
+ * (gears and wheels join them through rigid links with a ratio). */
+typedef enum fl_domain { FL_DOM_NONE = 0, FL_DOM_TRANS = 1, FL_DOM_ROT = 2 } fl_domain;
+
+typedef struct fl_domain_names {
+    const char *word;                /* "translational" */
+    const char *pos, *vel, *acc, *flow;  /* "s", "v", "a", "f" */
+    const char *pos_unit, *vel_unit, *acc_unit, *flow_unit;
+    const char *mass;                /* "m": the parameter of a body's inertia */
+} fl_domain_names;
+
+/* Names of a domain (FL_DOM_TRANS or FL_DOM_ROT; anything else: translational). */
+const fl_domain_names *fl_domain_info(int dom);
+
+static inline fl_domain fl_port_domain(const fl_port_def *p)
+{
+    return p->kind != FL_PORT_FLANGE ? FL_DOM_NONE : p->rot ? FL_DOM_ROT : FL_DOM_TRANS;
+}
 
 /* More about the ports of classes made from user equations
  * (components/user.c), one per port. */
@@ -568,6 +591,7 @@ extern const fl_class *const fl_classes_contacts[];
 extern const fl_class *const fl_classes_friction[];
 extern const fl_class *const fl_classes_stops[];
 extern const fl_class *const fl_classes_limiter[];
+extern const fl_class *const fl_classes_rotational[];
 
 /* Width of port p of an instance whose class-defined width is nout. */
 static inline int fl_port_width(const fl_class *c, int p, int nout)

@@ -374,8 +374,8 @@ static const fl_class cls_symhardstop = {
  * ====================================================================== */
 
 static const fl_port_def hs_ports[] = {
-    {"R", FL_PORT_FLANGE, NULL, 0, "", "slider (rod) travelling between the stops of the case"},
-    {"C", FL_PORT_FLANGE, NULL, 0, "", "case carrying the two stops"},
+    {"R", FL_PORT_FLANGE, NULL, 0, "", "slider (rod) travelling between the stops of the case", 0},
+    {"C", FL_PORT_FLANGE, NULL, 0, "", "case carrying the two stops", 0},
 };
 enum { HS_R = 0, HS_C = 1 };
 static const fl_param_def hs_params[] = {

@@ -244,7 +244,7 @@ static const fl_port_def br_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
     PORT_SUPPORT,
-    {"f_normalized", FL_PORT_INPUT, NULL, 0, "1", "normalized force signal 0..1 (normal force = fn_max*f_normalized; brake is active if > 0)"},
+    {"f_normalized", FL_PORT_INPUT, NULL, 0, "1", "normalized force signal 0..1 (normal force = fn_max*f_normalized; brake is active if > 0)", 0},
 };
 static const fl_param_def br_params[] = {
     {"mu_pos", FL_P_MATRIX, "[0, 0.5]", NULL, "", "[v, f]: positive sliding friction coefficient (v >= 0)", 0, 0, 0, NULL},

@@ -163,7 +163,7 @@ static const fl_param_def ptp_params[] = {
     {"startTime", FL_P_REAL, "0", NULL, "s", "time at which the motion starts", 0, 0, 0, NULL},
 };
 static const int ptp_vectors[] = {PTP_DELTAQ, PTP_QD, PTP_QDD};
-static const fl_port_def ptp_ports[] = {{"y", FL_PORT_OUTPUT, NULL, -1, "", "acceleration of each axis"}};
+static const fl_port_def ptp_ports[] = {{"y", FL_PORT_OUTPUT, NULL, -1, "", "acceleration of each axis", 0}};
 
 static int ptp_nout(const double *par, const fl_value *arrays)
 {
@@ -228,10 +228,10 @@ static const fl_param_def ptp2_params[] = {
 static const int ptp2_vectors[] = {PTP2_QBEGIN, PTP2_QEND, PTP2_QD, PTP2_QDD};
 enum { OUT_Q, OUT_QD, OUT_QDD, OUT_MOVING };
 static const fl_port_def ptp2_ports[] = {
-    {"q", FL_PORT_OUTPUT, NULL, -1, "", "reference position"},
-    {"qd", FL_PORT_OUTPUT, NULL, -1, "", "reference speed der(q)"},
-    {"qdd", FL_PORT_OUTPUT, NULL, -1, "", "reference acceleration der(qd)"},
-    {"moving", FL_PORT_OUTPUT, NULL, -1, "", "true (1) while the axis has not reached its end position"},
+    {"q", FL_PORT_OUTPUT, NULL, -1, "", "reference position", 0},
+    {"qd", FL_PORT_OUTPUT, NULL, -1, "", "reference speed der(q)", 0},
+    {"qdd", FL_PORT_OUTPUT, NULL, -1, "", "reference acceleration der(qd)", 0},
+    {"moving", FL_PORT_OUTPUT, NULL, -1, "", "true (1) while the axis has not reached its end position", 0},
 };
 static const fl_var_def ptp2_vars[] = {
     {"endTime", "s", "time at which the motion ends", 0, 0, 0},

@@ -15,8 +15,8 @@
 static const fl_port_def lim_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"fmax", FL_PORT_INPUT, "useFmaxInput", 0, "N", "upper force limit (if useFmaxInput)"},
-    {"fmin", FL_PORT_INPUT, "useFminInput", 0, "N", "lower force limit (if useFminInput)"},
+    {"fmax", FL_PORT_INPUT, "useFmaxInput", 0, "N", "upper force limit (if useFmaxInput)", 0},
+    {"fmin", FL_PORT_INPUT, "useFminInput", 0, "N", "lower force limit (if useFminInput)", 0},
 };
 static const fl_param_def lim_params[] = {
     {"useFmaxInput", FL_P_BOOL, "false", NULL, "", "true: the upper limit comes from input fmax", FL_PF_STRUCT, 0, 0, NULL},

@@ -1,12 +1,13 @@
 /* mechanics.c - Modelica.Mechanics.Translational.Components: Fixed, Mass,
  * Rod, Spring, Damper, SpringDamper, RelativeStates. */
 #include "common.h"
+#include "laws.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 
 /* ---- Fixed ------------------------------------------------------------- */
 
-static const fl_port_def fixed_ports[] = {{"flange", FL_PORT_FLANGE, NULL, 0, "", "flange fixed in the housing"}};
+static const fl_port_def fixed_ports[] = {{"flange", FL_PORT_FLANGE, NULL, 0, "", "flange fixed in the housing", 0}};
 static const fl_param_def fixed_params[] = {
     {"s0", FL_P_REAL, "0", NULL, "m", "fixed offset position of housing", 0, 0, 0, NULL},
 };
@@ -162,7 +163,7 @@ static void spring_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, 
     }
 }
 
-static const fl_elem_ops spring_ops = {
+const fl_elem_ops fl_spring_ops = {
     .dep = dep_s,
     .eval = spring_eval,
     .energy = spring_energy,
@@ -177,7 +178,7 @@ static const fl_class cls_spring = {
     .vars = spring_vars,
     .nvars = FL_N(spring_vars),
     .build = compliant_build,
-    .elem = &spring_ops,
+    .elem = &fl_spring_ops,
     .outputs = spring_outputs,
 };
 
@@ -222,7 +223,7 @@ static void damper_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, 
     }
 }
 
-static const fl_elem_ops damper_ops = {
+const fl_elem_ops fl_damper_ops = {
     .dep = dep_v,
     .eval = damper_eval,
     .energy = damper_energy,
@@ -237,7 +238,7 @@ static const fl_class cls_damper = {
     .vars = damper_vars,
     .nvars = FL_N(damper_vars),
     .build = compliant_rs_build,
-    .elem = &damper_ops,
+    .elem = &fl_damper_ops,
     .outputs = damper_outputs,
 };
 
@@ -292,7 +293,7 @@ static void sd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
     }
 }
 
-static const fl_elem_ops sd_ops = {
+const fl_elem_ops fl_springdamper_ops = {
     .dep = dep_sv,
     .eval = sd_eval,
     .energy = sd_energy,
@@ -307,7 +308,7 @@ static const fl_class cls_springdamper = {
     .vars = sd_vars,
     .nvars = FL_N(sd_vars),
     .build = compliant_rs_build,
-    .elem = &sd_ops,
+    .elem = &fl_springdamper_ops,
     .outputs = sd_outputs,
 };
 

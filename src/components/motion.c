@@ -21,7 +21,7 @@ static int driver_build(fl_builder *b)
 static const fl_port_def pos_ports[] = {
     PORT_FLANGE,
     PORT_SUPPORT,
-    {"s_ref", FL_PORT_INPUT, NULL, 0, "m", "reference position of flange as input signal"},
+    {"s_ref", FL_PORT_INPUT, NULL, 0, "m", "reference position of flange as input signal", 0},
 };
 static const fl_param_def pos_params[] = {
     {"exact", FL_P_BOOL, "false", NULL, "", "true/false exact treatment/filtering the input signal", FL_PF_STRUCT, 0, 0, NULL},
@@ -104,7 +104,7 @@ static const fl_class cls_position = {
 static const fl_port_def speed_ports[] = {
     PORT_FLANGE,
     PORT_SUPPORT,
-    {"v_ref", FL_PORT_INPUT, NULL, 0, "m/s", "reference speed of flange as input signal"},
+    {"v_ref", FL_PORT_INPUT, NULL, 0, "m/s", "reference speed of flange as input signal", 0},
 };
 static const fl_var_def speed_vars[] = {
     {"s", "m", "distance between flange and support (= flange.s - support.s)", FL_VF_ATTR, 0, 1},
@@ -173,7 +173,7 @@ static const fl_class cls_speed = {
 static const fl_port_def acc_ports[] = {
     PORT_FLANGE,
     PORT_SUPPORT,
-    {"a_ref", FL_PORT_INPUT, NULL, 0, "m/s2", "absolute acceleration of flange as input signal"},
+    {"a_ref", FL_PORT_INPUT, NULL, 0, "m/s2", "absolute acceleration of flange as input signal", 0},
 };
 static const fl_param_def acc_params[] = {PAR_USESUPPORT};
 static const fl_var_def acc_vars[] = {
@@ -232,7 +232,7 @@ static const fl_class cls_accelerate = {
 static const fl_port_def move_ports[] = {
     PORT_FLANGE,
     PORT_SUPPORT,
-    {"u", FL_PORT_INPUT, NULL, 3, "", "flange position, velocity, acceleration as input signals"},
+    {"u", FL_PORT_INPUT, NULL, 3, "", "flange position, velocity, acceleration as input signals", 0},
 };
 static const fl_var_def move_vars[] = {
     {"s", "m", "distance between flange and support (= flange.s - support.s)", 0, 0, 0},

@@ -12,6 +12,7 @@
 static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
     fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks, fl_classes_kinematic,
+    fl_classes_rotational,
 };
 
 static const fl_class **all;
@@ -57,6 +58,15 @@ static void ensure(void)
     if (failed) fl_guard_rethrow(&g);
 }
 
+const fl_domain_names *fl_domain_info(int dom)
+{
+    static const fl_domain_names names[2] = {
+        {"translational", "s", "v", "a", "f", "m", "m/s", "m/s2", "N", "m"},
+        {"rotational", "phi", "w", "a", "tau", "rad", "rad/s", "rad/s2", "N.m", "J"},
+    };
+    return &names[dom == FL_DOM_ROT];
+}
+
 int fl_class_count(void)
 {
     ensure();
@@ -76,25 +86,35 @@ const fl_class *fl_class_find(const char *path)
     return i >= 0 ? all[i] : NULL;
 }
 
+/* Short names: flange's own components win over MSL classes of the same
+ * name, and the translational classes (flange's first domain, which short
+ * names in the API always meant) over other MSL classes: "Spring" is the
+ * translational spring, "Inertia" the rotational inertia. */
+static int short_rank(const char *path)
+{
+    if (strncmp(path, "Flange.", 7) == 0) return 2;
+    if (strncmp(path, "Modelica.Mechanics.Translational.", 33) == 0) return 1;
+    return 0;
+}
+
 const fl_class *fl_class_find_short(const char *name, int *ambiguous)
 {
     ensure();
     const fl_class *found = NULL;
-    int count = 0;
+    int count = 0, best = -1;
     size_t n = strlen(name);
     for (int i = 0; i < nall; i++) {
         const char *p = all[i]->path;
         size_t m = strlen(p);
         if (m > n && p[m - n - 1] == '.' && strcmp(p + m - n, name) == 0) {
-            /* flange's own components win over MSL classes of the same name */
-            if (strncmp(p, "Flange.", 7) == 0 && found && strncmp(found->path, "Flange.", 7) != 0) {
+            int r = short_rank(p);
+            if (r > best) {
                 found = all[i];
+                best = r;
                 count = 1;
-                continue;
+            } else if (r == best) {
+                count++;
             }
-            if (found && strncmp(found->path, "Flange.", 7) == 0 && strncmp(p, "Flange.", 7) != 0) continue;
-            found = all[i];
-            count++;
         }
     }
     if (ambiguous) *ambiguous = count > 1;
@@ -156,6 +176,46 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Translational.Components.RollingResistance",
     "Modelica.Mechanics.Translational.Components.Vehicle",
     "Modelica.Mechanics.Translational.Sources.EddyCurrentForce",
+    "Modelica.Mechanics.Rotational.Components.Coupling",
+    "Modelica.Mechanics.Rotational.Components.ElastoBacklash",
+    "Modelica.Mechanics.Rotational.Components.ElastoBacklash2",
+    "Modelica.Mechanics.Rotational.Components.BearingFriction",
+    "Modelica.Mechanics.Rotational.Components.Brake",
+    "Modelica.Mechanics.Rotational.Components.Clutch",
+    "Modelica.Mechanics.Rotational.Components.OneWayClutch",
+    "Modelica.Mechanics.Rotational.Components.IdealGear",
+    "Modelica.Mechanics.Rotational.Components.LossyGear",
+    "Modelica.Mechanics.Rotational.Components.IdealPlanetary",
+    "Modelica.Mechanics.Rotational.Components.Gearbox",
+    "Modelica.Mechanics.Rotational.Components.IdealGearR2T",
+    "Modelica.Mechanics.Rotational.Components.IdealRollingWheel",
+    "Modelica.Mechanics.Rotational.Components.InitializeFlange",
+    "Modelica.Mechanics.Rotational.Components.AngleToTorqueAdaptor",
+    "Modelica.Mechanics.Rotational.Components.TorqueToAngleAdaptor",
+    "Modelica.Mechanics.Rotational.Components.GeneralAngleToTorqueAdaptor",
+    "Modelica.Mechanics.Rotational.Components.GeneralTorqueToAngleAdaptor",
+    "Modelica.Mechanics.Rotational.Sources.Torque2",
+    "Modelica.Mechanics.Rotational.Sources.ConstantTorque",
+    "Modelica.Mechanics.Rotational.Sources.TorqueStep",
+    "Modelica.Mechanics.Rotational.Sources.LinearSpeedDependentTorque",
+    "Modelica.Mechanics.Rotational.Sources.QuadraticSpeedDependentTorque",
+    "Modelica.Mechanics.Rotational.Sources.SignTorque",
+    "Modelica.Mechanics.Rotational.Sources.InverseSpeedDependentTorque",
+    "Modelica.Mechanics.Rotational.Sources.EddyCurrentTorque",
+    "Modelica.Mechanics.Rotational.Sources.ConstantSpeed",
+    "Modelica.Mechanics.Rotational.Sources.Speed",
+    "Modelica.Mechanics.Rotational.Sources.Position",
+    "Modelica.Mechanics.Rotational.Sources.Accelerate",
+    "Modelica.Mechanics.Rotational.Sources.Move",
+    "Modelica.Mechanics.Rotational.Sensors.AngleSensor",
+    "Modelica.Mechanics.Rotational.Sensors.SpeedSensor",
+    "Modelica.Mechanics.Rotational.Sensors.AccSensor",
+    "Modelica.Mechanics.Rotational.Sensors.RelAngleSensor",
+    "Modelica.Mechanics.Rotational.Sensors.RelSpeedSensor",
+    "Modelica.Mechanics.Rotational.Sensors.RelAccSensor",
+    "Modelica.Mechanics.Rotational.Sensors.TorqueSensor",
+    "Modelica.Mechanics.Rotational.Sensors.PowerSensor",
+    "Modelica.Mechanics.Rotational.Sensors.MultiSensor",
     "Modelica.Blocks.Sources.RealExpression",
     "Modelica.Blocks.Sources.ContinuousClock",
     "Modelica.Blocks.Sources.Exponentials",
@@ -180,7 +240,8 @@ static const char *const msl_lacking[] = {
 static const char *const msl_lacking_packages[] = {
     "Modelica.Mechanics.Translational.Interfaces.", /* partial classes */
     "Modelica.Mechanics.Translational.Examples.",
-    "Modelica.Mechanics.Rotational.", "Modelica.Mechanics.MultiBody.", "Modelica.Blocks.Math.UnitConversions.",
+    "Modelica.Mechanics.Rotational.Interfaces.", "Modelica.Mechanics.Rotational.Examples.",
+    "Modelica.Mechanics.MultiBody.", "Modelica.Blocks.Math.UnitConversions.",
     "Modelica.Blocks.Discrete.", "Modelica.Blocks.MathBoolean.", "Modelica.Blocks.MathInteger.",
     "Modelica.Blocks.Noise.",
     "Modelica.Blocks.Examples.",

@@ -6,16 +6,16 @@
 #define MTSE "Modelica.Mechanics.Translational.Sensors."
 
 static const fl_port_def abs_s_ports[] = {
-    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured"},
-    {"s", FL_PORT_OUTPUT, NULL, 0, "m", "absolute position of flange as output signal"},
+    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured", 0},
+    {"s", FL_PORT_OUTPUT, NULL, 0, "m", "absolute position of flange as output signal", 0},
 };
 static const fl_port_def abs_v_ports[] = {
-    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured"},
-    {"v", FL_PORT_OUTPUT, NULL, 0, "m/s", "absolute velocity of flange as output signal"},
+    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured", 0},
+    {"v", FL_PORT_OUTPUT, NULL, 0, "m/s", "absolute velocity of flange as output signal", 0},
 };
 static const fl_port_def abs_a_ports[] = {
-    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured"},
-    {"a", FL_PORT_OUTPUT, NULL, 0, "m/s2", "absolute acceleration of flange as output signal"},
+    {"flange", FL_PORT_FLANGE, NULL, 0, "", "flange to be measured", 0},
+    {"a", FL_PORT_OUTPUT, NULL, 0, "m/s2", "absolute acceleration of flange as output signal", 0},
 };
 
 /* ---- absolute sensors -------------------------------------------------- */
@@ -101,19 +101,19 @@ static const fl_class cls_acc = {
 static const fl_port_def force_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"f", FL_PORT_OUTPUT, NULL, 0, "N", "force in flange_a and flange_b (f = flange_a.f = -flange_b.f)"},
+    {"f", FL_PORT_OUTPUT, NULL, 0, "N", "force in flange_a and flange_b (f = flange_a.f = -flange_b.f)", 0},
 };
 static const fl_port_def power_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"power", FL_PORT_OUTPUT, NULL, 0, "W", "power in flange flange_a as output signal"},
+    {"power", FL_PORT_OUTPUT, NULL, 0, "W", "power in flange flange_a as output signal", 0},
 };
 static const fl_port_def multi_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"power", FL_PORT_OUTPUT, NULL, 0, "W", "power in flange flange_a as output signal"},
-    {"f", FL_PORT_OUTPUT, NULL, 0, "N", "force in flange_a and flange_b (f = flange_a.f = -flange_b.f)"},
-    {"v", FL_PORT_OUTPUT, NULL, 0, "m/s", "absolute velocity of flange as output signal"},
+    {"power", FL_PORT_OUTPUT, NULL, 0, "W", "power in flange flange_a as output signal", 0},
+    {"f", FL_PORT_OUTPUT, NULL, 0, "N", "force in flange_a and flange_b (f = flange_a.f = -flange_b.f)", 0},
+    {"v", FL_PORT_OUTPUT, NULL, 0, "m/s", "absolute velocity of flange as output signal", 0},
 };
 static const fl_var_def force_vars[] = {{"f", "N", "force in flange_a and flange_b", 0, 0, 0}};
 static const fl_var_def power_vars[] = {{"power", "W", "power in flange flange_a", 0, 0, 0}};
@@ -190,17 +190,17 @@ static const fl_class cls_multi = {
 static const fl_port_def rpos_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"s_rel", FL_PORT_OUTPUT, NULL, 0, "m", "distance between two flanges (= flange_b.s - flange_a.s)"},
+    {"s_rel", FL_PORT_OUTPUT, NULL, 0, "m", "distance between two flanges (= flange_b.s - flange_a.s)", 0},
 };
 static const fl_port_def rspd_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"v_rel", FL_PORT_OUTPUT, NULL, 0, "m/s", "relative velocity between two flanges (= der(flange_b.s) - der(flange_a.s))"},
+    {"v_rel", FL_PORT_OUTPUT, NULL, 0, "m/s", "relative velocity between two flanges (= der(flange_b.s) - der(flange_a.s))", 0},
 };
 static const fl_port_def racc_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"a_rel", FL_PORT_OUTPUT, NULL, 0, "m/s2", "relative acceleration between two flanges"},
+    {"a_rel", FL_PORT_OUTPUT, NULL, 0, "m/s2", "relative acceleration between two flanges", 0},
 };
 static const fl_var_def rpos_vars[] = {{"s_rel", "m", "distance between two flanges", 0, 0, 0}};
 static const fl_var_def rspd_vars[] = {

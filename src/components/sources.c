@@ -6,13 +6,14 @@
 #include <math.h>
 
 #include "common.h"
+#include "laws.h"
 
 #define MTS "Modelica.Mechanics.Translational.Sources."
 
 static const fl_port_def force_ports[] = {
     PORT_FLANGE,
     PORT_SUPPORT,
-    {"f", FL_PORT_INPUT, NULL, 0, "N", "driving force as input signal"},
+    {"f", FL_PORT_INPUT, NULL, 0, "N", "driving force as input signal", 0},
 };
 static const fl_port_def pforce_ports[] = {PORT_FLANGE, PORT_SUPPORT};
 
@@ -50,7 +51,7 @@ static void s_output(const fl_octx *o, double *v)
     v[0] = o->ps[0] - o->ps[1];
 }
 
-static const fl_elem_ops force_ops = {
+const fl_elem_ops fl_force_ops = {
     .nin = 1,
     .dep = dep_u,
     .eval = force_eval,
@@ -66,7 +67,7 @@ static const fl_class cls_force = {
     .vars = force_vars,
     .nvars = FL_N(force_vars),
     .build = source_build,
-    .elem = &force_ops,
+    .elem = &fl_force_ops,
     .outputs = s_output,
 };
 
@@ -75,7 +76,7 @@ static const fl_class cls_force = {
 static const fl_port_def force2_ports[] = {
     PORT_FLANGE_A,
     PORT_FLANGE_B,
-    {"f", FL_PORT_INPUT, NULL, 0, "N", "driving force as input signal"},
+    {"f", FL_PORT_INPUT, NULL, 0, "N", "driving force as input signal", 0},
 };
 
 static int force2_build(fl_builder *b)
@@ -90,7 +91,7 @@ static const fl_class cls_force2 = {
     .ports = force2_ports,
     .nports = FL_N(force2_ports),
     .build = force2_build,
-    .elem = &force_ops,
+    .elem = &fl_force_ops,
 };
 
 /* ---- PartialForce-based sources: f = flange.f given by a law ---------- */

@@ -837,7 +837,8 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     for (int a = 0; a < natt; a++) {
         c->ports[a].name = own_str(c, desc->att_names[a]);
         c->ports[a].kind = FL_PORT_FLANGE;
-        c->ports[a].unit = "m";
+        c->ports[a].rot = desc->att_rot ? desc->att_rot[a] : 0;
+        c->ports[a].unit = c->ports[a].rot ? "rad" : "m";
         c->ports[a].desc = "";
         c->pext[a].own = -1;
     }

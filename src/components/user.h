@@ -22,6 +22,7 @@ typedef struct fl_uclass_desc {
     const char *const *par_names; /* relative to the instance */
     const char *const *par_units;
     const char *const *att_names; /* flange ports, natt of them */
+    const unsigned char *att_rot; /* per flange port: 1 if rotational */
     const char *const *in_names;  /* input ports */
     const unsigned char *in_observed; /* per input: reads a variable of another instance */
     const char *const *out_names; /* output ports */

@@ -661,7 +661,12 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
         pu[k] = p->unit;
     }
     const char **an = fl_xcalloc((size_t)(fc->natt + 1), sizeof(char *));
-    for (int a = 0; a < fc->natt; a++) an[a] = rel_name(b->prefix, f->conns.v[b->atts.v[a]].path);
+    unsigned char *arot = fl_xcalloc((size_t)(fc->natt + 1), 1);
+    for (int a = 0; a < fc->natt; a++) {
+        an[a] = rel_name(b->prefix, f->conns.v[b->atts.v[a]].path);
+        int vn = f->conns.v[b->atts.v[a]].vnode;
+        arot[a] = vn >= 0 && c->ic->nodes.v[vn].is_flange == FL_DOM_ROT;
+    }
     const char **in = fl_xcalloc((size_t)(fc->nin + 1), sizeof(char *));
     unsigned char *obs = fl_xcalloc((size_t)(fc->nin + 1), 1);
     for (int i = 0; i < fc->nin; i++) {
@@ -706,6 +711,7 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
         desc.par_names = pn;
         desc.par_units = pu;
         desc.att_names = an;
+        desc.att_rot = arot;
         desc.in_names = in;
         desc.in_observed = obs;
         desc.out_names = on;
@@ -719,6 +725,7 @@ static fl_uclass *class_for(fctx *c, cbuild *b, const double *par, const double 
     free(pn);
     free(pu);
     free(an);
+    free(arot);
     free(in);
     free(obs);
     free(on);
@@ -750,7 +757,7 @@ static void join_port(ictx *ic, int inst, int port, int node, fl_loc loc)
     vnode n;
     memset(&n, 0, sizeof n);
     n.parent = (int)ic->nodes.n;
-    n.is_flange = ic->m->insts.v[inst].cls->ports[port].kind == FL_PORT_FLANGE;
+    n.is_flange = fl_port_domain(&ic->m->insts.v[inst].cls->ports[port]);
     n.is_leaf = 1;
     n.leaf.inst = inst;
     n.leaf.port = port;

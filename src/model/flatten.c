@@ -751,11 +751,12 @@ static fl_sx conn_var(fctx *c, const char *path, int own, int node, int force, f
     fconn *cn = &f->conns.v[k];
     int *slot = force ? &cn->force : &cn->pos;
     if (*slot < 0) {
-        char *nm = fl_xcat(path, force ? ".f" : ".s", (char *)NULL);
+        const fl_domain_names *dn = fl_domain_info(c->e->ic->nodes.v[node].is_flange);
+        char *nm = fl_xcat(path, ".", force ? dn->flow : dn->pos, (char *)NULL);
         int owner = cn->uinst >= 0 ? cn->uinst : fl_flat_instance(c->e, loc);
         *slot = add_var(f, nm, owner, force ? FVK_FORCE : FVK_POS, loc);
         f->vars.v[*slot].conn = k;
-        f->vars.v[*slot].unit = force ? "N" : "m";
+        f->vars.v[*slot].unit = force ? dn->flow_unit : dn->pos_unit;
         free(nm);
         cn = &f->conns.v[k];
     }
@@ -897,12 +898,13 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
                 }
             }
         }
-        if (kind == EL_CONNECTOR && r->n == 2 && !r->parts[1].nsubs &&
-            (strcmp(r->parts[1].name, "s") == 0 || strcmp(r->parts[1].name, "f") == 0)) {
+        if (kind == EL_CONNECTOR && r->n == 2 && !r->parts[1].nsubs) {
             char *path = fl_xcat(e->prefix, p0->name, (char *)NULL);
             int vn = fl_map_get(&ic->node_index, path);
-            if (vn >= 0 && ic->nodes.v[vn].is_flange) {
-                *out = fx_scalar(conn_var(c, path, 1, vn, r->parts[1].name[0] == 'f', x->loc));
+            const fl_domain_names *dn = vn >= 0 ? fl_domain_info(ic->nodes.v[vn].is_flange) : NULL;
+            if (vn >= 0 && ic->nodes.v[vn].is_flange &&
+                (strcmp(r->parts[1].name, dn->pos) == 0 || strcmp(r->parts[1].name, dn->flow) == 0)) {
+                *out = fx_scalar(conn_var(c, path, 1, vn, strcmp(r->parts[1].name, dn->flow) == 0, x->loc));
                 rc = 0;
             }
             free(path);
@@ -914,8 +916,13 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
             const char *vname = strchr(sub, '.') + 1;
             int vk = fl_class_var(cls, vname);
             int port = -1, sport = r->n == 2 && vk < 0 ? fl_class_port(cls, r->parts[1].name) : -1;
-            if (vk < 0 && r->n == 3 && (strcmp(r->parts[2].name, "s") == 0 || strcmp(r->parts[2].name, "f") == 0))
+            if (vk < 0 && r->n == 3) {
                 port = fl_class_port(cls, r->parts[1].name);
+                const fl_domain_names *dn = port >= 0 ? fl_domain_info(fl_port_domain(&cls->ports[port])) : NULL;
+                if (port >= 0 && (cls->ports[port].kind != FL_PORT_FLANGE ||
+                                  (strcmp(r->parts[2].name, dn->pos) != 0 && strcmp(r->parts[2].name, dn->flow) != 0)))
+                    port = -1;
+            }
             if (sport >= 0 && cls->ports[sport].kind != FL_PORT_FLANGE && cls->ports[sport].width == 0) {
                 /* a signal of a library component (sine.y, force.f): a variable in its signal set */
                 char *hidden = fl_xsprintf("(%s%s)", e->prefix, sub);
@@ -966,11 +973,13 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
             *dotf = '\0';
             char *path = fl_xcat(e->prefix, sub, (char *)NULL);
             int vn = fl_map_get(&ic->node_index, path);
-            if (vn >= 0 && ic->nodes.v[vn].is_flange && strcmp(dotf + 1, "s") == 0) {
+            const fl_domain_names *dn = vn >= 0 ? fl_domain_info(ic->nodes.v[vn].is_flange) : NULL;
+            if (vn >= 0 && ic->nodes.v[vn].is_flange && strcmp(dotf + 1, dn->pos) == 0) {
                 *out = fx_scalar(conn_var(c, path, 0, vn, 0, x->loc));
                 rc = 0;
-            } else if (vn >= 0 && ic->nodes.v[vn].is_flange && strcmp(dotf + 1, "f") == 0) {
-                fl_err(c->d, x->loc, "the force of connector %s of another component cannot be read in equations", sub);
+            } else if (vn >= 0 && ic->nodes.v[vn].is_flange && strcmp(dotf + 1, dn->flow) == 0) {
+                fl_err(c->d, x->loc, "the %s of connector %s of another component cannot be read in equations",
+                       ic->nodes.v[vn].is_flange == FL_DOM_ROT ? "torque" : "force", sub);
                 c->failed = 1;
                 rc = -1;
             }

@@ -64,6 +64,7 @@ static const char *const known_packages[] = {
     "Modelica.Units.NonSI", "Modelica.SIunits", "Modelica.Icons", "Modelica.Blocks",
     "Modelica.Blocks.Types", "Modelica.Blocks.Interfaces", "Modelica.Mechanics",
     "Modelica.Mechanics.Translational", "Modelica.Mechanics.Translational.Interfaces",
+    "Modelica.Mechanics.Rotational", "Modelica.Mechanics.Rotational.Interfaces",
     "Modelica.Mechanics.Translational.Examples", "Modelica.Mechanics.Translational.Examples.Utilities",
     "Modelica.Electrical", "Modelica.Electrical.Machines", "Modelica.Electrical.Machines.Thermal",
     "Modelica.Electrical.Machines.Thermal.Constants", "Flange", "Flange.Types",
@@ -84,6 +85,7 @@ static int lib_exists(const char *path)
         starts_with(path, "Modelica.Units.NonSI.") || starts_with(path, "Modelica.Icons.") ||
         starts_with(path, "Modelica.Constants.") || starts_with(path, "Modelica.Math.") ||
         starts_with(path, "Modelica.Mechanics.Translational.Interfaces.") ||
+        starts_with(path, "Modelica.Mechanics.Rotational.Interfaces.") ||
         starts_with(path, "Modelica.Blocks.Interfaces.") ||
         starts_with(path, "Modelica.Electrical.Machines.Thermal.Constants.") ||
         strcmp(path, "Modelica.Mechanics.Translational.Examples.Utilities.GenerateStribeckFrictionTable") == 0)
@@ -796,7 +798,7 @@ static int leaf_get(ictx *ic, fl_pref p, fl_loc loc)
     vnode n;
     memset(&n, 0, sizeof n);
     n.parent = (int)ic->nodes.n;
-    n.is_flange = ic->m->insts.v[p.inst].cls->ports[p.port].kind == FL_PORT_FLANGE;
+    n.is_flange = fl_port_domain(&ic->m->insts.v[p.inst].cls->ports[p.port]);
     n.loc = loc;
     n.is_leaf = 1;
     n.leaf = p;
@@ -1153,10 +1155,19 @@ static int connect_nodes(env *e, const fl_connect *cn)
         ic->failed = 1;
         return -1;
     }
-    if (ic->nodes.v[a].is_flange != ic->nodes.v[b].is_flange) {
+    if (!ic->nodes.v[a].is_flange != !ic->nodes.v[b].is_flange) {
         char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
         fl_err(ic->d, cn->loc, "cannot connect %s %s to %s %s", ic->nodes.v[a].is_flange ? "flange" : "signal",
                sa, ic->nodes.v[b].is_flange ? "flange" : "signal", sb);
+        free(sa);
+        free(sb);
+        ic->failed = 1;
+        return -1;
+    }
+    if (ic->nodes.v[a].is_flange != ic->nodes.v[b].is_flange) {
+        char *sa = fl_ref_str(&cn->a), *sb = fl_ref_str(&cn->b);
+        fl_err(ic->d, cn->loc, "cannot connect %s flange %s to %s flange %s (a gear or a wheel joins the domains)",
+               fl_domain_info(ic->nodes.v[a].is_flange)->word, sa, fl_domain_info(ic->nodes.v[b].is_flange)->word, sb);
         free(sa);
         free(sb);
         ic->failed = 1;
@@ -1360,15 +1371,26 @@ static const struct {
     {"IntegerVectorInput", FL_VT_INTEGER}, {"IntegerVectorOutput", FL_VT_INTEGER},
 };
 
+/* The domain of a flange connector of the MSL (0: not one). */
+static int connector_domain(const char *path)
+{
+    static const char *const pkgs[] = {"Modelica.Mechanics.Translational.Interfaces.",
+                                       "Modelica.Mechanics.Rotational.Interfaces."};
+    static const char *const names[] = {"Flange_a", "Flange_b", "Flange", "Support"};
+    for (int d = 0; d < 2; d++) {
+        size_t n = strlen(pkgs[d]);
+        if (strncmp(path, pkgs[d], n) != 0) continue;
+        for (int k = 0; k < 4; k++)
+            if (strcmp(path + n, names[k]) == 0) return d ? FL_DOM_ROT : FL_DOM_TRANS;
+    }
+    return 0;
+}
+
 /* *vtype: the value type of a signal connector (FL_VT_*). */
 static conn_kind connector_kind(const char *path, unsigned char *vtype)
 {
     *vtype = FL_VT_REAL;
-    if (strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_a") == 0 ||
-        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange_b") == 0 ||
-        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Flange") == 0 ||
-        strcmp(path, "Modelica.Mechanics.Translational.Interfaces.Support") == 0)
-        return CONN_FLANGE;
+    if (connector_domain(path)) return CONN_FLANGE;
     static const char pkg[] = "Modelica.Blocks.Interfaces.";
     if (strncmp(path, pkg, sizeof pkg - 1) != 0) return CONN_NONE;
     for (size_t i = 0; i < sizeof signal_connectors / sizeof signal_connectors[0]; i++)
@@ -1940,7 +1962,7 @@ static int declare_elements(env *e, iparts *ip)
                         for (int k = 0; k < n; k++) {
                             char *en = element_name(dc->name, k, nd, dims);
                             char *path = fl_xcat(prefix, en, (char *)NULL);
-                            int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                            int node = vnode_get(ic, path, ck == CONN_FLANGE ? connector_domain(r.path) : 0, dc->name_loc);
                             ic->nodes.v[node].vtype = svt;
                             fl_map_put(&e->elems, en, EL_CONNECTOR);
                             free(path);
@@ -1950,7 +1972,7 @@ static int declare_elements(env *e, iparts *ip)
                     } else {
                         if (ck == CONN_FLANGE) e->nflanges++;
                         char *path = fl_xcat(prefix, dc->name, (char *)NULL);
-                        int node = vnode_get(ic, path, ck == CONN_FLANGE, dc->name_loc);
+                        int node = vnode_get(ic, path, ck == CONN_FLANGE ? connector_domain(r.path) : 0, dc->name_loc);
                         ic->nodes.v[node].vtype = svt;
                         free(path);
                         fl_map_put(&e->elems, dc->name, EL_CONNECTOR);

@@ -236,6 +236,16 @@ int fl_model_connect_refs(fl_model *m, fl_pref a, fl_pref b, fl_loc loc, fl_diag
         free(sb);
         return -1;
     }
+    fl_domain da = fl_port_domain(&m->insts.v[a.inst].cls->ports[a.port]);
+    fl_domain db = fl_port_domain(&m->insts.v[b.inst].cls->ports[b.port]);
+    if (da != db) {
+        char *sa = fl_pref_str(m, a), *sb = fl_pref_str(m, b);
+        fl_err(d, loc, "cannot connect %s flange %s to %s flange %s (a gear or a wheel joins the domains)",
+               fl_domain_info(da)->word, sa, fl_domain_info(db)->word, sb);
+        free(sa);
+        free(sb);
+        return -1;
+    }
     if (a.inst == b.inst && a.port == b.port && a.sub == b.sub) {
         char *sa = fl_pref_str(m, a);
         fl_err(d, loc, "connector %s is connected to itself", sa);

@@ -42,7 +42,7 @@ typedef struct pslot {
  * composite model. */
 typedef struct vnode {
     int parent;
-    int is_flange;
+    int is_flange; /* 0: a signal; a flange: its domain (FL_DOM_TRANS, FL_DOM_ROT) */
     unsigned char vtype; /* a signal's value type (FL_VT_*: library ports are Real) */
     int is_leaf;
     fl_pref leaf;

@@ -668,7 +668,8 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     s->out_kinematic = !o->energy && !late;
     for (int k = 0; k < s->nout_vars; k++) {
         const char *u = fl_system_var_unit(sys, s->out_vars[k]);
-        if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0)) s->out_kinematic = 0;
+        if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0 && strcmp(u, "rad") != 0 && strcmp(u, "rad/s") != 0))
+            s->out_kinematic = 0;
     }
     for (int v = 0; v < sys->nvars; v++) s->vals[v] = NAN;
     return 0;

@@ -79,7 +79,8 @@ static void test_api_names(void)
     fl_model *m = fl_model_new("E");
     CHECK(fl_model_add(m, "Sprng", "s", d) != 0);
     CHECK_TEXT(last_text(d), "error: unknown component type 'Sprng'; did you mean "
-                             "'Modelica.Mechanics.Translational.Components.Spring'?");
+                             "'Modelica.Mechanics.Translational.Components.Spring' or "
+                             "'Modelica.Mechanics.Rotational.Components.Spring'?");
     CHECK(fl_model_add(m, "Modelica.Blocks.Continuous.PID", "pid", d) != 0);
     CHECK_TEXT(last_text(d), "error: component type 'Modelica.Blocks.Continuous.PID' is written in Modelica: use it "
                              "in a model text (fl_model_load_string, fl_model_load_file); fl_model_add takes "

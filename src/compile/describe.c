@@ -106,13 +106,16 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     for (int bi = 0; bi < s->nbodies; bi++) {
         const fl_body *bd = &s->bodies[bi];
         fprintf(out, "  %d: %s", bi + 1, fl_body_kind_name(bd->kind));
+        /* the mass and position in the domain of the body's reference node
+         * (a rotational body reflects a rack's mass as an inertia) */
+        int rot = bd->ref_node >= 0 && s->nodes[bd->ref_node].dom == FL_DOM_ROT;
         if (bd->mass > 0) {
             fl_fmt_double(a, sizeof a, bd->mass);
-            fprintf(out, ", m = %s kg", a);
+            fprintf(out, rot ? ", J = %s kg.m2" : ", m = %s kg", a);
         }
         if (bd->kind == B_GROUND) {
             fl_fmt_double(a, sizeof a, bd->q0);
-            fprintf(out, " at s = %s", a);
+            fprintf(out, rot ? " at phi = %s" : " at s = %s", a);
         }
         if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
         fputs(":", out);

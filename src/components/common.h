@@ -60,6 +60,14 @@ static inline double fl_vrel(const fl_ectx *x, const fl_elem *e)
     return fl_att_v(x, e, 1) - fl_att_v(x, e, 0);
 }
 
+/* Contacts are left only a few rounding units beyond the touch position:
+ * right after a contact starts, the gap is numerically zero and rounding
+ * noise in it must not end the contact again. */
+static inline double fl_touch_band(const fl_ectx *x, const fl_elem *e)
+{
+    return 64 * 2.220446049250313e-16 * (fabs(fl_att_s(x, e, 0)) + fabs(fl_att_s(x, e, 1)) + 1e-300);
+}
+
 /* Dependency masks of compliant elements. */
 #define DEP_S (FL_BIT(FL_J_S0) | FL_BIT(FL_J_S1))
 #define DEP_V (FL_BIT(FL_J_V0) | FL_BIT(FL_J_V1))

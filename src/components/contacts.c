@@ -9,19 +9,12 @@
 #include <math.h>
 
 #include "common.h"
+#include "laws.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define FLC "Flange.Components."
 
 static const fl_port_def two_ports[] = {PORT_FLANGE_A, PORT_FLANGE_B};
-
-/* Contacts are left only a few rounding units beyond the touch position:
- * right after a contact starts, the gap is numerically zero and rounding
- * noise in it must not end the contact again. */
-static inline double touch_band(const fl_ectx *x, const fl_elem *e)
-{
-    return 64 * 2.220446049250313e-16 * (fabs(fl_att_s(x, e, 0)) + fabs(fl_att_s(x, e, 1)) + 1e-300);
-}
 
 /* relation g < 0 at an event: a crossing at this instant decides it */
 static inline int rel_lt(double g, int dir)
@@ -115,7 +108,7 @@ static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
 static double eg_root(const fl_ectx *x, const fl_elem *e)
 {
     double g = fl_srel(x, e) - x->par[e->pofs + EG_S0];
-    return x->mode[e->mode] ? g - touch_band(x, e) : g;
+    return x->mode[e->mode] ? g - fl_touch_band(x, e) : g;
 }
 
 static void eg_roots(const fl_ectx *x, const fl_elem *e, int n, double *g)
@@ -268,7 +261,7 @@ static void shs_eval(fl_ectx *x, const fl_elem *e, int n)
 static void shs_root_pair(const fl_ectx *x, const fl_elem *e, double *g)
 {
     const double *p = x->par + e->pofs;
-    double s = fl_srel(x, e), h = p[SHS_B] / 2, band = touch_band(x, e);
+    double s = fl_srel(x, e), h = p[SHS_B] / 2, band = fl_touch_band(x, e);
     int m = x->mode[e->mode];
     g[0] = s - h + (m == 1 ? band : 0);
     g[1] = s + h - (m == -1 ? band : 0);
@@ -330,7 +323,7 @@ static void shs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, dou
     }
 }
 
-static void shs_outputs(const fl_octx *o, double *v)
+void fl_symhardstop_outputs(const fl_octx *o, double *v)
 {
     const double *p = o->par;
     double s = o->ps[1] - o->ps[0], vr = o->pv[1] - o->pv[0], off;
@@ -342,7 +335,7 @@ static void shs_outputs(const fl_octx *o, double *v)
     v[4] = c == 2 ? (s > 0 ? 1 : s < 0 ? -1 : 0) : c;
 }
 
-static const fl_elem_ops shs_ops = {
+const fl_elem_ops fl_symhardstop_ops = {
     .dep = dep_sv,
     .nroots = 2,
     .nmodes = 1,
@@ -365,8 +358,8 @@ static const fl_class cls_symhardstop = {
     .vars = shs_vars,
     .nvars = FL_N(shs_vars),
     .build = compliant_rs_build,
-    .elem = &shs_ops,
-    .outputs = shs_outputs,
+    .elem = &fl_symhardstop_ops,
+    .outputs = fl_symhardstop_outputs,
 };
 
 /* ======================================================================
@@ -514,7 +507,7 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
 static void hs_root_pair(const fl_ectx *x, const fl_elem *e, double *g)
 {
     const double *p = x->par + e->pofs;
-    double xs = hs_x(x, e), band = touch_band(x, e);
+    double xs = hs_x(x, e), band = fl_touch_band(x, e);
     int m = x->mode[e->mode];
     g[0] = xs - p[HS_GP] + (m == 1 ? band : 0);
     g[1] = xs - p[HS_GN] - (m == -1 ? band : 0);
@@ -585,7 +578,7 @@ static void hs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
     }
 }
 
-static void hs_outputs(const fl_octx *o, double *v)
+void fl_hardstop_outputs(const fl_octx *o, double *v)
 {
     const double *p = o->par;
     int model = (int)p[HS_MODEL];
@@ -693,11 +686,12 @@ static void hsd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, dou
 
 static const int hsd_own_diff[] = {0};
 static const char *const hsd_own_names[] = {"F"};
+static const char *const hsd_rot_own_names[] = {"tau"};
 /* rows: f_C, f_R, constraint; columns: s,v,a of C and R, own y, own yp */
 static const uint64_t hsd_dep[] = {FL_BIT(FL_J_OWN), FL_BIT(FL_J_OWN),
                                    FL_BIT(FL_J_OWN) | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1)};
 
-static const fl_elem_ops hs_ops = {
+const fl_elem_ops fl_hardstop_ops = {
     .dep = dep_sv,
     .nroots = 3,
     .nmodes = 2, /* contact (-1, 0, 1); FULL_UNDAMPED: turn of the velocity armed */
@@ -712,28 +706,28 @@ static const fl_elem_ops hs_ops = {
     .flags = FL_EK_CONTACT,
     .energy = hs_energy,
 };
-static const fl_elem_ops hsd_ops = {
-    .nown = 1,
-    .own_diff = hsd_own_diff,
-    .own_names = hsd_own_names,
-    .own_hint = "the force of a static contact is not unique when other static contacts or prescribed motions act on "
-                "the same bodies",
-    .dep = hsd_dep,
-    .nroots = 3,
-    .nmodes = 1,
-    .nreal = HS_NRS,
-    .eval = hsd_eval,
-    .roots = hsd_roots,
-    .event = hsd_event,
-    .init_modes = hsd_init,
-    .start = hs_start,
-    .flags = FL_EK_IMPULSE,
-    .energy = hsd_energy,
-};
+/* RESTITUTION, in both domains: only the name of the constraint force (F
+ * or the torque tau of RotationalHardStop) in messages differs */
+#define HSD_OPS(names, what)                                                                                     \
+    {                                                                                                            \
+        .nown = 1, .own_diff = hsd_own_diff, .own_names = names,                                                 \
+        .own_hint = "the " what " of a static contact is not unique when other static contacts or prescribed "    \
+                    "motions act on the same bodies",                                                            \
+        .dep = hsd_dep, .nroots = 3, .nmodes = 1, .nreal = HS_NRS, .eval = hsd_eval, .roots = hsd_roots,          \
+        .event = hsd_event, .init_modes = hsd_init, .start = hs_start, .flags = FL_EK_IMPULSE,                   \
+        .energy = hsd_energy,                                                                                    \
+    }
+static const fl_elem_ops hsd_ops = HSD_OPS(hsd_own_names, "force");
+static const fl_elem_ops hsd_rot_ops = HSD_OPS(hsd_rot_own_names, "torque");
 
-static const fl_elem_ops *hs_select(const double *par)
+const fl_elem_ops *fl_hardstop_select(const double *par)
 {
-    return (int)par[HS_MODEL] == HS_RESTITUTION ? &hsd_ops : &hs_ops;
+    return (int)par[HS_MODEL] == HS_RESTITUTION ? &hsd_ops : &fl_hardstop_ops;
+}
+
+const fl_elem_ops *fl_rot_hardstop_select(const double *par)
+{
+    return (int)par[HS_MODEL] == HS_RESTITUTION ? &hsd_rot_ops : &fl_hardstop_ops;
 }
 
 static int hs_check(const fl_pctx *p, fl_diag *d)
@@ -770,9 +764,9 @@ static const fl_class cls_hardstop = {
     .nvars = FL_N(hs_vars),
     .check = hs_check,
     .build = hs_build,
-    .elem = &hs_ops,
-    .elem_for = hs_select,
-    .outputs = hs_outputs,
+    .elem = &fl_hardstop_ops,
+    .elem_for = fl_hardstop_select,
+    .outputs = fl_hardstop_outputs,
     .length_scale = hs_length_scale,
 };
 

@@ -12,4 +12,24 @@ extern const fl_elem_ops fl_damper_ops;       /* f = d v_rel; params d */
 extern const fl_elem_ops fl_springdamper_ops; /* f = c (s_rel - s_rel0) + d v_rel; params c, d, s_rel0 */
 extern const fl_elem_ops fl_force_ops;        /* flange.f = -u from input 0, support.f = u */
 
+/* Flange.Components (contacts.c, limiter.c) and their rotational twins
+ * (rot_stops.c): the same parameter, port and variable order in both
+ * domains, so the outputs are shared too. */
+/* SymmetricHardStop: params b, c, d, stateSelect, s_nominal; vars F, s_rel, v_rel, lossPower, contact */
+extern const fl_elem_ops fl_symhardstop_ops;
+void fl_symhardstop_outputs(const fl_octx *o, double *v);
+/* HardStop: ports R, C; params upper_bnd, lower_bnd, stiff_up, stiff_low, D_up, D_low, hs_model,
+ * trans_region, cor, v_static, f_release, x_start; vars F, x, v, contact, mode, lossPower,
+ * impactEnergy. The select functions pick the RESTITUTION ops (fl_rot_: messages name the torque). */
+extern const fl_elem_ops fl_hardstop_ops;
+const fl_elem_ops *fl_hardstop_select(const double *par);
+const fl_elem_ops *fl_rot_hardstop_select(const double *par);
+void fl_hardstop_outputs(const fl_octx *o, double *v);
+/* ForceLimiter: ports flange_a, flange_b, inputs fmax, fmin; params useFmaxInput, useFminInput,
+ * f_max, f_min, m, d, dfdv, dvdf; vars f, s_rel, v_rel, s, f_lim, limit, lossPower, mode,
+ * startForward, startBackward */
+extern const fl_elem_ops fl_limiter_ops;
+const fl_elem_ops *fl_limiter_select(const double *par);
+void fl_limiter_outputs(const fl_octx *o, double *v);
+
 #endif

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "friction.h"
+#include "laws.h"
 
 #define FLC "Flange.Components."
 
@@ -288,7 +289,7 @@ static void lim_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, dou
     }
 }
 
-static void lim_outputs(const fl_octx *o, double *v)
+void fl_limiter_outputs(const fl_octx *o, double *v)
 {
     const double *p = o->par;
     double vr = o->pv[1] - o->pv[0], ar = o->pa[1] - o->pa[0];
@@ -320,7 +321,7 @@ static const uint64_t lc_dep[] = {DEP_V | LC_IN, DEP_V | LC_IN};
 static const uint64_t lcm_dep[] = {DEP_V | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1) | LC_IN,
                                    DEP_V | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1) | LC_IN};
 
-static const fl_elem_ops li_ops = {
+const fl_elem_ops fl_limiter_ops = {
     .nown = 1,
     .own_diff = li_own_diff,
     .own_names = fl_fric_own_names,
@@ -359,9 +360,9 @@ static const fl_elem_ops lcm_ops = {
     .energy = lim_energy,
 };
 
-static const fl_elem_ops *lim_select(const double *par)
+const fl_elem_ops *fl_limiter_select(const double *par)
 {
-    if (!(par[LM_DVDF] > 0)) return &li_ops;
+    if (!(par[LM_DVDF] > 0)) return &fl_limiter_ops;
     return par[LM_M] > 0 ? &lcm_ops : &lc_ops;
 }
 
@@ -376,9 +377,9 @@ static const fl_class cls_limiter = {
     .nvars = FL_N(lim_vars),
     .check = lim_check,
     .build = lim_build,
-    .elem = &li_ops,
-    .elem_for = lim_select,
-    .outputs = lim_outputs,
+    .elem = &fl_limiter_ops,
+    .elem_for = fl_limiter_select,
+    .outputs = fl_limiter_outputs,
 };
 
 const fl_class *const fl_classes_limiter[] = {

@@ -12,7 +12,7 @@
 static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
     fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks, fl_classes_kinematic,
-    fl_classes_rotational,
+    fl_classes_rotational, fl_classes_rot_backlash, fl_classes_rot_stops,
 };
 
 static const fl_class **all;
@@ -177,8 +177,6 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Translational.Components.Vehicle",
     "Modelica.Mechanics.Translational.Sources.EddyCurrentForce",
     "Modelica.Mechanics.Rotational.Components.Coupling",
-    "Modelica.Mechanics.Rotational.Components.ElastoBacklash",
-    "Modelica.Mechanics.Rotational.Components.ElastoBacklash2",
     "Modelica.Mechanics.Rotational.Components.BearingFriction",
     "Modelica.Mechanics.Rotational.Components.Brake",
     "Modelica.Mechanics.Rotational.Components.Clutch",

@@ -611,10 +611,18 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
         int e = s->pen_el[k];
         if (!(s->pen[e].ratio > 0.1)) continue;
         const fl_inst_rt *ir = &sys->insts[sys->elems[e].inst];
+        /* in the unit of the contact's domain (m, or rad for a rotational stop) */
+        int dom = FL_DOM_TRANS;
+        for (int p = 0; p < ir->cls->nports; p++)
+            if (fl_port_domain(&ir->cls->ports[p]) != FL_DOM_NONE) {
+                dom = fl_port_domain(&ir->cls->ports[p]);
+                break;
+            }
+        const char *u = fl_domain_info(dom)->pos_unit;
         fl_warn(d, ir->loc,
-                "%s: the contact went %.3g m into its stop at t = %.6g, %.0f%% of its gap of %g m: the stop is too "
+                "%s: the contact went %.3g %s into its stop at t = %.6g, %.0f%% of its gap of %g %s: the stop is too "
                 "soft for the load (raise its stiffness)",
-                ir->name, s->pen[e].depth, s->pen[e].t, 100 * s->pen[e].ratio, s->pen[e].gap);
+                ir->name, s->pen[e].depth, u, s->pen[e].t, 100 * s->pen[e].ratio, s->pen[e].gap, u);
     }
 }
 

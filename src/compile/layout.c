@@ -315,7 +315,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     }
     s->nd = nd;
     /* Absolute tolerance scale of body positions: the smallest length scale
-     * (s_nominal) of the elements attached, so that their relative
+     * (s_nominal, phi_nominal) of the elements attached, so that their relative
      * positions are controlled as MSL's nominal attribute intends (1 m by
      * default); a length at a node with ratio r is a length / |r| of q. */
     for (int e = 0; e < s->nelem; e++) {
@@ -326,6 +326,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             nom = c->length_scale(par);
         } else {
             int k = fl_class_param(c, "s_nominal");
+            if (k < 0) k = fl_class_param(c, "phi_nominal"); /* the rotational twin */
             if (k >= 0) nom = par[k];
         }
         for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {

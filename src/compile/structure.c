@@ -453,12 +453,13 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         }
     }
     free(ground_pos);
-    /* drivers: the support must not move */
+    /* drivers: the support must not move (its body must be grounded: a
+     * body without a root is free or massless, and its kind is not set yet) */
     for (int k = 0; k < s->ndrv && !rc; k++) {
         fl_driver *dv = &s->drvs[k];
         if (dv->support_node < 0) continue;
         const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
-        if (sb->kind != B_GROUND) {
+        if (sb->root < 0 || sb->kind != B_GROUND) {
             fl_err(d, s->insts[dv->inst].loc,
                    "%s: a support that moves is not supported for prescribed-motion sources; connect %s.support to a Fixed",
                    s->insts[dv->inst].name, s->insts[dv->inst].name);
@@ -1130,7 +1131,9 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.node_m = x->pm == FL_NOPORT ? -1 : port_node(s, x->inst, x->pm);
         c.source = CV_INPUT;
         c.sig = ir->in0 + x->input;
-        c.label = fl_xsprintf("%s.%s (initial equation)", ir->name, x->level == 0 ? "s = s_ref" : "v = v_ref");
+        const fl_domain_names *dn = fl_domain_info(fl_port_domain(&ir->cls->ports[x->pp]));
+        c.label = fl_xsprintf("%s.%s = %s_ref (initial equation)", ir->name, x->level == 0 ? dn->pos : dn->vel,
+                              x->level == 0 ? dn->pos : dn->vel);
         c.loc = ir->loc;
         FL_VEC_PUSH(conds, c);
     }

@@ -1,7 +1,9 @@
-/* laws.h - element operations shared between the translational classes
- * and their rotational twins (a rotational spring is the translational
- * spring's law with angle and torque for position and force): each law is
- * defined once, in the file of its translational class. */
+/* laws.h - element and driver operations shared between the translational
+ * classes and their rotational twins (a rotational spring is the
+ * translational spring's law with angle and torque for position and force):
+ * each law is defined once, in the file of its translational class. The
+ * ops read parameters by index: a twin lists its parameters in the order
+ * given here. */
 #ifndef FL_COMPONENTS_LAWS_H
 #define FL_COMPONENTS_LAWS_H
 
@@ -31,5 +33,22 @@ void fl_hardstop_outputs(const fl_octx *o, double *v);
 extern const fl_elem_ops fl_limiter_ops;
 const fl_elem_ops *fl_limiter_select(const double *par);
 void fl_limiter_outputs(const fl_octx *o, double *v);
+
+/* Force sources between support (attachment 0) and flange (attachment 1);
+ * they compute flange.f (the rotational tau = -flange.tau); v is the
+ * velocity of the flange relative to the support. */
+extern const fl_elem_ops fl_constantforce_ops; /* -f_constant; params f_constant */
+extern const fl_elem_ops fl_forcestep_ops;     /* params stepForce, offsetForce, startTime */
+extern const fl_elem_ops fl_signforce_ops;     /* params f_nominal, reg, v0 */
+extern const fl_elem_ops fl_linforce_ops;      /* params f_nominal, ForceDirection, v_nominal */
+extern const fl_elem_ops fl_quadforce_ops;     /* params f_nominal, ForceDirection, v_nominal */
+extern const fl_elem_ops fl_invforce_ops;      /* params f_nominal, ForceDirection, v_nominal, v0 */
+
+/* Prescribed motion of flange relative to support. */
+extern const fl_drv_ops fl_position_drv;      /* input s_ref; params exact, f_crit */
+extern const fl_drv_ops fl_speed_drv;         /* input v_ref; params exact, f_crit */
+extern const fl_drv_ops fl_accelerate_drv;    /* input a_ref */
+extern const fl_drv_ops fl_move_drv;          /* inputs u[3] = s, v, a */
+extern const fl_drv_ops fl_constantspeed_drv; /* params v_fixed */
 
 #endif

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "common.h"
+#include "laws.h"
 
 #define MTS "Modelica.Mechanics.Translational.Sources."
 
@@ -80,7 +81,7 @@ static void pos_outputs(const fl_octx *o, double *v)
     }
 }
 
-static const fl_drv_ops pos_drv = {
+const fl_drv_ops fl_position_drv = {
     .kind = pos_kind,
     .nderiv = 2,
     .drive = pos_drive,
@@ -95,7 +96,7 @@ static const fl_class cls_position = {
     .vars = pos_vars,
     .nvars = FL_N(pos_vars),
     .build = pos_build,
-    .drv = &pos_drv,
+    .drv = &fl_position_drv,
     .outputs = pos_outputs,
 };
 
@@ -149,7 +150,7 @@ static void speed_outputs(const fl_octx *o, double *v)
     v[2] = o->par[POS_EXACT] != 0 ? 0 : o->pa[0] - o->pa[1];
 }
 
-static const fl_drv_ops speed_drv = {
+const fl_drv_ops fl_speed_drv = {
     .kind = speed_kind,
     .nderiv = 1,
     .drive = speed_drive,
@@ -164,7 +165,7 @@ static const fl_class cls_speed = {
     .vars = speed_vars,
     .nvars = FL_N(speed_vars),
     .build = speed_build,
-    .drv = &speed_drv,
+    .drv = &fl_speed_drv,
     .outputs = speed_outputs,
 };
 
@@ -209,7 +210,7 @@ static void acc_outputs(const fl_octx *o, double *v)
     v[2] = o->pa[0] - o->pa[1];
 }
 
-static const fl_drv_ops acc_drv = {
+const fl_drv_ops fl_accelerate_drv = {
     .kind = acc_kind,
     .drive = acc_drive,
 };
@@ -223,7 +224,7 @@ static const fl_class cls_accelerate = {
     .vars = acc_vars,
     .nvars = FL_N(acc_vars),
     .build = acc_build,
-    .drv = &acc_drv,
+    .drv = &fl_accelerate_drv,
     .outputs = acc_outputs,
 };
 
@@ -258,7 +259,7 @@ static void move_outputs(const fl_octx *o, double *v)
     v[0] = o->ps[0] - o->ps[1];
 }
 
-static const fl_drv_ops move_drv = {
+const fl_drv_ops fl_move_drv = {
     .kind = move_kind,
     .drive = move_drive,
 };
@@ -272,7 +273,7 @@ static const fl_class cls_move = {
     .vars = move_vars,
     .nvars = FL_N(move_vars),
     .build = driver_build,
-    .drv = &move_drv,
+    .drv = &fl_move_drv,
     .outputs = move_outputs,
 };
 
@@ -316,7 +317,7 @@ static void cs_outputs(const fl_octx *o, double *v)
     v[2] = o->pv[0] - o->pv[1];
 }
 
-static const fl_drv_ops cs_drv = {
+const fl_drv_ops fl_constantspeed_drv = {
     .kind = cs_kind,
     .drive = cs_drive,
 };
@@ -330,7 +331,7 @@ static const fl_class cls_constantspeed = {
     .vars = cs_vars,
     .nvars = FL_N(cs_vars),
     .build = cs_build,
-    .drv = &cs_drv,
+    .drv = &fl_constantspeed_drv,
     .outputs = cs_outputs,
 };
 

@@ -272,33 +272,7 @@ static const fl_class cls_relstates = {
     .outputs = rel_states_out,
 };
 
-/* ---- Sources.Torque ---------------------------------------------------- */
-
-static const fl_port_def torque_ports[] = {
-    RPORT_FLANGE,
-    RPORT_SUPPORT,
-    {"tau", FL_PORT_INPUT, NULL, 0, "N.m", "accelerating torque acting at flange (= -flange.tau)", 0},
-};
-static const fl_param_def torque_params[] = {PAR_USESUPPORT};
-
-static int torque_build(fl_builder *b)
-{
-    fl_b_element(b, fl_b_port(b, "support"), fl_b_port(b, "flange"));
-    return 0;
-}
-
-static const fl_class cls_torque = {
-    .path = "Modelica.Mechanics.Rotational.Sources.Torque",
-    .desc = "Input signal acting as external torque on a flange",
-    .ports = torque_ports,
-    .nports = FL_N(torque_ports),
-    .params = torque_params,
-    .nparams = FL_N(torque_params),
-    .build = torque_build,
-    .elem = &fl_force_ops,
-};
-
 const fl_class *const fl_classes_rotational[] = {
-    &cls_fixed, &cls_inertia, &cls_disc, &cls_spring, &cls_damper, &cls_springdamper, &cls_relstates, &cls_torque,
+    &cls_fixed, &cls_inertia, &cls_disc, &cls_spring, &cls_damper, &cls_springdamper, &cls_relstates,
     NULL,
 };

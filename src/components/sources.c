@@ -153,7 +153,7 @@ static void cf_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, cf_law);
 }
 
-static const fl_elem_ops cf_ops = {
+const fl_elem_ops fl_constantforce_ops = {
     .dep = dep_none,
     .eval = cf_eval,
     .flags = FL_EK_SOURCE,
@@ -168,7 +168,7 @@ static const fl_class cls_constantforce = {
     .vars = fsv_vars,
     .nvars = FL_N(fsv_vars),
     .build = source_build,
-    .elem = &cf_ops,
+    .elem = &fl_constantforce_ops,
     .outputs = fs_outputs,
 };
 
@@ -199,7 +199,7 @@ static double fstep_next(const double *par, const fl_elem *e, double t)
     return T > t ? T : INFINITY;
 }
 
-static const fl_elem_ops fstep_ops = {
+const fl_elem_ops fl_forcestep_ops = {
     .dep = dep_none,
     .eval = fstep_eval,
     .next_time_event = fstep_next,
@@ -215,7 +215,7 @@ static const fl_class cls_forcestep = {
     .vars = fsv_vars,
     .nvars = FL_N(fsv_vars),
     .build = source_build,
-    .elem = &fstep_ops,
+    .elem = &fl_forcestep_ops,
     .outputs = fs_outputs,
 };
 
@@ -323,7 +323,7 @@ static void sign_init(fl_ectx *x, const fl_elem *e)
 }
 
 static const uint64_t dep_v[] = {DEP_V, DEP_V};
-static const fl_elem_ops sign_ops = {
+const fl_elem_ops fl_signforce_ops = {
     .nroots = 2,
     .nmodes = 1,
     .dep = dep_v,
@@ -343,7 +343,7 @@ static const fl_class cls_signforce = {
     .vars = fsvv_vars,
     .nvars = FL_N(fsvv_vars),
     .build = source_build,
-    .elem = &sign_ops,
+    .elem = &fl_signforce_ops,
     .outputs = fsv_outputs,
 };
 
@@ -373,7 +373,7 @@ static void lin_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, lin_law);
 }
 
-static const fl_elem_ops lin_ops = {
+const fl_elem_ops fl_linforce_ops = {
     .dep = dep_v,
     .eval = lin_eval,
     .flags = FL_EK_SOURCE,
@@ -388,7 +388,7 @@ static const fl_class cls_linforce = {
     .vars = fsvv_vars,
     .nvars = FL_N(fsvv_vars),
     .build = source_build,
-    .elem = &lin_ops,
+    .elem = &fl_linforce_ops,
     .outputs = fsv_outputs,
 };
 
@@ -411,7 +411,7 @@ static void quad_eval(fl_ectx *x, const fl_elem *e, int n)
     law_eval(x, e, n, quad_law);
 }
 
-static const fl_elem_ops quad_ops = {
+const fl_elem_ops fl_quadforce_ops = {
     .dep = dep_v,
     .eval = quad_eval,
     .flags = FL_EK_SOURCE,
@@ -426,7 +426,7 @@ static const fl_class cls_quadforce = {
     .vars = fsvv_vars,
     .nvars = FL_N(fsvv_vars),
     .build = source_build,
-    .elem = &quad_ops,
+    .elem = &fl_quadforce_ops,
     .outputs = fsv_outputs,
 };
 
@@ -488,7 +488,7 @@ static void inv_init(fl_ectx *x, const fl_elem *e)
     inv_event(x, e, no_dir);
 }
 
-static const fl_elem_ops inv_ops = {
+const fl_elem_ops fl_invforce_ops = {
     .nroots = 2,
     .nmodes = 1,
     .dep = dep_v,
@@ -508,7 +508,7 @@ static const fl_class cls_invforce = {
     .vars = fsvv_vars,
     .nvars = FL_N(fsvv_vars),
     .build = source_build,
-    .elem = &inv_ops,
+    .elem = &fl_invforce_ops,
     .outputs = fsv_outputs,
 };
 

@@ -55,7 +55,7 @@ static int inertia_build(fl_builder *b)
     return 0;
 }
 
-/* phi, w, a of flange_a (Disc: flange_b is turned by deltaPhi) */
+/* phi, w, a of flange_a */
 static void inertia_outputs(const fl_octx *o, double *v)
 {
     v[0] = o->ps[0];
@@ -76,21 +76,23 @@ static const fl_class cls_inertia = {
     .outputs = inertia_outputs,
 };
 
+/* Disc: a massless rigid piece whose flange_b is turned by deltaPhi
+ * against flange_a; phi is the angle of its middle. */
 static const fl_param_def disc_params[] = {
-    {"J", FL_P_REAL, NULL, "1", "kg.m2", "moment of inertia", FL_PF_MIN, 0, 0, NULL},
-    PAR_STATESELECT("StateSelect.default"),
-    {"deltaPhi", FL_P_REAL, "0", NULL, "rad", "fixed rotation of left flange with respect to right flange", 0, 0, 0,
-     NULL},
+    {"deltaPhi", FL_P_REAL, "0", NULL, "rad", "fixed rotation of left flange with respect to right flange (= "
+     "flange_b.phi - flange_a.phi)", 0, 0, 0, NULL},
 };
+static const fl_var_def disc_vars[] = {{"phi", "rad", "absolute rotation angle of component", 0, 0, 0}};
 
 static int disc_build(fl_builder *b)
 {
-    int pa = fl_b_port(b, "flange_a"), pb = fl_b_port(b, "flange_b");
-    fl_b_link(b, pa, pb, fl_b_par(b, "deltaPhi"), fl_b_par(b, "J"));
-    fl_b_state(b, "phi", 0, pa, FL_NOPORT, 0);
-    fl_b_state(b, "w", 1, pa, FL_NOPORT, 0);
-    fl_b_state(b, "a", 2, pa, FL_NOPORT, 0);
+    fl_b_link(b, fl_b_port(b, "flange_a"), fl_b_port(b, "flange_b"), fl_b_par(b, "deltaPhi"), 0);
     return 0;
+}
+
+static void disc_outputs(const fl_octx *o, double *v)
+{
+    v[0] = o->ps[0] + o->par[0] / 2;
 }
 
 static const fl_class cls_disc = {
@@ -101,10 +103,10 @@ static const fl_class cls_disc = {
     .nports = FL_N(two_ports),
     .params = disc_params,
     .nparams = FL_N(disc_params),
-    .vars = inertia_vars,
-    .nvars = FL_N(inertia_vars),
+    .vars = disc_vars,
+    .nvars = FL_N(disc_vars),
     .build = disc_build,
-    .outputs = inertia_outputs,
+    .outputs = disc_outputs,
 };
 
 /* ---- compliant elements ------------------------------------------------ */

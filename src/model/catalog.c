@@ -33,7 +33,9 @@ FL_GUARDED_VOID(fl_components_print, (FILE *out), (out), fl_guard_print(&g_, out
         fputs("    ports:", out);
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *p = &c->ports[k];
-            const char *kind = p->kind == FL_PORT_FLANGE ? "flange" : p->kind == FL_PORT_INPUT ? "input" : "output";
+            const char *kind = p->kind == FL_PORT_FLANGE ? (p->rot ? "rotational flange" : "flange")
+                               : p->kind == FL_PORT_INPUT ? "input"
+                                                          : "output";
             fprintf(out, "%s %s", k ? "," : "", p->name);
             if (p->width > 0) fprintf(out, "[%d]", p->width);
             else if (p->width < 0) fputs("[:]", out);

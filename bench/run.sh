@@ -103,6 +103,9 @@ header "Examples (flange simulate, all variables to CSV, energy audit on)"
 for f in examples/*.mo examples/msl/*.mo; do
   bench_case "$(basename "$f" .mo)" -- "$FLANGE" simulate "$f" -o "$W/x.csv" --quiet --stats
 done
+# the stick-slip benchmark of Modelica tools: three clutches coupling four
+# inertias, every clutch sliding, locking and breaking away (1.5 s)
+bench_case "rotational/CoupledClutches" -- "$FLANGE" simulate examples/msl/rotational/CoupledClutches.mo -o "$W/x.csv" --quiet --stats
 
 # ---- the chain --------------------------------------------------------------
 declare -A T_API T_IDA S_API S_IDA RSS_API

@@ -598,6 +598,8 @@ extern const fl_class *const fl_classes_rot_stops[];
 extern const fl_class *const fl_classes_rot_sources[];
 extern const fl_class *const fl_classes_rot_sensors[];
 
+extern const fl_class *const fl_classes_rot_friction[];
+
 /* Width of port p of an instance whose class-defined width is nout. */
 static inline int fl_port_width(const fl_class *c, int p, int nout)
 {

@@ -3,10 +3,17 @@
  * coefficient table times a normal force input; free while the normal
  * force is not positive). Both are elements between the support
  * (attachment 0; ground when useSupport = false) and their two flanges,
- * which move together; the stick-slip logic is friction_core.c's. */
+ * which move together; the stick-slip logic is friction_core.c's.
+ *
+ * The two laws serve the rotational twins as well (laws.h: BearingFriction
+ * and Brake on a support, Clutch between two flanges): the element ops read
+ * only the first parameters of the tables (same order there) and the
+ * friction value at v = 0 straight from the table, and the output values
+ * are written from the relative motion of the sliding surfaces. */
 #include <math.h>
 
 #include "friction.h"
+#include "laws.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define SMOOTHNESS "Modelica.Blocks.Types.Smoothness"
@@ -70,7 +77,7 @@ static const fl_param_def sf_params[] = {
     PAR_USESUPPORT,
     PAR_USEHEATPORT,
 };
-enum { SF_FPOS, SF_SMOOTH, SF_PEAK, SF_VSMALL, SF_USESUPPORT, SF_USEHEAT, SF_F0 /* derived */ };
+enum { SF_FPOS, SF_SMOOTH, SF_PEAK, SF_VSMALL, SF_USESUPPORT, SF_USEHEAT };
 static const fl_var_def sf_vars[] = {
     {"s", "m", "distance between the flanges and the support (= flange_a.s - support.s)", FL_VF_ATTR, 0, 0},
     {"v", "m/s", "absolute velocity of flange_a and flange_b", FL_VF_ATTR, 0, 0},
@@ -86,17 +93,19 @@ static int sf_check(const fl_pctx *p, fl_diag *d)
     return fl_fric_table_param(p, d, "f_pos", SF_FPOS, SF_SMOOTH, "friction force", &f0);
 }
 
-static void sf_prepare(const fl_pctx *p, double *par)
+/* the sliding force at v = 0 */
+static double sf_f0(const fl_value *arrays, const double *p)
 {
-    fl_fric_table_param(p, NULL, "f_pos", SF_FPOS, SF_SMOOTH, "", &par[SF_F0]);
+    double k;
+    return fl_fric_table(&arrays[(int)p[SF_FPOS]], (int)p[SF_SMOOTH], 0, &k);
 }
 
 static void sf_quantities(const fl_ectx *x, const fl_elem *e, fl_fric *q)
 {
     const double *p = x->par + e->pofs;
     fl_fric_kin(x, e, q);
-    q->fwd0 = p[SF_F0];
-    q->fwdmax = p[SF_PEAK] * p[SF_F0];
+    q->fwd0 = sf_f0(x->arrays, p);
+    q->fwdmax = p[SF_PEAK] * q->fwd0;
     q->bwd0 = -q->fwd0;
     q->bwdmax = -q->fwdmax;
     q->v_small = p[SF_VSMALL];
@@ -183,19 +192,31 @@ static void sf_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
     }
 }
 
-/* ports: 0 flange_a, 1 flange_b, 2 support */
-static void sf_outputs(const fl_octx *o, double *v)
+void fl_supportfriction_values(const fl_octx *o, double sr, double vr, double ar, double *v)
 {
     const double *p = o->par;
-    double vs = o->has_support ? o->pv[2] : 0, as = o->has_support ? o->pa[2] : 0;
-    double vr = o->pv[0] - vs, ar = o->pa[0] - as;
-    double f = sf_force(&o->arrays[(int)p[SF_FPOS]], p, o->mode, vr, o->own[0]);
-    v[0] = o->ps[0] - (o->has_support ? o->ps[2] : 0);
+    double f = sf_force(&o->arrays[(int)p[SF_FPOS]], p, o->mode, vr, o->own[0]), f0 = sf_f0(o->arrays, p);
+    v[0] = sr;
     v[1] = vr;
     v[2] = ar;
     v[3] = f;
     v[4] = f * vr;
-    fric_common_outputs(o, v + 5, p[SF_F0], p[SF_PEAK] * p[SF_F0], vr, ar);
+    fric_common_outputs(o, v + 5, f0, p[SF_PEAK] * f0, vr, ar);
+}
+
+/* the motion of flange_a (port 0) relative to the support (port 2) */
+void fl_support_rel(const fl_octx *o, double *sr, double *vr, double *ar)
+{
+    *sr = o->ps[0] - (o->has_support ? o->ps[2] : 0);
+    *vr = o->pv[0] - (o->has_support ? o->pv[2] : 0);
+    *ar = o->pa[0] - (o->has_support ? o->pa[2] : 0);
+}
+
+static void sf_outputs(const fl_octx *o, double *v)
+{
+    double sr, vr, ar;
+    fl_support_rel(o, &sr, &vr, &ar);
+    fl_supportfriction_values(o, sr, vr, ar, v);
 }
 
 static const int fric_own_diff[] = {0};
@@ -204,7 +225,7 @@ static const int fric_own_diff[] = {0};
 static const uint64_t sf_dep[] = {FL_BIT(FL_J_OWN) | DEP_V, FL_BIT(FL_J_OWN) | DEP_V,
                                   FL_BIT(FL_J_OWN) | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1)};
 
-static const fl_elem_ops sf_ops = {
+const fl_elem_ops fl_supportfriction_ops = {
     .nown = 1,
     .own_diff = fric_own_diff,
     .own_names = fl_fric_own_names,
@@ -226,13 +247,11 @@ static const fl_class cls_supportfriction = {
     .nports = FL_N(sf_ports),
     .params = sf_params,
     .nparams = FL_N(sf_params),
-    .nderived = 1,
     .vars = sf_vars,
     .nvars = FL_N(sf_vars),
     .check = sf_check,
-    .prepare = sf_prepare,
     .build = support_build,
-    .elem = &sf_ops,
+    .elem = &fl_supportfriction_ops,
     .outputs = sf_outputs,
 };
 
@@ -256,7 +275,7 @@ static const fl_param_def br_params[] = {
     PAR_USESUPPORT,
     PAR_USEHEATPORT,
 };
-enum { BR_MUPOS, BR_SMOOTH, BR_PEAK, BR_CGEO, BR_FNMAX, BR_VSMALL, BR_USESUPPORT, BR_USEHEAT, BR_MU0 /* derived */ };
+enum { BR_MUPOS, BR_SMOOTH, BR_PEAK, BR_CGEO, BR_FNMAX, BR_VSMALL, BR_USESUPPORT, BR_USEHEAT };
 /* own root after the friction roots: the normal force (free while <= 0) */
 enum { BR_R_FN = FR_NROOTS, BR_NROOTS };
 static const fl_var_def br_vars[] = {
@@ -270,15 +289,17 @@ static const fl_var_def br_vars[] = {
     FRIC_VARS,
 };
 
-static int br_check(const fl_pctx *p, fl_diag *d)
+int fl_brake_check(const fl_pctx *p, fl_diag *d)
 {
     double mu0;
     return fl_fric_table_param(p, d, "mu_pos", BR_MUPOS, BR_SMOOTH, "friction coefficient", &mu0);
 }
 
-static void br_prepare(const fl_pctx *p, double *par)
+/* the friction coefficient at v = 0 */
+static double br_mu0(const fl_value *arrays, const double *p)
 {
-    fl_fric_table_param(p, NULL, "mu_pos", BR_MUPOS, BR_SMOOTH, "", &par[BR_MU0]);
+    double k;
+    return fl_fric_table(&arrays[(int)p[BR_MUPOS]], (int)p[BR_SMOOTH], 0, &k);
 }
 
 static void br_quantities(const fl_ectx *x, const fl_elem *e, fl_fric *q, double *fn)
@@ -286,7 +307,7 @@ static void br_quantities(const fl_ectx *x, const fl_elem *e, fl_fric *q, double
     const double *p = x->par + e->pofs;
     fl_fric_kin(x, e, q);
     *fn = p[BR_FNMAX] * x->u[e->sig];
-    q->fwd0 = p[BR_MU0] * p[BR_CGEO] * *fn;
+    q->fwd0 = br_mu0(x->arrays, p) * p[BR_CGEO] * *fn;
     q->fwdmax = p[BR_PEAK] * q->fwd0;
     q->bwd0 = -q->fwd0;
     q->bwdmax = -q->fwdmax;
@@ -336,7 +357,7 @@ static void br_eval(fl_ectx *x, const fl_elem *e, int n)
             r0[IN] = -dfdu;
             r1[IN] = dfdu;
             /* the break-away force in the path equation scales with the normal force */
-            double dthr = p[BR_PEAK] * p[BR_MU0] * p[BR_CGEO] * p[BR_FNMAX];
+            double dthr = p[BR_PEAK] * br_mu0(x->arrays, p) * p[BR_CGEO] * p[BR_FNMAX];
             r2[IN] = br == FL_FB_FWD ? dthr : br == FL_FB_BWD ? -dthr : 0;
         }
     }
@@ -393,15 +414,13 @@ static void br_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
     }
 }
 
-static void br_outputs(const fl_octx *o, double *v)
+void fl_brake_values(const fl_octx *o, double sr, double vr, double ar, double *v)
 {
     const double *p = o->par;
-    double vs = o->has_support ? o->pv[2] : 0, as = o->has_support ? o->pa[2] : 0;
-    double vr = o->pv[0] - vs, ar = o->pa[0] - as;
     double fn = p[BR_FNMAX] * o->u[0], mu;
     double f = br_force(&o->arrays[(int)p[BR_MUPOS]], p, o->mode, vr, o->own[0], fn, &mu);
-    double f0 = p[BR_MU0] * p[BR_CGEO] * fn;
-    v[0] = o->ps[0] - (o->has_support ? o->ps[2] : 0);
+    double f0 = br_mu0(o->arrays, p) * p[BR_CGEO] * fn;
+    v[0] = sr;
     v[1] = vr;
     v[2] = ar;
     v[3] = f;
@@ -411,13 +430,20 @@ static void br_outputs(const fl_octx *o, double *v)
     fric_common_outputs(o, v + 7, f0, p[BR_PEAK] * f0, vr, ar);
 }
 
+static void br_outputs(const fl_octx *o, double *v)
+{
+    double sr, vr, ar;
+    fl_support_rel(o, &sr, &vr, &ar);
+    fl_brake_values(o, sr, vr, ar, v);
+}
+
 static const uint64_t br_dep[] = {
     FL_BIT(FL_J_OWN) | DEP_V | FL_BIT(FL_J_OWN + 2),
     FL_BIT(FL_J_OWN) | DEP_V | FL_BIT(FL_J_OWN + 2),
     FL_BIT(FL_J_OWN) | FL_BIT(FL_J_A0) | FL_BIT(FL_J_A1) | FL_BIT(FL_J_OWN + 2),
 };
 
-static const fl_elem_ops br_ops = {
+const fl_elem_ops fl_brake_ops = {
     .nown = 1,
     .own_diff = fric_own_diff,
     .own_names = fl_fric_own_names,
@@ -440,13 +466,11 @@ static const fl_class cls_brake = {
     .nports = FL_N(br_ports),
     .params = br_params,
     .nparams = FL_N(br_params),
-    .nderived = 1,
     .vars = br_vars,
     .nvars = FL_N(br_vars),
-    .check = br_check,
-    .prepare = br_prepare,
+    .check = fl_brake_check,
     .build = support_build,
-    .elem = &br_ops,
+    .elem = &fl_brake_ops,
     .outputs = br_outputs,
 };
 

@@ -22,6 +22,16 @@ fl_fric_branch fl_fric_branch_of(const int *m, double v)
     return v >= 0 ? FL_FB_FWD : FL_FB_BWD; /* not reached in a consistent state */
 }
 
+/* The velocity resolution of the machine: the start band (a start ends
+ * once v passes 1e-6 of it) and the scale of the event band. It is the
+ * reversal threshold v_small (1e-3 m/s in translation), at most 1e-3:
+ * rotation's w_small defaults to 1e10 rad/s, which switches the reversal
+ * off, and must not widen the bands with it. */
+static double v_res(const fl_fric *q)
+{
+    return fmin(q->v_small, 1e-3);
+}
+
 void fl_fric_kin(const fl_ectx *x, const fl_elem *e, fl_fric *q)
 {
     q->v = fl_att_v(x, e, 1) - fl_att_v(x, e, 0);
@@ -83,7 +93,7 @@ void fl_fric_roots(const fl_fric *q, const int *m, double *g)
      * force just reached the break-away value): a root that starts at zero
      * is never reported by IDA, so the start ends when v passes a velocity
      * of rounding size instead (the band of zero velocities, see event). */
-    double eps = 1e-6 * q->v_small;
+    double eps = 1e-6 * v_res(q);
     if (m[FR_M_SF] && m[FR_M_MODE] == FL_FR_STUCK) {
         g[FR_R_V] = q->v - eps;
         g[FR_R_HOLD_F] = q->sa - q->fwd0; /* a start that loses its force sticks again */
@@ -131,7 +141,7 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
     int pre = m[FR_M_MODE], psf = m[FR_M_SF], psb = m[FR_M_SB];
     int dsa = first_dir(dir, FR_R_BREAK_F, FR_R_HOLD_B), dv = first_dir(dir, FR_R_V, FR_R_VS_B);
     double ssa = fabs(q->fwdmax) + fabs(q->bwdmax) + fabs(q->sa) + 1e-300;
-    double sv = q->v_small + fabs(q->v);
+    double sv = v_res(q) + fabs(q->v);
     double band = fmax(1e-9, 10 * x->rtol);
     int above_max = gt(q->sa - q->fwdmax, ssa, band, dsa), above_0 = gt(q->sa - q->fwd0, ssa, band, dsa);
     int below_max = gt(q->bwdmax - q->sa, ssa, band, -dsa), below_0 = gt(q->bwd0 - q->sa, ssa, band, -dsa);
@@ -142,6 +152,16 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
              (pre == FL_FR_BACKWARD && vfast);
     int sb = (pre == FL_FR_STUCK && !q->block_bwd && (below_max || (psb && below_0))) ||
              (pre == FL_FR_FORWARD && vfast_neg);
+    /* Arriving at v = 0 from sliding (the last pass ended the sliding: mode
+     * Stuck, not locked, no start under way), sa still has its sliding
+     * value, a plus or minus the break-away force, which is no force at
+     * all unless the body has unit mass. The MSL solves startForward,
+     * startBackward, locked and sa of this pass together, and the locked
+     * configuration is the one tried first: this pass locks, and the next
+     * decides the break-away from the holding force that sa then is. */
+    if (pre == FL_FR_STUCK && !m[FR_M_LOCKED] && !psf && !psb &&
+        (m[FR_M_PRE] == FL_FR_FORWARD || m[FR_M_PRE] == FL_FR_BACKWARD))
+        sf = sb = 0;
     int locked = !q->free && !(pre == FL_FR_FORWARD || sf || pre == FL_FR_BACKWARD || sb);
     int mode;
     if (q->free) mode = FL_FR_FREE;
@@ -154,7 +174,7 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
     /* zero the velocity that is left from locating v = 0 (its error grows
      * with t), but not a real one: a pass may be locked on its way
      * elsewhere (from Free with v != 0) */
-    if (locked && (dir[FR_R_V] || fabs(q->v) <= 1e-6 * q->v_small)) snap_velocity(x, e, q->v);
+    if (locked && (dir[FR_R_V] || fabs(q->v) <= 1e-6 * v_res(q))) snap_velocity(x, e, q->v);
     m[FR_M_PRE] = pre;
     m[FR_M_SF] = sf;
     m[FR_M_SB] = sb;
@@ -232,7 +252,15 @@ int fl_fric_table_param(const fl_pctx *p, fl_diag *d, const char *name, int ktab
     double k;
     *at0 = fl_fric_table(tab, smoothness, 0, &k);
     if (!(*at0 >= 0)) {
-        fl_err(d, p->loc, "%s.%s: the %s at v = 0 is %g; it must be >= 0", p->inst, name, what, *at0);
+        /* the velocity's name in the class's domain (w of a rotational flange) */
+        int dom = FL_DOM_TRANS;
+        for (int i = 0; p->cls && i < p->cls->nports; i++)
+            if (p->cls->ports[i].kind == FL_PORT_FLANGE) {
+                dom = fl_port_domain(&p->cls->ports[i]);
+                break;
+            }
+        fl_err(d, p->loc, "%s.%s: the %s at %s = 0 is %g; it must be >= 0", p->inst, name, what,
+               fl_domain_info(dom)->vel, *at0);
         return -1;
     }
     return 0;

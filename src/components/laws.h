@@ -51,4 +51,21 @@ extern const fl_drv_ops fl_accelerate_drv;    /* input a_ref */
 extern const fl_drv_ops fl_move_drv;          /* inputs u[3] = s, v, a */
 extern const fl_drv_ops fl_constantspeed_drv; /* params v_fixed */
 
+/* Stick-slip friction (friction.c, on friction_core.c) between attachment 0
+ * and 1, sliding velocity v1 - v0, force f on attachment 1 and -f on 0. */
+/* a table f(v): params f_pos, smoothness, peak, v_small (SupportFriction) */
+extern const fl_elem_ops fl_supportfriction_ops;
+/* a coefficient table times a normal force fn_max*u (input 0), free while
+ * fn <= 0: params mu_pos, smoothness, peak, cgeo, fn_max, v_small (Brake) */
+extern const fl_elem_ops fl_brake_ops;
+int fl_brake_check(const fl_pctx *p, fl_diag *d); /* the table mu_pos */
+/* Output values from the relative motion of the sliding surfaces (sr, vr,
+ * ar): SupportFriction's s, v, a, f, lossPower, then sa, mode,
+ * startForward, startBackward, locked, free, f0, f0_max, v_relfric,
+ * a_relfric; Brake's the same with mu, fn after lossPower. */
+void fl_supportfriction_values(const fl_octx *o, double sr, double vr, double ar, double *v);
+void fl_brake_values(const fl_octx *o, double sr, double vr, double ar, double *v);
+/* the motion of flange_a (port 0) relative to the support (port 2, absent: ground) */
+void fl_support_rel(const fl_octx *o, double *sr, double *vr, double *ar);
+
 #endif

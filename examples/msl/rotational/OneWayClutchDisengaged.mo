@@ -5,10 +5,6 @@ model OneWayClutchDisengaged "Drive train with disengaged one-way clutch"
   // acts. A sine torque around 0.3 N.m drives inertiaIn; inertiaOut carries
   // a constant load torque of -0.3 N.m and is carried along only while
   // inertiaIn would overtake it.
-  // The MSL's torqueLoad is a Sources.ConstantTorque(tau_constant=-0.3);
-  // flange has no ConstantTorque yet, so it is written as a Sources.Torque
-  // fed by a constant signal, which acts on its flange alike
-  // (flange.tau = -tau).
   Modelica.Mechanics.Rotational.Components.Inertia inertiaIn(J=1, phi(fixed=true, start=0), w(fixed=true, start=-0.5))
     annotation (Placement(transformation(extent={{-20,-10},{0,10}})));
   Modelica.Mechanics.Rotational.Components.Inertia inertiaOut(J=1, phi(fixed=true, start=0), w(fixed=true, start=0))
@@ -20,10 +16,8 @@ model OneWayClutchDisengaged "Drive train with disengaged one-way clutch"
     stuck(fixed=true)) annotation (Placement(transformation(extent={{10,-10},{30,10}})));
   Modelica.Mechanics.Rotational.Sources.Torque torque
     annotation (Placement(transformation(extent={{-50,-10},{-30,10}})));
-  Modelica.Mechanics.Rotational.Sources.Torque torqueLoad
+  Modelica.Mechanics.Rotational.Sources.ConstantTorque torqueLoad(tau_constant=-0.3)
     annotation (Placement(transformation(extent={{90,-10},{70,10}})));
-  Modelica.Blocks.Sources.Constant tau_constant(k=-0.3) "the load torque"
-    annotation (Placement(transformation(extent={{120,-10},{100,10}})));
   Modelica.Blocks.Sources.Sine signalTorque(amplitude=10, offset=0.3, f=2)
     annotation (Placement(transformation(extent={{-80,-10},{-60,10}})));
   Modelica.Blocks.Sources.Constant signalEngagement(k=0)
@@ -35,7 +29,6 @@ equation
   connect(oneWayClutch.flange_b, inertiaOut.flange_a);
   connect(signalEngagement.y, oneWayClutch.f_normalized);
   connect(inertiaOut.flange_b, torqueLoad.flange);
-  connect(tau_constant.y, torqueLoad.tau);
   annotation (experiment(StopTime=2, Interval=0.0005, Tolerance=1e-06), Documentation(info="<html>
 <p>A drive train with a disengaged one-way clutch: its freewheel alone
 (MSL Rotational.Examples.OneWayClutchDisengaged).</p>

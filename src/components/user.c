@@ -120,13 +120,13 @@ static double *registers(size_t n)
 
 /* ex (zeroed by the caller or filled for the event program) with the
  * function calls of class c; the thread's call state starts afresh (its
- * cache of the last evaluation belongs to no other run). */
+ * remembered evaluations are kept: they name the function set they belong
+ * to, and a function gives the same outputs at the same arguments). */
 static const fl_sexec *with_calls(const fl_uclass *c, fl_sexec *ex)
 {
     if (!c->funcs) return ex;
     regfile *f = this_regfile();
     f->rt.r = c->funcs;
-    f->rt.valid = 0;
     f->rt.failed = 0;
     ex->call = fl_ufunc_scall;
     ex->call_ctx = &f->rt;

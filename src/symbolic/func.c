@@ -14,8 +14,10 @@
 
 fl_ufuncs *fl_ufuncs_new(void)
 {
+    static atomic_ullong serials;
     fl_ufuncs *r = fl_xcalloc(1, sizeof *r);
     atomic_init(&r->refs, 1);
+    r->serial = atomic_fetch_add(&serials, 1) + 1;
     r->ar = fl_arena_new();
     return r;
 }
@@ -383,24 +385,40 @@ void fl_ufunc_rt_init(fl_ufunc_rt *rt, const fl_ufuncs *r)
 
 void fl_ufunc_rt_free(fl_ufunc_rt *rt)
 {
-    free(rt->args);
-    free(rt->out);
-    free(rt->dout);
+    for (int k = 0; k < FL_UFUNC_MEMO; k++) {
+        free(rt->memo[k].args);
+        free(rt->memo[k].out);
+        free(rt->memo[k].dout);
+    }
     memset(rt, 0, sizeof *rt);
+}
+
+/* The remembered evaluation of fid at args that has what is asked (any
+ * entry for values, one with the same wrt for partials), NULL if none. */
+static fl_ufunc_memo *memo_find(fl_ufunc_rt *rt, int fid, int wrt, const double *args, int nargs)
+{
+    for (int k = 0; k < FL_UFUNC_MEMO; k++) {
+        fl_ufunc_memo *m = &rt->memo[k];
+        if (m->serial == rt->r->serial && m->fid == fid && m->nargs == nargs && (wrt == 0 || m->wrt == wrt) &&
+            (nargs == 0 || memcmp(m->args, args, sizeof(double) * (size_t)nargs) == 0))
+            return m;
+    }
+    return NULL;
 }
 
 double fl_ufunc_scall(void *ctx, int fid, int out, int wrt, const double *args, int nargs)
 {
     fl_ufunc_rt *rt = ctx;
-    int hit = rt->valid && rt->fid == fid && rt->nargs == nargs && (wrt == 0 || rt->wrt == wrt) &&
-              (nargs == 0 || memcmp(rt->args, args, sizeof(double) * (size_t)nargs) == 0);
-    if (!hit) {
-        rt->valid = 0;
-        if ((size_t)nargs > rt->cap_args) {
-            rt->args = fl_xrealloc(rt->args, sizeof(double) * (size_t)nargs);
-            rt->cap_args = (size_t)nargs;
+    fl_ufunc_memo *m = memo_find(rt, fid, wrt, args, nargs);
+    if (!m) {
+        m = &rt->memo[rt->next];
+        rt->next = (rt->next + 1) % FL_UFUNC_MEMO;
+        m->serial = 0; /* empty until the evaluation succeeds */
+        if ((size_t)nargs > m->cap_args) {
+            m->args = fl_xrealloc(m->args, sizeof(double) * (size_t)nargs);
+            m->cap_args = (size_t)nargs;
         }
-        if (nargs) memcpy(rt->args, args, sizeof(double) * (size_t)nargs);
+        if (nargs) memcpy(m->args, args, sizeof(double) * (size_t)nargs);
         double seed_small[16];
         double *seed = NULL;
         if (wrt > 0) {
@@ -409,7 +427,7 @@ double fl_ufunc_scall(void *ctx, int fid, int out, int wrt, const double *args, 
         }
         fl_ufunc_err err;
         int n = wrt > 0 && wrt - 1 >= nargs ? flat_err(&err, fl_noloc, "no argument %d to differentiate by", wrt)
-                                             : flat_call(rt->r, fid, args, nargs, seed, &rt->out, &rt->dout, &rt->cap_out, &err);
+                                             : flat_call(rt->r, fid, args, nargs, seed, &m->out, &m->dout, &m->cap_out, &err);
         if (seed && seed != seed_small) free(seed);
         if (n < 0) {
             if (!rt->failed) {
@@ -418,20 +436,20 @@ double fl_ufunc_scall(void *ctx, int fid, int out, int wrt, const double *args, 
             }
             return NAN;
         }
-        rt->valid = 1;
-        rt->fid = fid;
-        rt->nargs = nargs;
-        rt->wrt = wrt;
-        rt->nout = n;
+        m->serial = rt->r->serial;
+        m->fid = fid;
+        m->nargs = nargs;
+        m->wrt = wrt;
+        m->nout = n;
     }
-    if (out < 0 || out >= rt->nout) {
+    if (out < 0 || out >= m->nout) {
         if (!rt->failed) {
             rt->failed = 1;
             flat_err(&rt->err, fl_noloc, "output %d of '%s' does not exist", out, fl_ufunc_path(rt->r, fid));
         }
         return NAN;
     }
-    return wrt > 0 ? rt->dout[out] : rt->out[out];
+    return wrt > 0 ? m->dout[out] : m->out[out];
 }
 
 /* ---- parameter expressions ------------------------------------------------------- */

@@ -154,6 +154,7 @@ typedef struct utable {
 
 struct fl_ufuncs {
     atomic_int refs; /* holders: the model, the classes whose programs call its functions */
+    unsigned long long serial; /* unique in the process: names the set where its address may be reused */
     FL_VEC(ufn *) fns;
     fl_map bypath;   /* originals by path, variants by their key */
     fl_arena *ar;

@@ -170,8 +170,6 @@ int fl_class_nin(const fl_class *c)
  * classes of its own (there a slip is likely and must not be taken for a
  * real class); packages flange has nothing of count as a whole. */
 static const char *const msl_lacking[] = {
-    "Modelica.Mechanics.Translational.Components.IdealGearR2T",
-    "Modelica.Mechanics.Translational.Components.IdealRollingWheel",
     "Modelica.Mechanics.Translational.Components.InitializeFlange",
     "Modelica.Mechanics.Translational.Components.RollingResistance",
     "Modelica.Mechanics.Translational.Components.Vehicle",
@@ -183,17 +181,8 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Rotational.Components.Brake",
     "Modelica.Mechanics.Rotational.Components.Clutch",
     "Modelica.Mechanics.Rotational.Components.OneWayClutch",
-    "Modelica.Mechanics.Rotational.Components.IdealGear",
     "Modelica.Mechanics.Rotational.Components.LossyGear",
-    "Modelica.Mechanics.Rotational.Components.IdealPlanetary",
     "Modelica.Mechanics.Rotational.Components.Gearbox",
-    "Modelica.Mechanics.Rotational.Components.IdealGearR2T",
-    "Modelica.Mechanics.Rotational.Components.IdealRollingWheel",
-    "Modelica.Mechanics.Rotational.Components.InitializeFlange",
-    "Modelica.Mechanics.Rotational.Components.AngleToTorqueAdaptor",
-    "Modelica.Mechanics.Rotational.Components.TorqueToAngleAdaptor",
-    "Modelica.Mechanics.Rotational.Components.GeneralAngleToTorqueAdaptor",
-    "Modelica.Mechanics.Rotational.Components.GeneralTorqueToAngleAdaptor",
     "Modelica.Mechanics.Rotational.Sources.Torque2",
     "Modelica.Mechanics.Rotational.Sources.ConstantTorque",
     "Modelica.Mechanics.Rotational.Sources.TorqueStep",

@@ -186,6 +186,40 @@ PY
 grep -q "^  [0-9]: free, J = 0.015[0-9]* kg.m2: .*slider.flange_a" "$T/rack.check" && grep -q "^  [0-9]: free, J = 0.35 kg.m2: .*vehicle.flange_a" "$T/rack.check" \
   && ok "IdealGearR2T, IdealRollingWheel: the mass folded into the pinion's body" || { bad "rack: bodies"; cat "$T/rack.check"; }
 
+# ---- the rack on a carriage (useSupportT, the carriage a mass M) with the
+# pinion's housing fixed (useSupportR): four flanges of two domains in one
+# constraint, phi - phi_R = ratio (s - s_carriage). With x = flangeR.tau:
+# J a = T - x, m a_s = -flangeT.f = ratio x, M a_c = -supportT.f = -ratio x,
+# so x = (T/J) / (1/J + ratio^2/m + ratio^2/M)
+model carriage <<EOF
+model Carriage
+  Modelica.Blocks.Sources.Constant T(k = 1);
+  Modelica.Mechanics.Rotational.Sources.Torque torque;
+  $MRC.Inertia pinion(J = 0.01, phi(fixed = true, start = 0), w(fixed = true, start = 0));
+  $MRC.IdealGearR2T rack(ratio = 20, useSupportR = true, useSupportT = true);
+  $MRC.Fixed fixed;
+  Modelica.Mechanics.Translational.Components.Mass slider(m = 2, s(fixed = true, start = 0), v(fixed = true, start = 0));
+  Modelica.Mechanics.Translational.Components.Mass carriage(m = 3);
+equation
+  connect(T.y, torque.tau);
+  connect(torque.flange, pinion.flange_a);
+  connect(pinion.flange_b, rack.flangeR);
+  connect(rack.supportR, fixed.flange);
+  connect(rack.flangeT, slider.flange_a);
+  connect(rack.supportT, carriage.flange_a);
+  annotation(experiment(StopTime = 1, Interval = 0.1));
+end Carriage;
+EOF
+sim carriage --tolerance 1e-10 && values "IdealGearR2T on a moving carriage, housing fixed: four flanges, two domains" carriage <<'PY'
+J, m, M, r, T = 0.01, 2.0, 3.0, 20.0, 1.0
+x = (T/J)/(1/J + r*r/m + r*r/M)
+near(worst("pinion.phi", lambda s: (T - x)/J*s*s/2), 0, 1e-8, "pinion.phi")
+near(worst("slider.s", lambda s: r*x/m*s*s/2), 0, 1e-9, "slider.s")
+near(worst("carriage.s", lambda s: -r*x/M*s*s/2), 0, 1e-9, "carriage.s")
+near(worst("rack.supportR.tau", lambda s: -x), 0, 1e-9, "rack.supportR.tau = -flangeR.tau")
+near(worst("rack.supportT.f", lambda s: r*x), 0, 1e-9, "rack.supportT.f = -flangeT.f")
+PY
+
 # ---- IdealPlanetary between three inertias, the torque on the sun: with
 # x = sun.tau, Js a_s = T - x, Jr a_r = -ring.tau = -ratio x, Jc a_c =
 # -carrier.tau = (1 + ratio) x and (1 + ratio) a_c = a_s + ratio a_r give

@@ -1,6 +1,9 @@
-// Modelica.Mechanics.Rotational.Examples.First (MSL 4.1.0), written for flange:
-// a motor inertia driven by a sine torque, a gear (ratio 10, its housing
-// connected to the fixed support ), a spring to the load and a damper in the gear's bearing.
+// Modelica.Mechanics.Rotational.Examples.First (MSL 4.1.0), written for
+// flange: a motor inertia driven by a sine torque, a gear (ratio 10) whose
+// housing is connected to the fixed support, a spring to the load and a
+// damper in the gear's bearing. The gear ties three flanges (its support
+// among them): flange keeps that relation as a constraint with the gear's
+// torque as unknown, differentiated twice (both shafts have inertia).
 model First "First example: simple drive train"
   parameter Modelica.Units.SI.Torque amplitude = 10 "Amplitude of driving torque";
   parameter Modelica.Units.SI.Frequency f = 5 "Frequency of driving torque";

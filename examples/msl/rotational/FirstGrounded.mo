@@ -1,6 +1,7 @@
-// Modelica.Mechanics.Rotational.Examples.FirstGrounded (MSL 4.1.0), written for flange:
-// a motor inertia driven by a sine torque, a gear (ratio 10, grounded
-// inside ), a spring to the load and a damper in the gear's bearing.
+// Modelica.Mechanics.Rotational.Examples.FirstGrounded (MSL 4.1.0), written
+// for flange: the First drive train with the torque source and the gear
+// grounded inside (useSupport = false): the gear folds into one body with
+// the load side's inertia reflected as J2/ratio^2.
 model FirstGrounded "First example: simple drive train with grounded elements"
   parameter Modelica.Units.SI.Torque amplitude = 10 "Amplitude of driving torque";
   parameter Modelica.Units.SI.Frequency f = 5 "Frequency of driving torque";
@@ -25,7 +26,6 @@ equation
   connect(damper.flange_a, inertia2.flange_b);
   connect(damper.flange_b, fixed.flange);
   connect(sine.y, torque.tau);
-
   connect(torque.flange, inertia1.flange_a);
   annotation(experiment(StopTime = 1, Interval = 0.0005, Tolerance = 1e-06));
 end FirstGrounded;

@@ -141,6 +141,9 @@ void fl_system_free(fl_system *s)
     free(s->roots);
     free(s->drvs);
     free(s->elems);
+    free(s->cons);
+    free(s->con_node);
+    free(s->con_coef);
     free(s->elem_node);
     free(s->elem_frow);
     free(s->att_body);

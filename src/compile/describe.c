@@ -131,6 +131,27 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     free(next);
     free(head);
 
+    if (s->ncons) { /* relations among three or more flanges: rows of their own */
+        static const char *const lv[] = {"on positions", "on velocities (differentiated once)",
+                                         "on accelerations (differentiated twice)"};
+        fprintf(out, "\nconstraints among three or more flanges (%d):\n", s->ncons);
+        for (int k = 0; k < s->ncons; k++) {
+            const fl_con *ck = &s->cons[k];
+            fprintf(out, "  %s, %s:", s->insts[s->elems[ck->elem].inst].name, lv[ck->level]);
+            for (int i = 0; i < ck->n; i++) {
+                int n = s->con_node[ck->k0 + i];
+                double cf = s->con_coef[ck->k0 + i];
+                fl_fmt_double(a, sizeof a, fabs(cf));
+                fprintf(out, " %s%s %s", cf < 0 ? "- " : i ? "+ " : "", a, n >= 0 ? s->node_names[n] : "(ground)");
+            }
+            if (ck->off != 0) {
+                fl_fmt_double(a, sizeof a, fabs(ck->off));
+                fprintf(out, " %s %s", ck->off < 0 ? "-" : "+", a);
+            }
+            fputs(" = 0\n", out);
+        }
+    }
+
     fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
     for (int i = 0; i < s->n; i++)
         fprintf(out, "  %-28s %s\n", s->unk_name[i], s->id[i] ? "state" : "algebraic");
@@ -142,7 +163,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     fprintf(out, "\ninitial conditions (%d):\n", s->ncond_used);
     for (int k = 0; k < s->ncond_used; k++) {
         const fl_cond *cd = &s->conds[s->cond_used[k]];
-        if (cd->source == CV_INPUT) {
+        if (cd->source == CV_INPUT || cd->source == CV_ELEM) { /* (an element's row: its label says it all) */
             fprintf(out, "  %s\n", cd->label);
         } else {
             fl_fmt_double(a, sizeof a, cd->value);

@@ -412,6 +412,14 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             add_local(s, &pv, el, ops, row, c, el->jofs + k, r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0);
         }
     }
+    /* constraints among three or more flanges: their rows, at their level
+     * (d row / d q = coefficient times the ratio of the node) */
+    for (int k = 0; k < s->ncons; k++) {
+        const fl_con *c = &s->cons[k];
+        int row = s->elems[c->elem].own + c->row;
+        for (int i = 0; i < c->n; i++)
+            add_kin(s, &pv, row, s->con_node[c->k0 + i], c->level, -1, s->con_coef[c->k0 + i]);
+    }
     int np = (int)pv.n;
     int *rows = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
     int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));

@@ -20,6 +20,7 @@ typedef struct b_kin { int inst, outport, level, pp, pm; } b_kin;
 typedef struct b_obs { int inst, port, level; } b_obs;
 typedef struct b_own { int inst, k, var; } b_own;
 typedef struct b_irows { int inst; const char *const *labels; } b_irows;
+typedef struct b_con { int inst, own, n, k0, irow[2]; double off; } b_con; /* ports, coefficients at cports[k0..] */
 
 struct fl_builder {
     fl_system *s;
@@ -40,6 +41,9 @@ struct fl_builder {
     FL_VEC(b_own) owns;
     FL_VEC(b_own) handled; /* fixed attributes the class turned into initial equations */
     FL_VEC(b_irows) irows;
+    FL_VEC(b_con) cons;
+    FL_VEC(int) cports;
+    FL_VEC(double) ccoef;
 };
 
 /* ---- builder primitives ------------------------------------------------ */
@@ -173,6 +177,26 @@ void fl_b_init_rows(fl_builder *b, const char *const *labels)
 {
     b_irows r = {b->inst, labels};
     FL_VEC_PUSH(b->irows, r);
+}
+
+void fl_b_constraint(fl_builder *b, int own, int n, const int *ports, const double *coef, double offset, int irow_pos,
+                     int irow_vel)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(coef[k])) {
+            fl_b_error(b, "a coefficient of the constraint among its flanges is not a finite number");
+            return;
+        }
+    if (!isfinite(offset)) {
+        fl_b_error(b, "the offset of the constraint among its flanges is not a finite number");
+        return;
+    }
+    b_con c = {b->inst, own, n, (int)b->cports.n, {irow_pos, irow_vel}, offset};
+    for (int k = 0; k < n; k++) {
+        FL_VEC_PUSH(b->cports, ports[k]);
+        FL_VEC_PUSH(b->ccoef, coef[k]);
+    }
+    FL_VEC_PUSH(b->cons, c);
 }
 
 void fl_b_error(fl_builder *b, const char *fmt, ...)
@@ -775,6 +799,75 @@ static void classify_bodies(fl_system *s)
     free(damped);
 }
 
+/* ---- constraints among three or more flanges ---------------------------- */
+
+/* The derivative of a body's position a constraint row can determine: its
+ * position if it is massless between springs (the force balance then gives
+ * the multiplier), its velocity if it is massless and damped, its
+ * acceleration if it has mass; -1 for a body whose motion is given. */
+static int body_order(const fl_body *bd)
+{
+    switch (bd->kind) {
+    case B_MLQ: return 0;
+    case B_MLV: return 1;
+    case B_FREE: return 2;
+    default: return -1;
+    }
+}
+
+/* The constraints of fl_b_constraint with their nodes, each differentiated
+ * to the lowest order among the bodies it moves. */
+static int make_cons(fl_system *s, fl_builder *b, fl_diag *d)
+{
+    int rc = 0, nc = (int)b->cons.n;
+    s->ncons = nc;
+    s->cons = fl_xcalloc((size_t)(nc ? nc : 1), sizeof(fl_con));
+    s->con_node = fl_xmalloc(sizeof(int) * (b->cports.n ? b->cports.n : 1));
+    s->con_coef = fl_xmalloc(sizeof(double) * (b->cports.n ? b->cports.n : 1));
+    for (int k = 0; k < nc; k++) {
+        const b_con *bc = &b->cons.v[k];
+        fl_con *c = &s->cons[k];
+        c->elem = s->insts[bc->inst].elem;
+        c->row = bc->own;
+        c->n = bc->n;
+        c->k0 = bc->k0;
+        c->off = bc->off;
+        c->irow[0] = bc->irow[0];
+        c->irow[1] = bc->irow[1];
+        int level = 3;
+        for (int i = 0; i < bc->n; i++) {
+            int node = port_node(s, bc->inst, b->cports.v[bc->k0 + i]);
+            s->con_node[bc->k0 + i] = node;
+            s->con_coef[bc->k0 + i] = b->ccoef.v[bc->k0 + i];
+            int o = node >= 0 ? body_order(&s->bodies[s->nodes[node].body]) : -1;
+            if (o >= 0 && o < level) level = o;
+        }
+        if (level == 3) {
+            fl_err(d, s->insts[bc->inst].loc,
+                   "%s: its equations tie flanges together whose motion is all given (fixed or prescribed): nothing "
+                   "is left to satisfy the constraint among them",
+                   s->insts[bc->inst].name);
+            rc = -1;
+            level = 0;
+        }
+        c->level = level;
+    }
+    return rc;
+}
+
+/* Is initial row q of the element of instance inst the constraint on
+ * positions or velocities that its row is not a derivative of (then the
+ * row itself says it)? */
+static int con_row_dropped(const fl_system *s, const fl_builder *b, int inst, int q)
+{
+    for (size_t k = 0; k < b->cons.n; k++) {
+        const b_con *bc = &b->cons.v[k];
+        if (bc->inst != inst) continue;
+        if ((q == bc->irow[0] && s->cons[k].level < 1) || (q == bc->irow[1] && s->cons[k].level < 2)) return 1;
+    }
+    return 0;
+}
+
 /* ---- signals ----------------------------------------------------------- */
 
 /* An input of a user class that reads a variable of a library instance
@@ -1168,6 +1261,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         const b_irows *r = &b->irows.v[k];
         const fl_inst_rt *ir = &s->insts[r->inst];
         for (int q = 0; q < ir->ops->ninit; q++) {
+            if (con_row_dropped(s, b, r->inst, q)) continue;
             fl_cond c;
             memset(&c, 0, sizeof c);
             c.node_p = c.node_m = -1;
@@ -1388,7 +1482,8 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
         make_elements(s, &b);
         classify_bodies(s);
         make_contribs(s, &b);
-        rc = make_signals(s, m, &b, d);
+        rc = make_cons(s, &b, d);
+        if (!rc) rc = make_signals(s, m, &b, d);
     }
     if (!rc) rc = check_massless(s, d);
     if (!rc) rc = check_impulses(s, d);
@@ -1408,5 +1503,8 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
     FL_VEC_FREE(b.handled);
     FL_VEC_FREE(b.owns);
     FL_VEC_FREE(b.irows);
+    FL_VEC_FREE(b.cons);
+    FL_VEC_FREE(b.cports);
+    FL_VEC_FREE(b.ccoef);
     return rc;
 }

@@ -81,6 +81,21 @@ typedef struct fl_driver {
     int flange_port;
 } fl_driver;
 
+/* A linear constraint among the nodes of an element's ports that the bodies
+ * cannot fold (fl_b_constraint): sum of coef[k] * position(node[k]) + off
+ * = 0, the residual row of the element's own unknown `row` (its multiplier),
+ * differentiated `level` times (0, 1 or 2): the lowest order among the
+ * bodies it moves (massless between springs 0, massless damped 1, with
+ * mass 2), so that the row determines that body's position, velocity or
+ * acceleration and the DAE stays index 1. Nodes -1 are the ground. */
+typedef struct fl_con {
+    int elem, row;
+    int n, k0;  /* nodes and coefficients at con_node[k0 ..], con_coef[k0 ..] */
+    double off;
+    int level;
+    int irow[2]; /* the element's initial rows on positions and velocities */
+} fl_con;
+
 /* SIG_LATE: a variable of another instance that flange knows at output
  * points only (a force of a library component read by equations that
  * define output variables): inst is that instance, out its class variable
@@ -225,6 +240,10 @@ struct fl_system {
     int ndrv;
     fl_elem *elems;
     int nelem;
+    fl_con *cons;
+    int ncons;
+    int *con_node;
+    double *con_coef;
     /* Per attachment slot (fl_att_slot: 2e+j for j < 2, wide elements'
      * further attachments after 2 nelem): */
     int nslots;

@@ -551,6 +551,19 @@ void fl_b_own_state(fl_builder *b, int k, int var);
 /* The element's initial rows (ops->ninit) become conditions; labels name
  * them in messages. */
 void fl_b_init_rows(fl_builder *b, const char *const *labels);
+/* A linear constraint among n ports of the instance that the bodies cannot
+ * fold (a gear on a moving support, a planetary gear: a node would depend
+ * on two bodies): the sum of coef[k] times the position of ports[k], plus
+ * offset, is zero. Own unknown `own` of the instance's element is its
+ * multiplier (the element's row for it must be zero: the compiler writes
+ * the row). The compiler differentiates the constraint as the bodies of the
+ * ports require for an index-1 DAE (not at all if one is massless between
+ * springs, once if one is massless and damped, twice if all have mass) and
+ * keeps the element's initial rows irow_pos and irow_vel (the constraint on
+ * positions and on velocities) as conditions where the row is such a
+ * derivative; it drops them otherwise. */
+void fl_b_constraint(fl_builder *b, int own, int n, const int *ports, const double *coef, double offset, int irow_pos,
+                     int irow_vel);
 /* Class variable var's fixed start value is one of the element's initial
  * equations (a variable that is no state): not a condition of its own. */
 void fl_b_fixed_handled(fl_builder *b, int var);

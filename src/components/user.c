@@ -664,6 +664,19 @@ static int u_build(fl_builder *b)
         else fl_b_driver(b, port[dv->att], dv->sup >= 0 ? port[dv->sup] : FL_GROUND);
     }
     fl_b_element_n(b, port, L->natt);
+    /* constraints among three or more flanges: the compiler writes their rows */
+    for (size_t i = 0; i < u->cons.n && !rc; i++) {
+        const fl_ucon *k = &u->cons.v[i];
+        int *cp = fl_xmalloc(sizeof(int) * (size_t)k->n);
+        double *cf = fl_xmalloc(sizeof(double) * (size_t)k->n);
+        for (int j = 0; j < k->n; j++) {
+            cp[j] = port[k->att[j]];
+            cf[j] = struct_value(c, b, k->coef[j]);
+        }
+        fl_b_constraint(b, k->own, k->n, cp, cf, struct_value(c, b, k->offset), k->irow[0], k->irow[1]);
+        free(cp);
+        free(cf);
+    }
     /* initial conditions: own unknowns, kinematic variables, initial equations */
     for (int k = 0; k < L->nown; k++) {
         int cv = L->own_var[k] >= 0 ? c->cls_of_var[L->own_var[k]] : -1;

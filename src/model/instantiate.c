@@ -1937,6 +1937,18 @@ static int declare_elements(env *e, iparts *ip)
                 if (!cls && ck != CONN_NONE) {
                     int dims[2], nd;
                     int n = decl_count(e, el, dims, &nd);
+                    /* support(phi = phi_support) would bind the flange's variables: not
+                     * done (it was dropped silently), so an error says how to write it */
+                    for (size_t q = 0; ck == CONN_FLANGE && q < sub.n && n >= 0; q++) {
+                        const pmod *pm = &sub.v[q];
+                        const char *var = *pm->name ? pm->name : pm->mod->nsubs ? pm->mod->subs[0].name : NULL;
+                        if (!var) continue;
+                        fl_err(ic->d, pm->mod->loc,
+                               "a modifier of flange connector '%s' is not supported: write it as an equation (%s.%s "
+                               "= ...)",
+                               dc->name, dc->name, var);
+                        n = -1;
+                    }
                     if (n < 0) {
                         rc = decl_failed(e, dc);
                     } else if (ck == CONN_SIGNAL && ip->has_eqs) {

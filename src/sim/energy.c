@@ -14,6 +14,16 @@
 
 #include "sim.h"
 
+/* Velocity of body b for the powers: a massless body between springs has
+ * none among the unknowns (its position is algebraic), but the integrator's
+ * derivative of that position is its velocity, which a force source or a
+ * constraint among three or more flanges acting there needs. */
+static double body_vel(const fl_sim *s, int b, const double *yp)
+{
+    const fl_body *bd = &s->sys->bodies[b];
+    return bd->kind == B_MLQ && bd->qi >= 0 ? yp[bd->qi] : s->bv[b];
+}
+
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
 {
     const fl_system *sys = s->sys;
@@ -40,8 +50,8 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         for (int j = 0; j < fl_ops_natt(ops); j++) {
             int slot = fl_att_slot(el, j);
             int b = sys->att_body[slot];
-            if (b < 0 || s->f[slot] == 0) continue; /* no force, no power (also on massless nodes without v) */
-            p -= s->f[slot] * sys->att_ratio[slot] * s->bv[b];
+            if (b < 0 || s->f[slot] == 0) continue; /* no force, no power */
+            p -= s->f[slot] * sys->att_ratio[slot] * body_vel(s, b, yp);
             s->bodyF[b] += sys->att_ratio[slot] * s->f[slot];
         }
         if (ops->energy && !(ops->flags & FL_EK_SOURCE)) {

@@ -184,6 +184,12 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
         int r = sys->elem_frow[k];
         if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
     }
+    for (int k = 0; k < sys->ncons; k++) { /* constraints among three or more flanges */
+        const fl_con *c = &sys->cons[k];
+        double r = c->level == 0 ? c->off : 0;
+        for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
+        res[sys->elems[c->elem].own + c->row] += r;
+    }
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         switch (bd->kind) {

@@ -5,9 +5,12 @@
  *   propagate_known     explicit variables from knowns, and the equations
  *                       left without unknowns: constraints between flanges
  *   process_constraint  a constraint becomes a link, a fixed point or a drive
+ *                       (among three or more flanges: multi_constraint)
  *   form_groups         flanges joined rigidly: ratios to a representative
  *   group_forces        generalised forces of rigid groups
  *   solve_remaining     states, matching, explicit and implicit unknowns
+ *                       (constraint_forces first: the unknown force of each
+ *                       constraint among three or more flanges)
  *   finish_values       final expressions of every variable, forces, outputs
  *   collect_events      event relations, time events, samples
  *   finish_discrete     discrete equations in order, when-equations, asserts,
@@ -488,6 +491,55 @@ static fl_sx fold_given_derivatives(actx *c, fl_sx x)
     return fl_sx_rewrite(c->g, x, dgiv_node, c);
 }
 
+/* An equation among the positions of three or more attachments: a linear
+ * constraint with parameter coefficients and a constant offset (a gear on a
+ * moving support, a planetary gear) that the body structure cannot fold;
+ * it becomes a row of its own (fl_ucon: solve_remaining gives it the force
+ * of one of its flanges as unknown). */
+static void multi_constraint(actx *c, int e, fl_sx r, const int *pvars, int np)
+{
+    fl_loc loc = c->fc->eqs.v[e].loc;
+    for (int i = 0; i < np; i++)
+        if (var(c, pvars[i])->level != 0) {
+            err_eq(c, loc,
+                   "this equation ties the velocities or accelerations of more than two flanges together; flange "
+                   "supports constraints among three or more flanges on their positions only",
+                   r);
+            return;
+        }
+    fl_ucon k;
+    memset(&k, 0, sizeof k);
+    k.n = np;
+    k.att = fl_xmalloc(sizeof(int) * (size_t)np);
+    k.coef = fl_xmalloc(sizeof(fl_sx) * (size_t)np);
+    k.var = k.own = -1;
+    k.loc = loc;
+    fl_sx rest = r;
+    const char *why = NULL;
+    for (int i = 0; i < np && !why; i++) {
+        fl_sx cf, rr;
+        k.att[i] = var(c, pvars[i])->att;
+        if (!fl_sx_linear(c->g, rest, fl_sx_var(c->g, pvars[i]), &cf, &rr) || !is_par_only(c, cf))
+            why = "this equation relates flange positions nonlinearly, or with coefficients that are not parameters; "
+                  "flange supports only linear relations with constant coefficients between flanges";
+        else if (vanishes(c, cf))
+            why = "a flange position in this equation has a coefficient that is zero for these parameters";
+        k.coef[i] = cf;
+        rest = rr;
+    }
+    if (!why && !is_par_only(c, rest))
+        why = "this equation relates more than two flange positions with time or other variables; flange supports "
+              "constraints among three or more flanges with constant offsets only";
+    if (why) {
+        err_eq(c, loc, why, r);
+        free(k.att);
+        free(k.coef);
+        return;
+    }
+    k.offset = rest;
+    FL_VEC_PUSH(c->u->cons, k);
+}
+
 /* An equation among knowns only: it must relate attachment positions (or
  * velocities, accelerations) affinely with parameter coefficients. */
 static void process_constraint(actx *c, int e, fl_sx r)
@@ -496,22 +548,26 @@ static void process_constraint(actx *c, int e, fl_sx r)
     fl_loc loc = c->fc->eqs.v[e].loc;
     int_vec occ = {0};
     occurrences(c, r, &occ, 0);
-    int atts[3], lev[3], pvars[3], np = 0;
-    int other = 0; /* inputs, discrete variables */
+    int_vec pv = {0}; /* the attachment variables, in the order met */
+    int other = 0;    /* inputs, discrete variables */
     for (size_t i = 0; i < occ.n; i++) {
-        const fl_fvar *v = var(c, occ.v[i]);
-        if (v->kind == FVK_POS) {
-            if (np < 3) {
-                atts[np] = v->att;
-                lev[np] = v->level;
-                pvars[np] = occ.v[i];
-            }
-            np++;
-        } else {
-            other = 1;
-        }
+        if (var(c, occ.v[i])->kind == FVK_POS) FL_VEC_PUSH(pv, occ.v[i]);
+        else other = 1;
     }
     FL_VEC_FREE(occ);
+    int np = (int)pv.n;
+    if (np > 2) {
+        multi_constraint(c, e, r, pv.v, np);
+        FL_VEC_FREE(pv);
+        return;
+    }
+    int atts[2] = {0, 0}, lev[2] = {0, 0}, pvars[2] = {0, 0};
+    for (int i = 0; i < np; i++) {
+        pvars[i] = pv.v[i];
+        atts[i] = var(c, pv.v[i])->att;
+        lev[i] = var(c, pv.v[i])->level;
+    }
+    FL_VEC_FREE(pv);
     if (np == 0) {
         if (!other && is_par_only(c, r)) {
             double v = fl_sx_eval_par(c->g, r, c->par);
@@ -521,12 +577,6 @@ static void process_constraint(actx *c, int e, fl_sx r)
         } else {
             err_eq(c, loc, "this equation determines no variable: it relates only inputs, parameters and time", r);
         }
-        return;
-    }
-    if (np > 2) {
-        err_eq(c, loc, "this equation ties more than two flange positions together, which flange cannot fold into its "
-                       "rigid bodies",
-               r);
         return;
     }
     if (np == 2 && lev[0] != lev[1]) {
@@ -1003,9 +1053,106 @@ static fl_sx tdiff_cb(void *ctx, fl_sx x)
     return time_derivative(c, x);
 }
 
+/* Each constraint among three or more flanges (u->cons) takes the force of
+ * one of its flanges as its unknown: the one that a structural matching of
+ * the remaining equations leaves to it, its row standing on the forces of
+ * its flanges. That force becomes an own algebraic unknown whose residual
+ * row the compiler writes (the constraint, differentiated as the bodies
+ * require: fl_b_constraint); the forces of the other flanges follow from it
+ * by the component's equations. The constraint on positions and on
+ * velocities become initial equations, which the compiler keeps where the
+ * row is a derivative of the constraint. */
+static void constraint_forces(actx *c)
+{
+    fl_ucls *u = c->u;
+    int ncon = (int)u->cons.n;
+    if (!ncon) return;
+    for (int j = 0; j < ncon; j++)
+        for (int i = 0; i < u->cons.v[j].n; i++)
+            if (u->group_of[u->cons.v[j].att[i]] >= 0) {
+                err_eq(c, u->cons.v[j].loc,
+                       "this equation ties three or more flanges together, one of which the component's equations also "
+                       "join rigidly to another flange; flange cannot combine the two",
+                       FL_SX_NONE);
+                return;
+            }
+    int_vec rows = {0}, occ = {0}, ci = {0};
+    for (int e = 0; e < c->neq; e++)
+        if (!c->used[e]) {
+            c->res[e] = subst_known(c, c->res[e]);
+            FL_VEC_PUSH(rows, e);
+        }
+    int *col_of_var = fl_xmalloc(sizeof(int) * (size_t)(c->nv + 1));
+    int_vec cols = {0};
+    for (int k = 0; k < c->nv; k++) {
+        col_of_var[k] = is_unknown(c, k) ? (int)cols.n : -1;
+        if (col_of_var[k] >= 0) FL_VEC_PUSH(cols, k);
+    }
+    int nr = (int)rows.n + ncon, nc = (int)cols.n;
+    int *rp = fl_xcalloc((size_t)nr + 1, sizeof(int));
+    for (int r = 0; r < nr; r++) {
+        if (r < (int)rows.n) {
+            occurrences(c, c->res[rows.v[r]], &occ, 1);
+        } else {
+            const fl_ucon *k = &u->cons.v[r - (int)rows.n];
+            occ.n = 0;
+            for (int i = 0; i < k->n; i++) {
+                int fv = force_var(c, k->att[i]);
+                if (fv >= 0) FL_VEC_PUSH(occ, fv);
+            }
+        }
+        for (size_t i = 0; i < occ.n; i++)
+            if (occ.v[i] < c->nv && col_of_var[occ.v[i]] >= 0) FL_VEC_PUSH(ci, col_of_var[occ.v[i]]);
+        rp[r + 1] = (int)ci.n;
+    }
+    int *cor = fl_xmalloc(sizeof(int) * (size_t)(nr ? nr : 1)), *roc = fl_xmalloc(sizeof(int) * (size_t)(nc ? nc : 1));
+    fl_sym_match(nr, nc, rp, ci.v, cor, roc);
+    for (int j = 0; j < ncon && !c->failed; j++) {
+        fl_ucon *k = &u->cons.v[j];
+        int col = cor[(int)rows.n + j];
+        if (col < 0) {
+            err_eq(c, k->loc,
+                   "this equation ties three or more flanges together, but the component's equations leave none of "
+                   "their forces free to carry the constraint",
+                   FL_SX_NONE);
+            break;
+        }
+        int x = cols.v[col];
+        u->kind[x] = UV_ALG;
+        u->value[x] = fl_sx_var(c->g, x);
+        k->var = x;
+        k->own = (int)u->own.n;
+        fl_uown o = {x, 0, fl_sx_const(c->g, 0), k->loc};
+        FL_VEC_PUSH(u->own, o);
+        for (int level = 0; level < 2; level++) {
+            fl_sx sum = level == 0 ? k->offset : fl_sx_const(c->g, 0);
+            for (int i = 0; i < k->n; i++) {
+                int pv = fl_fc_level_var(c->fc, FVK_POS, k->att[i], level);
+                grow_vars(c);
+                u->kind[pv] = UV_INPUT;
+                u->value[pv] = fl_sx_var(c->g, pv);
+                sum = fl_sx_add(c->g, sum, fl_sx_mul(c->g, k->coef[i], fl_sx_var(c->g, pv)));
+            }
+            k->irow[level] = (int)u->init_res.n;
+            FL_VEC_PUSH(u->init_res, sum);
+            FL_VEC_PUSH(u->init_loc, k->loc);
+        }
+    }
+    FL_VEC_FREE(rows);
+    FL_VEC_FREE(occ);
+    FL_VEC_FREE(ci);
+    FL_VEC_FREE(cols);
+    free(col_of_var);
+    free(rp);
+    free(cor);
+    free(roc);
+}
+
 static void solve_remaining(actx *c)
 {
     fl_ucls *u = c->u;
+    constraint_forces(c);
+    if (c->failed) return;
     /* the unknowns left, and which of them appear differentiated */
     int_vec occ = {0};
     unsigned char *is_state = fl_xcalloc((size_t)c->nv + 1, 1);
@@ -1489,6 +1636,11 @@ void fl_ucls_free(fl_ucls *u)
     FL_VEC_FREE(u->links);
     FL_VEC_FREE(u->drives);
     FL_VEC_FREE(u->groups);
+    for (size_t i = 0; i < u->cons.n; i++) {
+        free(u->cons.v[i].att);
+        free(u->cons.v[i].coef);
+    }
+    FL_VEC_FREE(u->cons);
     FL_VEC_FREE(u->own);
     free(u->force);
     free(u->out);

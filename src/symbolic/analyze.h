@@ -6,7 +6,9 @@
  *  - which equations only relate attachment positions: these are rigid
  *    members (a link with ratio and offset: a rod, a lever, a gear), fixed
  *    points or prescribed motions, and become part of the body structure, so
- *    the DAE stays index 1;
+ *    the DAE stays index 1; a linear relation among three or more flanges
+ *    stays a constraint (fl_ucon) whose row the compiler differentiates as
+ *    the bodies require;
  *  - for attachments joined rigidly inside the component, the generalised
  *    force on the common body (its part proportional to the acceleration is
  *    a mass, the rest a force), the individual flange forces being internal
@@ -60,6 +62,29 @@ typedef struct fl_udrive {
     fl_loc loc;
 } fl_udrive;
 
+/* A linear constraint among three or more attachment positions (a gear on
+ * a support that moves, a planetary gear): sum of coef[i] * position of
+ * att[i], plus offset, is zero (coefficients and offset parameter
+ * expressions). The body structure cannot fold it (a node would depend on
+ * two bodies), so the force of one of the attachments (var, own unknown
+ * own) is left as the constraint's multiplier and its residual row is the
+ * constraint itself, which the compiler writes at the level of
+ * differentiation the bodies of the attachments allow: positions if one of
+ * them is massless between springs, velocities if one is massless and
+ * damped, accelerations if all have mass (index reduction by
+ * differentiation; see fl_b_constraint). irow[0], irow[1]: initial equations
+ * (indices into init_res) of the constraint on positions and on velocities,
+ * which hold the differentiated ones to the original constraint. */
+typedef struct fl_ucon {
+    int n;
+    int *att;
+    fl_sx *coef;
+    fl_sx offset;
+    int var, own;
+    int irow[2];
+    fl_loc loc;
+} fl_ucon;
+
 /* Attachments joined rigidly inside the component: positions
  * s_j = ratio_j * s_rep + offset_j. mass is the coefficient of the
  * representative's acceleration in the generalised force (a parameter
@@ -109,6 +134,7 @@ typedef struct fl_ucls {
     FL_VEC(fl_ulink) links;
     FL_VEC(fl_udrive) drives;
     FL_VEC(fl_ugroup) groups;
+    FL_VEC(fl_ucon) cons;
     FL_VEC(fl_uown) own;
     fl_sx *force;      /* per attachment: force on the component during integration */
     fl_sx *out;        /* per output signal: its value */

@@ -584,7 +584,11 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
         FL_VEC_PUSH(ir, final(&c, u->init_res.v[i]));
         fl_buf b = {0};
         fl_ucls_print(&b, fc, u->init_res.v[i]);
-        L->init_label[i] = fl_xsprintf("%s: initial equation %s = 0", c.name, b.s);
+        const char *what = "initial equation";
+        for (size_t k = 0; k < u->cons.n; k++) /* a constraint among three or more flanges, at the start */
+            if (u->cons.v[k].irow[0] == i || u->cons.v[k].irow[1] == i)
+                what = u->cons.v[k].irow[0] == i ? "constraint on positions" : "constraint on velocities";
+        L->init_label[i] = fl_xsprintf("%s: %s %s = 0", c.name, what, b.s);
         fl_buf_free(&b);
     }
     for (int i = 0; i < L->ninit; i++) partials(&c, ir.v[i], i, &ir, &ideps);

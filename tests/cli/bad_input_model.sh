@@ -43,7 +43,7 @@ expect classes 1 -- "model M
   $MTC.Masss mass(m=1);
   Modelica.Blocks.Nonlinear.FixedDelay delay;
   Modelica.Mechanics.MultiBody.Parts.Body inertia(m=1);
-  $MTC.IdealRollingWheel wheel;
+  $MTC.Vehicle wheel;
   Modelica.Blocks.Sources.Sinus sine;
   Sprng spring2;
   Frobnicator frob;
@@ -58,7 +58,7 @@ end M;" "classes.mo:3:3: error: unknown component type 'Components.Sprng' (Model
 classes.mo:4:3: error: unknown component type 'Modelica.Mechanics.Translational.Components.Masss'; did you mean 'Modelica.Mechanics.Translational.Components.Mass'?
 classes.mo:5:3: error: component type 'Modelica.Blocks.Nonlinear.FixedDelay' is not supported by flange (see \`flange components\`)
 classes.mo:6:3: error: component type 'Modelica.Mechanics.MultiBody.Parts.Body' is not supported by flange (see \`flange components\`)
-classes.mo:7:3: error: component type 'Modelica.Mechanics.Translational.Components.IdealRollingWheel' is not supported by flange (see \`flange components\`)
+classes.mo:7:3: error: component type 'Modelica.Mechanics.Translational.Components.Vehicle' is not supported by flange (see \`flange components\`)
 classes.mo:8:3: error: unknown component type 'Modelica.Blocks.Sources.Sinus'; did you mean 'Modelica.Blocks.Sources.Sine' or 'Modelica.Blocks.Sources.Sinc'?
 classes.mo:9:3: error: unknown component type 'Sprng'; did you mean 'Modelica.Mechanics.Translational.Components.Spring' or 'Modelica.Mechanics.Rotational.Components.Spring'?
 classes.mo:10:3: error: unknown component type 'Frobnicator' (see \`flange components\`)

@@ -4,8 +4,8 @@
 # file: constructs outside the supported language, structural problems
 # (under- and over-determined systems naming the variable or equation,
 # discrete variables without or with too many equations, reinit of a
-# non-state, flange positions related nonlinearly, with a ratio or three at
-# once), function calls with wrong arguments, unknown functions, functions
+# non-state, flange positions related nonlinearly, with a ratio, or three at
+# once among velocities, with time, or all fixed), function calls with wrong arguments, unknown functions, functions
 # with statements outside the subset, and modifications that are not allowed.
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/equations.sh"
@@ -186,16 +186,20 @@ end Ratio;
 EOF
 expect ratio 1 -- "ratio.mo:5:5: error: d: this equation prescribes a motion of one flange relative to another with a ratio; only equal and opposite coefficients (s_a - s_b = f(t)) are supported (as flange_b.s - (2*flange_a.s + time) = 0)"
 
-model three <<'EOF'
-model Three
+# three flanges at once: a linear relation among their positions is a
+# constraint (equations_constraints.sh); among their velocities, or with
+# time in it, it is not supported, and one among flanges that are all fixed
+# leaves nothing to move
+model threev <<'EOF'
+model ThreeV
   model Tie
     Modelica.Mechanics.Translational.Interfaces.Flange_a a;
     Modelica.Mechanics.Translational.Interfaces.Flange_b b;
     Modelica.Mechanics.Translational.Interfaces.Flange_b c;
   equation
-    c.s = a.s + b.s;
-    a.f + b.f + c.f = 0;
-    b.f = c.f;
+    der(c.s) = der(a.s) + der(b.s);
+    b.f = a.f;
+    c.f = -a.f;
   end Tie;
   Tie tie;
   Modelica.Mechanics.Translational.Components.Mass m1(m = 1), m2(m = 1), m3(m = 1);
@@ -203,9 +207,33 @@ equation
   connect(tie.a, m1.flange_a);
   connect(tie.b, m2.flange_a);
   connect(tie.c, m3.flange_a);
-end Three;
+end ThreeV;
 EOF
-expect three 1 -- "three.mo:7:5: error: tie: this equation ties more than two flange positions together, which flange cannot fold into its rigid bodies (as c.s - (a.s + b.s) = 0)"
+expect threev 1 -- "threev.mo:7:5: error: tie: this equation ties the velocities or accelerations of more than two flanges together; flange supports constraints among three or more flanges on their positions only (as c.s.der - (a.s.der + b.s.der) = 0)"
+
+sed 's/der(c.s) = der(a.s) + der(b.s);/c.s = a.s + b.s + time;/; s/ThreeV/ThreeT/' "$T/threev.mo" > "$T/threet.mo"
+expect threet 1 -- "threet.mo:7:5: error: tie: this equation relates more than two flange positions with time or other variables; flange supports constraints among three or more flanges with constant offsets only (as c.s - (a.s + b.s + time) = 0)"
+
+model threefixed <<'EOF'
+model ThreeFixed
+  model Tie
+    Modelica.Mechanics.Translational.Interfaces.Flange_a a;
+    Modelica.Mechanics.Translational.Interfaces.Flange_b b;
+    Modelica.Mechanics.Translational.Interfaces.Flange_b c;
+  equation
+    2*c.s = a.s + b.s;
+    b.f = a.f;
+    c.f = -2*a.f;
+  end Tie;
+  Tie tie;
+  Modelica.Mechanics.Translational.Components.Fixed f1, f2, f3(s0 = 1);
+equation
+  connect(tie.a, f1.flange);
+  connect(tie.b, f2.flange);
+  connect(tie.c, f3.flange);
+end ThreeFixed;
+EOF
+expect threefixed 1 -- "threefixed.mo:11:7: error: tie: its equations tie flanges together whose motion is all given (fixed or prescribed): nothing is left to satisfy the constraint among them"
 
 # ---- reading a force of a library component in an equation that determines
 # the motion (forces are known at output points only)

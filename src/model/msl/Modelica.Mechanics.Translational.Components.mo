@@ -15,3 +15,9 @@ equation
   y = flange.f;
   u = flange.s;
 end GeneralPositionToForceAdaptor;
+model IdealGearR2T "Gearbox transforming rotational into translational motion"
+  extends Modelica.Mechanics.Rotational.Components.IdealGearR2T;
+end IdealGearR2T;
+model IdealRollingWheel "Simple 1-dim. model of an ideal rolling wheel without inertia"
+  extends Modelica.Mechanics.Rotational.Components.IdealRollingWheel;
+end IdealRollingWheel;

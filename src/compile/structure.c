@@ -780,23 +780,43 @@ static int elem_depends_on_motion(const fl_system *s, int e, int j)
     return elem_uses(s, e, j, 1) || elem_uses(s, e, j, 2);
 }
 
-static void classify_bodies(fl_system *s)
+/* A body is free (with mass), or massless: damped (its velocity an
+ * algebraic unknown) or between springs (its position one). A massless
+ * body that a constraint among three or more flanges moves and whose
+ * acceleration an element needs (the ring of a planetary gear held by a
+ * brake and a clutch: locked friction asks for the acceleration) is a free
+ * body of zero mass: the constraint, written on accelerations, gives its
+ * acceleration, its force balance gives the constraint's force, and the
+ * system stays index 1. */
+static void classify_bodies(fl_system *s, const fl_builder *b)
 {
     int *damped = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
+    int *accel = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
+    int *constrained = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
         for (int j = 0; j < fl_ops_natt(ops); j++) {
             int bd = s->att_body[fl_att_slot(&s->elems[e], j)];
             if (bd >= 0 && elem_depends_on_motion(s, e, j)) damped[bd] = 1;
+            if (bd >= 0 && elem_uses(s, e, j, 2)) accel[bd] = 1;
+        }
+    }
+    for (size_t k = 0; k < b->cons.n; k++) {
+        const b_con *bc = &b->cons.v[k];
+        for (int i = 0; i < bc->n; i++) {
+            int node = port_node(s, bc->inst, b->cports.v[bc->k0 + i]);
+            if (node >= 0) constrained[s->nodes[node].body] = 1;
         }
     }
     for (int i = 0; i < s->nbodies; i++) {
         fl_body *bd = &s->bodies[i];
         if (bd->root >= 0) continue;
-        if (bd->mass > 0) bd->kind = B_FREE;
+        if (bd->mass > 0 || (accel[i] && constrained[i])) bd->kind = B_FREE;
         else bd->kind = damped[i] ? B_MLV : B_MLQ;
     }
     free(damped);
+    free(accel);
+    free(constrained);
 }
 
 /* ---- constraints among three or more flanges ---------------------------- */
@@ -1480,7 +1500,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
             s->drvs[k].nin = s->insts[s->drvs[k].inst].nin;
         }
         make_elements(s, &b);
-        classify_bodies(s);
+        classify_bodies(s, &b);
         make_contribs(s, &b);
         rc = make_cons(s, &b, d);
         if (!rc) rc = make_signals(s, m, &b, d);

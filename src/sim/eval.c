@@ -446,7 +446,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         fl_eval_residual(s, t, y, yp, s->res);
         for (int b = 0; b < sys->nbodies; b++) {
             const fl_body *bd = &sys->bodies[b];
-            if (bd->kind == B_FREE) {
+            if (bd->kind == B_FREE && bd->mass > 0) {
                 s->ypol[bd->vi] = yp[bd->vi] - s->res[bd->vi] / bd->mass;
                 s->ypol[bd->qi] = y[bd->vi];
             } else if (bd->kind == B_ACC) {

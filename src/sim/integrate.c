@@ -58,7 +58,9 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     }
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
-        s->bminv[b] = bd->kind == B_FREE ? 1 / bd->mass : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN : 0;
+        s->bminv[b] = bd->kind == B_FREE ? (bd->mass > 0 ? 1 / bd->mass : NAN) /* zero mass: see classify_bodies */
+                      : (bd->kind == B_MLV || bd->kind == B_MLQ) ? NAN
+                                                                  : 0;
         s->bvi[b] = bd->vi;
         s->bqi[b] = bd->qi;
     }

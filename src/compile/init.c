@@ -56,28 +56,49 @@ int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2
 
 /* Init-matrix column of local column lc of element e (initial rows), and
  * in *mult the factor of the local partial there (a node's ratio). */
-static int elem_init_col(const fl_system *s, const fl_elem *el, int lc, double *mult)
+static int elem_init_cols(const fl_system *s, const fl_elem *el, int lc, int col[2], double mult[2])
 {
     const fl_elem_ops *ops = s->insts[el->inst].ops;
     int na = fl_ops_natt(ops), n = s->n;
-    *mult = 1;
+    mult[0] = mult[1] = 1;
     if (lc < 3 * na) {
         int node = s->elem_node[fl_att_slot(el, lc / 3)];
-        if (node >= 0) *mult = s->nodes[node].ratio;
-        return cond_col(s, node, lc % 3);
+        if (node >= 0) mult[0] = s->nodes[node].ratio;
+        col[0] = cond_col(s, node, lc % 3);
+        return 1;
     }
     lc -= 3 * na;
-    if (lc < ops->nown) return el->own + lc;
-    lc -= ops->nown;
-    if (lc < ops->nown) return s->dpos[el->own + lc] >= 0 ? n + s->dpos[el->own + lc] : -1;
-    lc -= ops->nown;
-    const fl_sigref *sr = &s->sigs[el->sig + lc];
-    if (sr->kind == SIG_KIN) {
-        if (sr->node[0] >= 0) *mult = s->nodes[sr->node[0]].ratio;
-        return cond_col(s, sr->node[0], sr->level);
+    if (lc < ops->nown) {
+        col[0] = el->own + lc;
+        return 1;
     }
-    if (sr->kind == SIG_Y) return s->elems[sr->inst].own + sr->out;
-    return -1;
+    lc -= ops->nown;
+    if (lc < ops->nown) {
+        col[0] = s->dpos[el->own + lc] >= 0 ? n + s->dpos[el->own + lc] : -1;
+        return 1;
+    }
+    lc -= ops->nown;
+    if (ops->nin <= 0) return 0;
+    /* an input (d = 0) or its d-th time derivative (the columns after the
+     * inputs' own, initial equations only: der(spring.w_rel) = 0) */
+    int d = lc / ops->nin, in = lc % ops->nin;
+    const fl_sigref *sr = &s->sigs[el->sig + in];
+    if (sr->kind == SIG_KIN && sr->level + d <= 2) {
+        int k = 0;
+        for (int j = 0; j < 2; j++) {
+            int node = sr->node[j];
+            if (node < 0) continue;
+            col[k] = cond_col(s, node, sr->level + d);
+            mult[k] = (j ? -1 : 1) * s->nodes[node].ratio;
+            k++;
+        }
+        return k;
+    }
+    if (sr->kind == SIG_Y && d == 0) {
+        col[0] = s->elems[sr->inst].own + sr->out;
+        return 1;
+    }
+    return 0;
 }
 
 /* Does condition c involve an unknown (is it more than a statement about
@@ -87,10 +108,14 @@ static int cond_involves(const fl_system *s, const fl_cond *c)
     if (c->source == CV_ELEM) {
         const fl_elem *el = &s->elems[c->elem];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
-        double mult;
-        for (int k = 0; k < ops->ninit_dep; k++)
-            if (ops->init_dep_rc[2 * k] == c->row && elem_init_col(s, el, ops->init_dep_rc[2 * k + 1], &mult) >= 0)
-                return 1;
+        for (int k = 0; k < ops->ninit_dep; k++) {
+            if (ops->init_dep_rc[2 * k] != c->row) continue;
+            int col[2];
+            double mult[2];
+            int nc = elem_init_cols(s, el, ops->init_dep_rc[2 * k + 1], col, mult);
+            for (int j = 0; j < nc; j++)
+                if (col[j] >= 0) return 1;
+        }
         return 0;
     }
     int col[2];
@@ -152,13 +177,16 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int q = 0; q < ops->ninit_dep; q++) {
             if (ops->init_dep_rc[2 * q] != c->row) continue;
-            double mult;
-            int col = elem_init_col(s, el, ops->init_dep_rc[2 * q + 1], &mult);
-            if (col < 0) continue;
-            FL_VEC_PUSH(rows, n + k);
-            FL_VEC_PUSH(cols, col);
-            struct fl_ientry ie = {c->elem, q, -1, mult};
-            FL_VEC_PUSH(ient, ie);
+            int col[2];
+            double mult[2];
+            int nc = elem_init_cols(s, el, ops->init_dep_rc[2 * q + 1], col, mult);
+            for (int j = 0; j < nc; j++) {
+                if (col[j] < 0) continue;
+                FL_VEC_PUSH(rows, n + k);
+                FL_VEC_PUSH(cols, col[j]);
+                struct fl_ientry ie = {c->elem, q, -1, mult[j]};
+                FL_VEC_PUSH(ient, ie);
+            }
         }
     }
     int *slot = fl_xmalloc(sizeof(int) * (rows.n ? rows.n : 1));

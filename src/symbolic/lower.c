@@ -28,6 +28,7 @@ typedef struct lctx {
     const char *what;  /* the program being lowered (messages) */
     fl_sx *der_val;    /* variable -> its derivative from the states (explicit_derivatives), or FL_SX_NONE */
     int sub_der;       /* final() replaces der() by der_val (relations, root functions, outputs) */
+    int init_cols;     /* partials of initial equations: inputs' derivatives have columns */
 } lctx;
 
 static const fl_fvar *cvar(const lctx *c, int k)
@@ -250,7 +251,11 @@ static int leaf_col(lctx *c, const fl_snode *n)
     const fl_fvar *v = cvar(c, k);
     if (n->op == SX_DER) return c->own_of_var[k] >= 0 ? 3 * L->natt + L->nown + c->own_of_var[k] : -1;
     if (v->kind == FVK_POS) return 3 * v->att + v->level;
-    if (v->kind == FVK_INPUT) return v->level == 0 ? 3 * L->natt + 2 * L->nown + v->in : -1;
+    /* an input's derivatives have columns in the initial equations only
+     * (after the inputs' own: the engine maps a kinematic input's
+     * derivative to the next derivative of its flanges' motion) */
+    if (v->kind == FVK_INPUT)
+        return v->level == 0 || c->init_cols ? 3 * L->natt + 2 * L->nown + v->level * L->nin + v->in : -1;
     if (c->own_of_var[k] >= 0) return 3 * L->natt + c->own_of_var[k];
     return -1;
 }
@@ -591,7 +596,9 @@ int fl_lower(const fl_ucls *u, fl_ulow *L, const char *name, fl_diag *d)
         L->init_label[i] = fl_xsprintf("%s: %s %s = 0", c.name, what, b.s);
         fl_buf_free(&b);
     }
+    c.init_cols = 1;
     for (int i = 0; i < L->ninit; i++) partials(&c, ir.v[i], i, &ir, &ideps);
+    c.init_cols = 0;
     L->ninit_dep = (int)ideps.n / 2;
     L->init_dep_rc = ideps.v;
     lower_prog(&c, &L->init, ir.v, (int)ir.n, 0, "initial");

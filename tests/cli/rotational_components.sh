@@ -130,4 +130,44 @@ end MixedUser;
 EOF
 expect mixed_user 1 -- "mixed_user.mo:11:3: error: cannot connect translational flange m.flange_b to rotational flange shaft.flange (a gear or a wheel joins the domains)"
 
+# ---- an initial equation on the derivative of a library variable (the
+# MSL's PID_Controller: der(spring.w_rel) = 0): inertia1 at rest, the
+# spring-damper not moving and not accelerating, a load torque of 10 N.m on
+# inertia2: both accelerate alike, a = 10/(J1 + J2) = 10/3, carried by the
+# spring: tau = J1 a = 10/3 = c phi_rel, phi_rel = 1/3000. The same on the
+# translational side (der(spring.v_rel) = 0). Before, the initial equation
+# was taken for one about known quantities ("over-determined").
+for dom in rot trans; do
+  if [ $dom = rot ]; then
+    J="Modelica.Mechanics.Rotational.Components.Inertia"; P=phi; V=w; M=J; REL=w_rel
+    SD="Modelica.Mechanics.Rotational.Components.SpringDamper"
+    LOAD="Modelica.Mechanics.Rotational.Sources.ConstantTorque loadTorque(tau_constant = 10"
+  else
+    J="Modelica.Mechanics.Translational.Components.Mass"; P=s; V=v; M=m; REL=v_rel
+    SD="Modelica.Mechanics.Translational.Components.SpringDamper"
+    LOAD="Modelica.Mechanics.Translational.Sources.ConstantForce loadTorque(f_constant = 10"
+  fi
+  model "der_init_$dom" <<EOF
+model DerInit
+  $J inertia1($P(fixed = true, start = 0), $M = 1, $V(fixed = true, start = 0));
+  $SD spring(c = 1e4, d = 100, $REL(fixed = true));
+  $J inertia2($M = 2);
+  $LOAD, useSupport = false);
+initial equation
+  der(spring.$REL) = 0;
+equation
+  connect(inertia1.flange_b, spring.flange_a);
+  connect(spring.flange_b, inertia2.flange_a);
+  connect(loadTorque.flange, inertia2.flange_b);
+  annotation(experiment(StopTime = 1, Interval = 0.1));
+end DerInit;
+EOF
+  sim "der_init_$dom" --tolerance 1e-10 && values "initial equation der(spring.$REL) = 0 ($dom)" "der_init_$dom" <<PY
+rel = "spring.phi_rel" if "$dom" == "rot" else "spring.s_rel"
+near(worst("inertia1.a", lambda t: 10 / 3), 0, 1e-7, "inertia1.a")
+near(worst("inertia2.a", lambda t: 10 / 3), 0, 1e-7, "inertia2.a")
+near(worst(rel, lambda t: 1 / 3000), 0, 1e-9, rel)
+PY
+done
+
 [ "$fails" -eq 0 ]

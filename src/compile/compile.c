@@ -373,12 +373,14 @@ FL_GUARDED(int, fl_system_motion_vars, (const fl_system *s, const char **names, 
 {
     int n = 0;
     if (!s) return 0;
-    /* position then velocity of every component that carries mass */
+    /* position then velocity of every component that carries mass (or inertia) */
     for (int level = 0; level < 2; level++)
         for (int k = 0; k < s->nlinks; k++) {
             if (!(s->links[k].m > 0)) continue;
             const char *inst = s->insts[s->links[k].inst].name;
-            char *name = fl_xsprintf("%s.%s", inst, level ? "v" : "s");
+            int na = s->links[k].node_a;
+            const fl_domain_names *dn = fl_domain_info(na >= 0 ? s->nodes[na].dom : FL_DOM_TRANS);
+            char *name = fl_xsprintf("%s.%s", inst, level ? dn->vel : dn->pos); /* mass.s, inertia.phi */
             int i = fl_system_var_index_body(s, name);
             free(name);
             if (i < 0) continue;

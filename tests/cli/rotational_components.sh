@@ -170,4 +170,25 @@ near(worst(rel, lambda t: 1 / 3000), 0, 1e-9, rel)
 PY
 done
 
+# ---- the gallery's drivetrain (examples/drivetrain.mo): while the motor
+# pushes (0.02 N.m from t = 0.07 s to 0.83 s) the spool rests on its stop;
+# the torque reaches the rack as 0.02 * 20 / 0.01 = 40 N, the return spring
+# takes 2000 N/m * x, the stop (2e6 N/m) the rest: F = 40 - 2000 x with
+# x = 8e-3 + F/2e6, so F = (40 - 16) / (1 + 1e-3) = 23.976 N, x = 8.012 mm.
+# The folded body about the motor shaft has J = 1.1e-6 kg.m2.
+if "$FLANGE" simulate "$FLANGE_SRC/examples/drivetrain.mo" -o "$T/drivetrain.csv" --quiet 2> "$T/drivetrain.err"; then
+  values "gallery drivetrain: the spool held on its stop" drivetrain <<'PY'
+near(at("fStop", 0.8, -1), 24 / 1.001, 1e-6, "stop force at t = 0.8 s")
+near(at("x", 0.8, -1), 8e-3 + (24 / 1.001) / 2e6, 1e-10, "spool travel at t = 0.8 s")
+near(at("motor.w", 0.8, -1), 0, 1e-6, "motor at rest on the stop")
+PY
+else
+  bad "gallery drivetrain: the simulation failed"; cat "$T/drivetrain.err"
+fi
+if "$FLANGE" check "$FLANGE_SRC/examples/drivetrain.mo" 2>&1 | grep -q "^  1: free, J = 1.0999999999999998e-06 kg.m2: {motorTorque.flange, motor.flange_a}"; then
+  ok "gallery drivetrain: one folded body about the motor shaft"
+else
+  bad "gallery drivetrain: one folded body about the motor shaft"
+fi
+
 [ "$fails" -eq 0 ]

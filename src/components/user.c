@@ -767,7 +767,12 @@ static int shown(const fl_fcluster *fc, const fl_uclass_desc *desc, int k)
     if (v->kind == FVK_INPUT && v->level > 0) return 0;
     /* a variable of another component the equations read: that one shows it */
     if (v->kind == FVK_INPUT && desc->in_observed && v->in >= 0 && desc->in_observed[v->in]) return 0;
-    if (v->name[0] == '(' || strncmp(v->name, "der", 3) == 0) return 0;
+    if (v->name[0] == '(') return 0;
+    if (strncmp(v->name, "der", 3) == 0) { /* the analysis's der(x), der2(x); not der1.y of a block */
+        const char *p = v->name + 3;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p == '(') return 0;
+    }
     return 1;
 }
 

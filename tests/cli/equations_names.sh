@@ -145,4 +145,23 @@ near(worst("u", lambda t: 2*math.sin(t)), 0, 1e-9, "u = 2 sine.y")
 near(worst("w", math.sin), 0, 1e-9, "w = force.f")
 PY
 
+# ---- components whose names begin with "der" keep their variables in the
+# result (the analysis's own der(x), der2(x) are what stays hidden): a Der
+# block der1 after a first-order filter, and a variable derivative.
+model dernames <<'EOF'
+model DerNames
+  Modelica.Blocks.Sources.Ramp ramp(height = 2, duration = 1);
+  Modelica.Blocks.Continuous.Der der1;
+  Real derivative = 3 * time;
+equation
+  connect(ramp.y, der1.u);
+  annotation(experiment(StopTime = 0.5, Interval = 0.1));
+end DerNames;
+EOF
+sim dernames --tolerance 1e-10 && values "names beginning with der stay in the result" dernames <<'PY'
+near(worst("der1.y", lambda t: 2.0), 0, 1e-6, "der1.y = slope of the ramp")
+near(worst("der1.u", lambda t: 2 * t), 0, 1e-9, "der1.u")
+near(worst("derivative", lambda t: 3 * t), 0, 1e-9, "derivative")
+PY
+
 exit $((fails > 0))

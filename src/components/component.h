@@ -592,6 +592,7 @@ extern const fl_class *const fl_classes_friction[];
 extern const fl_class *const fl_classes_stops[];
 extern const fl_class *const fl_classes_limiter[];
 extern const fl_class *const fl_classes_rotational[];
+extern const fl_class *const fl_classes_lossygear[];
 
 /* Width of port p of an instance whose class-defined width is nout. */
 static inline int fl_port_width(const fl_class *c, int p, int nout)

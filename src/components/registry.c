@@ -12,7 +12,7 @@
 static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
     fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks, fl_classes_kinematic,
-    fl_classes_rotational,
+    fl_classes_rotational, fl_classes_lossygear,
 };
 
 static const fl_class **all;
@@ -184,7 +184,6 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Rotational.Components.Clutch",
     "Modelica.Mechanics.Rotational.Components.OneWayClutch",
     "Modelica.Mechanics.Rotational.Components.IdealGear",
-    "Modelica.Mechanics.Rotational.Components.LossyGear",
     "Modelica.Mechanics.Rotational.Components.IdealPlanetary",
     "Modelica.Mechanics.Rotational.Components.Gearbox",
     "Modelica.Mechanics.Rotational.Components.IdealGearR2T",

@@ -383,10 +383,17 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
         s->ncond_used = 0;
         return 0;
     }
-    /* strong conditions first, then weak ones (matched only if needed) */
+    /* strong conditions first, then weak ones (matched only if needed);
+     * among the strong ones first the initial rows of flange's own classes,
+     * which are equations of the model (LossyGear's angle relation), so that
+     * a redundant condition named is one the user wrote */
     ivec order = {0};
-    for (int k = 0; k < s->ncond; k++)
-        if (!s->conds[k].weak) FL_VEC_PUSH(order, k);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < s->ncond; k++) {
+            const fl_cond *c = &s->conds[k];
+            int model_row = c->source == CV_ELEM && !s->insts[s->elems[c->elem].inst].cls->user;
+            if (!c->weak && model_row == !pass) FL_VEC_PUSH(order, k);
+        }
     int nstrong = (int)order.n;
     for (int k = 0; k < s->ncond; k++)
         if (s->conds[k].weak == 1 && cond_involves(s, &s->conds[k]))
@@ -401,10 +408,11 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
 
     ivec used = {0};
     fl_buf over = {0};
-    int nover = 0;
+    int nover = 0, over_first = -1;
     for (int k = 0; k < (int)order.n; k++) {
         if (cor[n + k] >= 0) FL_VEC_PUSH(used, order.v[k]);
         else if (k < nstrong) {
+            if (over_first < 0) over_first = order.v[k];
             fl_buf_printf(&over, "%s%s", nover ? ", " : "", s->conds[order.v[k]].label);
             nover++;
         }
@@ -445,7 +453,7 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
     for (int r = 0; r < n; r++)
         if (cor[r] < 0) model_rows_unmatched++;
     if (nover) {
-        fl_err(d, s->conds[order.v[0]].loc,
+        fl_err(d, s->conds[over_first].loc,
                "initial conditions are over-determined: %s %s redundant (%s already determined by the "
                "other conditions and the model); remove fixed = true from %s",
                over.s, nover == 1 ? "is" : "are", nover == 1 ? "it is" : "they are", nover == 1 ? "it" : "some");

@@ -612,6 +612,7 @@ extern const fl_class *const fl_classes_rot_sources[];
 extern const fl_class *const fl_classes_rot_sensors[];
 
 extern const fl_class *const fl_classes_rot_friction[];
+extern const fl_class *const fl_classes_lossygear[];
 
 /* Width of port p of an instance whose class-defined width is nout. */
 static inline int fl_port_width(const fl_class *c, int p, int nout)

@@ -13,7 +13,7 @@ static const fl_class *const *const families[] = {
     fl_classes_mechanics, fl_classes_contacts, fl_classes_friction, fl_classes_stops, fl_classes_limiter,
     fl_classes_sources,   fl_classes_motion,   fl_classes_sensors,  fl_classes_blocks, fl_classes_kinematic,
     fl_classes_rotational, fl_classes_rot_backlash, fl_classes_rot_stops, fl_classes_rot_sources,
-    fl_classes_rot_sensors, fl_classes_rot_friction,
+    fl_classes_rot_sensors, fl_classes_rot_friction, fl_classes_lossygear,
 };
 
 static const fl_class **all;
@@ -176,7 +176,6 @@ static const char *const msl_lacking[] = {
     "Modelica.Mechanics.Translational.Components.Vehicle",
     "Modelica.Mechanics.Translational.Sources.EddyCurrentForce",
     "Modelica.Mechanics.Rotational.Components.Coupling",
-    "Modelica.Mechanics.Rotational.Components.LossyGear",
     "Modelica.Mechanics.Rotational.Components.Gearbox",
     "Modelica.Mechanics.Rotational.Sources.EddyCurrentTorque",
     "Modelica.Blocks.Sources.RealExpression",

@@ -462,11 +462,20 @@ static int settle_zero_roots(fl_sim *s, double t)
     int zeros = 0;
     for (int k = 0; k < nr; k++) zeros += g0[k] == 0;
     int rc = 0, any = 0;
+    /* the rates of the algebraic unknowns too (IDA's are not known yet): a
+     * threshold that grows with a load from zero (a lossy gear's
+     * break-away under a torque starting at 0) moves only through them */
+    double *ypa = NULL;
+    if (zeros) {
+        ypa = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+        memcpy(ypa, s->yp, sizeof(double) * (size_t)n);
+        if (n) fl_algebraic_rates(s, t, s->y, ypa);
+    }
     /* further ahead until every zero has moved (a position at rest moves
      * only at second order, which a large coordinate can swallow) */
     for (double dt = 1e-9; zeros && dt <= 1.1e-5; dt *= 100) {
         double h = dt * fmax(1.0, fabs(t));
-        for (int i = 0; i < n; i++) yn[i] = s->y[i] + h * s->yp[i];
+        for (int i = 0; i < n; i++) yn[i] = s->y[i] + h * ypa[i];
         for (int b = 0; b < sys->nbodies; b++)
             if (sys->bodies[b].qi >= 0 && sys->bodies[b].vi >= 0)
                 yn[sys->bodies[b].qi] += 0.5 * h * h * s->yp[sys->bodies[b].vi];
@@ -479,6 +488,7 @@ static int settle_zero_roots(fl_sim *s, double t)
             }
     }
     if (any) rc = event_iteration(s, t, dir, 0);
+    free(ypa);
     free(g0);
     free(g1);
     free(yn);

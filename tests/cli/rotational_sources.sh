@@ -387,6 +387,6 @@ equation
   connect(pos.flange, rotor.flange_a);
 end PosInit;
 EOF
-expect posinit 1 -- "posinit.mo:2:69: error: initial conditions are over-determined: pos.phi = phi_ref (initial equation) is redundant (it is already determined by the other conditions and the model); remove fixed = true from it"
+expect posinit 1 -- "posinit.mo:4:50: error: initial conditions are over-determined: pos.phi = phi_ref (initial equation) is redundant (it is already determined by the other conditions and the model); remove fixed = true from it"
 
 exit $((fails > 0))

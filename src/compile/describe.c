@@ -76,19 +76,26 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
             for (int q = 0; q < w; q++) {
                 const fl_sigref *sr = &s->sigs[sig + q];
                 if (sr->kind == SIG_NONE) continue;
-                if (pd->width > 0) fprintf(out, "  %s.%s[%d] <- ", ir->name, pd->name, q + 1);
-                else fprintf(out, "  %s.%s <- ", ir->name, pd->name);
+                const char *dot = ir->name[0] ? "." : ""; /* the model's own equations: instance "" */
+                if (pd->width > 0) fprintf(out, "  %s%s%s[%d] <- ", ir->name, dot, pd->name, q + 1);
+                else fprintf(out, "  %s%s%s <- ", ir->name, dot, pd->name);
                 if (sr->kind == SIG_BLOCK) {
                     const fl_inst_rt *src = &s->insts[sr->inst];
                     int sub, port = fl_block_port(src->cls, src->nout, sr->out, &sub);
                     const char *pn = port >= 0 ? src->cls->ports[port].name : "y";
                     if (port >= 0 && src->cls->ports[port].width != 0) fprintf(out, "%s.%s[%d]\n", src->name, pn, sub + 1);
                     else fprintf(out, "%s.%s\n", src->name, pn);
-                } else {
+                } else if (sr->kind == SIG_KIN) {
                     static const char *const lv[] = {"position", "velocity", "acceleration"};
                     fprintf(out, "%s of %s", lv[sr->level], s->node_names[sr->node[0]]);
                     if (sr->node[1] >= 0) fprintf(out, " relative to %s", s->node_names[sr->node[1]]);
                     fputc('\n', out);
+                } else if (sr->kind == SIG_Y) {
+                    fprintf(out, "an unknown of %s\n", s->insts[s->elems[sr->inst].inst].name);
+                } else { /* SIG_LATE: a variable of another instance, known at output points */
+                    const fl_inst_rt *src = &s->insts[sr->inst];
+                    if (sr->out >= 0) fprintf(out, "%s.%s (at output points)\n", src->name, src->cls->vars[sr->out].name);
+                    else fprintf(out, "%s.%s force (at output points)\n", src->name, src->cls->ports[sr->level].name);
                 }
             }
         }

@@ -2192,6 +2192,12 @@ static const fl_class_ast *pick_model(fl_file_ast *ast, fl_libs *libs, const cha
             const char *p = paths.v[i];
             size_t lp = strlen(p), ln = strlen(name);
             int match = strcmp(p, name) == 0 || (lp > ln && p[lp - ln - 1] == '.' && strcmp(p + lp - ln, name) == 0);
+            /* the full name, with the file's within package in front
+             * (ModelicaTest.Rotational.TestFriction for a file "within
+             * ModelicaTest; package Rotational ...") */
+            size_t lw = ast->within ? strlen(ast->within) : 0;
+            if (lw && strncmp(name, ast->within, lw) == 0 && name[lw] == '.' && strcmp(name + lw + 1, p) == 0)
+                match = 1;
             if (match) {
                 found = models.v[i];
                 nfound++;

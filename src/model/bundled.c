@@ -139,6 +139,17 @@ const fl_class_ast *fl_bundled_class(const char *path)
     return NULL;
 }
 
+int fl_bundled_package(const char *path)
+{
+    fl_file_ast *const *fs = loaded();
+    size_t n = strlen(path);
+    for (int k = 0; k < fl_bundled_ntexts; k++) {
+        const char *w = fs[k] ? fs[k]->within : NULL;
+        if (w && strncmp(w, path, n) == 0 && (w[n] == '\0' || w[n] == '.')) return 1;
+    }
+    return 0;
+}
+
 const char *fl_bundled_within(const fl_class_ast *c)
 {
     fl_file_ast *const *fs = loaded();

@@ -81,6 +81,10 @@ static int lib_exists(const char *path)
     for (size_t i = 0; i < sizeof known_packages / sizeof known_packages[0]; i++)
         if (strcmp(known_packages[i], path) == 0) return 1;
     if (fl_class_find(path) || fl_package_exists(path) || fl_enum_find(path)) return 1;
+    /* the classes flange carries as text and their packages, for names
+     * written relative to a within clause (SpringDamperNoRelativeStates in
+     * a file within Modelica.Mechanics.Rotational.Examples.Utilities) */
+    if (fl_bundled_class(path) || fl_bundled_package(path)) return 1;
     if (starts_with(path, "Modelica.Units.SI.") || starts_with(path, "Modelica.SIunits.") ||
         starts_with(path, "Modelica.Units.NonSI.") || starts_with(path, "Modelica.Icons.") ||
         starts_with(path, "Modelica.Constants.") || starts_with(path, "Modelica.Math.") ||

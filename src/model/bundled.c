@@ -200,7 +200,8 @@ static const char *port_kind(const char *type)
         return "input";
     if (strcmp(t, "RealOutput") == 0 || strcmp(t, "BooleanOutput") == 0 || strcmp(t, "IntegerOutput") == 0)
         return "output";
-    if (strncmp(t, "Flange", 6) == 0 || strcmp(t, "Support") == 0) return "flange";
+    if (strncmp(t, "Flange", 6) == 0 || strcmp(t, "Support") == 0)
+        return strstr(type, "Rotational.") ? "rotational flange" : "flange";
     return NULL;
 }
 

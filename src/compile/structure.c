@@ -787,12 +787,17 @@ static int elem_depends_on_motion(const fl_system *s, int e, int j)
  * brake and a clutch: locked friction asks for the acceleration) is a free
  * body of zero mass: the constraint, written on accelerations, gives its
  * acceleration, its force balance gives the constraint's force, and the
- * system stays index 1. */
+ * system stays index 1. So is a massless body that two or more such
+ * constraints move (the shaft between a gear on a fixed support and the sun
+ * of a planetary gear): as a position or a velocity unknown every
+ * constraint would determine it again, and its one force balance could
+ * not give the forces of them all. */
 static void classify_bodies(fl_system *s, const fl_builder *b)
 {
     int *damped = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
     int *accel = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
-    int *constrained = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int));
+    int *constrained = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int)); /* how many constraints */
+    int *last = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int)); /* the last one counted + 1 */
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
         for (int j = 0; j < fl_ops_natt(ops); j++) {
@@ -805,18 +810,22 @@ static void classify_bodies(fl_system *s, const fl_builder *b)
         const b_con *bc = &b->cons.v[k];
         for (int i = 0; i < bc->n; i++) {
             int node = port_node(s, bc->inst, b->cports.v[bc->k0 + i]);
-            if (node >= 0) constrained[s->nodes[node].body] = 1;
+            if (node < 0) continue;
+            int bd = s->nodes[node].body;
+            if (last[bd] != (int)k + 1) constrained[bd]++;
+            last[bd] = (int)k + 1;
         }
     }
     for (int i = 0; i < s->nbodies; i++) {
         fl_body *bd = &s->bodies[i];
         if (bd->root >= 0) continue;
-        if (bd->mass > 0 || (accel[i] && constrained[i])) bd->kind = B_FREE;
+        if (bd->mass > 0 || (accel[i] && constrained[i]) || constrained[i] >= 2) bd->kind = B_FREE;
         else bd->kind = damped[i] ? B_MLV : B_MLQ;
     }
     free(damped);
     free(accel);
     free(constrained);
+    free(last);
 }
 
 /* ---- constraints among three or more flanges ---------------------------- */

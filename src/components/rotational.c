@@ -126,6 +126,7 @@ static int compliant_rs_build(fl_builder *b)
     fl_b_element(b, pa, pb);
     fl_b_state(b, "phi_rel", 0, pb, pa, 0);
     fl_b_state(b, "w_rel", 1, pb, pa, 0);
+    fl_b_state(b, "a_rel", 2, pb, pa, 0); /* a_rel(fixed = true): der(w_rel) given at the start */
     return 0;
 }
 

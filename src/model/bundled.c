@@ -27,7 +27,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static fl_file_ast **files;
 static char **names;
-static char **paths; /* of the models and blocks a model can use (not partial), for suggestions */
+static char **paths; /* of the models and blocks a model can use (not partial, not the examples' helpers), for suggestions */
 static int npaths;
 
 typedef struct parse_job {
@@ -67,6 +67,8 @@ static void parse_all(void *arg)
         for (size_t i = 0; j->files[k] && j->files[k]->within && i < j->files[k]->classes.n; i++) {
             const fl_class_ast *c = j->files[k]->classes.v[i];
             if (c->partial || (c->kind != CK_MODEL && c->kind != CK_BLOCK)) continue;
+            /* the helpers of the MSL's examples are no components to suggest */
+            if (strstr(j->files[k]->within, ".Examples.")) continue;
             j->paths = fl_xrealloc(j->paths, sizeof(char *) * (size_t)(j->npaths + 1));
             j->paths[j->npaths] = NULL;
             j->paths[j->npaths] = fl_xcat(j->files[k]->within, ".", c->name, (char *)NULL);
@@ -137,6 +139,17 @@ const fl_class_ast *fl_bundled_class(const char *path)
         }
     }
     return NULL;
+}
+
+int fl_bundled_package(const char *path)
+{
+    fl_file_ast *const *fs = loaded();
+    size_t n = strlen(path);
+    for (int k = 0; k < fl_bundled_ntexts; k++) {
+        const char *w = fs[k] ? fs[k]->within : NULL;
+        if (w && strncmp(w, path, n) == 0 && (w[n] == '\0' || w[n] == '.')) return 1;
+    }
+    return 0;
 }
 
 const char *fl_bundled_within(const fl_class_ast *c)

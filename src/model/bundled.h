@@ -22,6 +22,10 @@ extern const int fl_bundled_ntexts;
  * Interfaces.PartialCompliant"), NULL if flange does not carry it. */
 const fl_class_ast *fl_bundled_class(const char *path);
 
+/* Is `path` a package flange carries classes of (the within clause of
+ * one of its files, or a package enclosing one)? */
+int fl_bundled_package(const char *path);
+
 /* The within clause of the file that holds the top-level class c, NULL
  * if c is none of flange's (the full path of a class nested in one). */
 const char *fl_bundled_within(const fl_class_ast *c);

@@ -81,6 +81,10 @@ static int lib_exists(const char *path)
     for (size_t i = 0; i < sizeof known_packages / sizeof known_packages[0]; i++)
         if (strcmp(known_packages[i], path) == 0) return 1;
     if (fl_class_find(path) || fl_package_exists(path) || fl_enum_find(path)) return 1;
+    /* the classes flange carries as text and their packages, for names
+     * written relative to a within clause (SpringDamperNoRelativeStates in
+     * a file within Modelica.Mechanics.Rotational.Examples.Utilities) */
+    if (fl_bundled_class(path) || fl_bundled_package(path)) return 1;
     if (starts_with(path, "Modelica.Units.SI.") || starts_with(path, "Modelica.SIunits.") ||
         starts_with(path, "Modelica.Units.NonSI.") || starts_with(path, "Modelica.Icons.") ||
         starts_with(path, "Modelica.Constants.") || starts_with(path, "Modelica.Math.") ||
@@ -963,14 +967,15 @@ static int connect_side(env *e, const fl_ref *r, fl_loc loc)
 }
 
 /* The evaluated parts of a connect() side (subscripts of component arrays
- * as element names, "blk[2]"); with elem > 0 the last one names that
- * element of its vector ("y[3]", whatever subscript it had: a slice or
- * ':'). NULL after reporting a bad subscript. Free with free_parts. */
-static fl_ref_part *evaluated_parts(env *e, const fl_ref *r, int elem, fl_loc loc)
+ * as element names, "blk[2]"); with elem > 0 part `at` names that
+ * element: of its vector ("y[3]", whatever subscript it had: a slice or
+ * ':'), or of an array of components ("sine[3]" in sine.y). NULL after
+ * reporting a bad subscript. Free with free_parts. */
+static fl_ref_part *evaluated_parts(env *e, const fl_ref *r, int elem, int at, fl_loc loc)
 {
     fl_ref_part *parts = fl_xcalloc((size_t)r->n, sizeof *parts);
     for (int i = 0; i < r->n; i++) {
-        if (elem > 0 && i == r->n - 1) parts[i].name = fl_xsprintf("%s[%d]", r->parts[i].name, elem);
+        if (elem > 0 && i == at) parts[i].name = fl_xsprintf("%s[%d]", r->parts[i].name, elem);
         else parts[i].name = evaluated_part(e, &r->parts[i], loc);
         if (!parts[i].name) {
             for (int j = 0; j < i; j++) free(parts[j].name);
@@ -994,6 +999,8 @@ typedef struct vside {
                * reporting; -3 a component that is absent or in error (the connect goes,
                * without further messages) */
     int *idx; /* the element numbers of a slice (y[2:3], y[{1, 3}]); NULL: 1..n */
+    int at;   /* the part the element number goes to: the last (a vector connector),
+               * or the first (an array of components, sine.y for sine[3]) */
 } vside;
 
 /* The elements a slice subscript (a range or an array; ':' is the whole
@@ -1023,7 +1030,7 @@ static int slice_side(env *e, const fl_ref_part *p, vside *s)
  * and slices connect element by element, as Modelica does. */
 static vside side_width(env *e, const fl_ref *r, fl_loc loc)
 {
-    vside s = {0, NULL};
+    vside s = {0, NULL, r->n - 1};
     if (r->n < 1 || r->n > 2) return s;
     ictx *ic = e->ic;
     const fl_ref_part *last = &r->parts[r->n - 1];
@@ -1072,6 +1079,18 @@ static vside side_width(env *e, const fl_ref *r, fl_loc loc)
             n++;
         }
         s.n = n;
+    } else if (r->n == 2 && kind == EL_ARRAY && !last->nsubs && !r->parts[0].nsubs) {
+        /* a connector of every element of an array of components (sine.y
+         * of sine[3]): a vector, element k being sine[k].y */
+        for (;;) {
+            char *en = fl_xsprintf("%s[%d]", first, n + 1);
+            int ek = fl_map_get(&e->elems, en);
+            free(en);
+            if (ek < 0) break;
+            n++;
+        }
+        s.n = n;
+        s.at = 0;
     } else if (r->n == 2 && kind == EL_LIB) {
         const fl_class *c = ic->m->insts.v[(el >> 3) - 1].cls;
         int port = fl_class_port(c, last->name);
@@ -1104,8 +1123,8 @@ static void connect_vectors(env *e, const fl_connect *cn, const vside *a, const 
     int bad = 0;
     for (int k = 1; k <= n && !bad; k++) {
         int ea = a->idx ? a->idx[k - 1] : wa ? k : 0, eb = b->idx ? b->idx[k - 1] : wb ? k : 0;
-        fl_ref_part *pa = evaluated_parts(e, &cn->a, ea, cn->loc_a);
-        fl_ref_part *pb = pa ? evaluated_parts(e, &cn->b, eb, cn->loc_b) : NULL;
+        fl_ref_part *pa = evaluated_parts(e, &cn->a, ea, a->at, cn->loc_a);
+        fl_ref_part *pb = pa ? evaluated_parts(e, &cn->b, eb, b->at, cn->loc_b) : NULL;
         if (pa && pb) {
             fl_connect one = *cn;
             one.a.parts = pa;
@@ -1123,7 +1142,7 @@ void add_connect(env *e, const fl_connect *cn)
 {
     if (fl_uconn_connect(e, cn)) return; /* connectors of user connector classes */
     vside a = side_width(e, &cn->a, cn->loc_a);
-    vside b = {0, NULL};
+    vside b = {0, NULL, 0};
     if (a.n != -2) b = side_width(e, &cn->b, cn->loc_b);
     /* a vector or a slice on either side; a library vector against a
      * scalar or another open one keeps the message that it needs an index */
@@ -2177,6 +2196,12 @@ static const fl_class_ast *pick_model(fl_file_ast *ast, fl_libs *libs, const cha
             const char *p = paths.v[i];
             size_t lp = strlen(p), ln = strlen(name);
             int match = strcmp(p, name) == 0 || (lp > ln && p[lp - ln - 1] == '.' && strcmp(p + lp - ln, name) == 0);
+            /* the full name, with the file's within package in front
+             * (ModelicaTest.Rotational.TestFriction for a file "within
+             * ModelicaTest; package Rotational ...") */
+            size_t lw = ast->within ? strlen(ast->within) : 0;
+            if (lw && strncmp(name, ast->within, lw) == 0 && name[lw] == '.' && strcmp(name + lw + 1, p) == 0)
+                match = 1;
             if (match) {
                 found = models.v[i];
                 nfound++;

@@ -510,6 +510,16 @@ void fl_model_no_param(const fl_model *m, int inst, const char *name, int as_var
     fl_suggest_init(&sg, name);
     fl_buf b = {0}, all = {0};
     fl_buf_printf(&b, "%s (%s) has no %s '%s'", in->name, c->path, as_variable ? "variable" : "parameter", name);
+    /* names of MSL 3 that MSL 4 renamed (its conversion script): a text
+     * written for the older library names the new one */
+    static const char *const renamed[][2] = {{"freqHz", "f"}, {"mue_pos", "mu_pos"}};
+    for (size_t i = 0; !as_variable && i < sizeof renamed / sizeof renamed[0]; i++) {
+        if (strcmp(name, renamed[i][0]) != 0 || fl_class_param(c, renamed[i][1]) < 0) continue;
+        fl_buf_printf(&b, ": MSL 4 renamed it '%s'", renamed[i][1]);
+        fl_err(d, loc, "%s", b.s);
+        fl_buf_free(&b);
+        return;
+    }
     if (as_variable) {
         for (int i = 0; i < c->nvars; i++) {
             if (!(c->vars[i].flags & FL_VF_ATTR)) continue;

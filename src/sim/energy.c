@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "components/laws.h"
 #include "sim.h"
 
 /* Velocity of body b for the powers: a massless body between springs has
@@ -159,10 +160,22 @@ void fl_energy_finish(fl_sim *s, double t, fl_diag *d)
                 "the energy balance does not close: energy is dissipated with a negative sign (dissipated %.6g J, "
                 "impacts %.6g J, negative loss power %.6g J), which no physical loss does",
                 b.dissipated, b.impacts, b.loss_negative);
-    else if (!v.closed)
+    else if (!v.closed) {
+        /* a Move takes position, speed and acceleration as given: when they
+         * are not each other's derivatives (three equal sines, as the MSL's
+         * test models have), the work it does is not the kinetic energy it
+         * gives, whatever the steps */
+        const char *move = NULL;
+        for (int k = 0; k < s->sys->ndrv && !move; k++) {
+            const fl_inst_rt *ir = &s->sys->insts[s->sys->drvs[k].inst];
+            if (ir->cls->drv == &fl_move_drv) move = ir->name;
+        }
         fl_warn(d, fl_noloc,
                 "the energy balance does not close (drift %.3g of the throughput): the steps do not resolve the "
-                "motion at this tolerance%s",
+                "motion at this tolerance%s%s%s%s",
                 v.throughput > 0 ? v.drift / v.throughput : v.drift,
-                s->contact_events ? "" : " (contacts are stepped through: try with contact events)");
+                s->contact_events ? "" : " (contacts are stepped through: try with contact events)",
+                move ? ", or the inputs of " : "", move ? move : "",
+                move ? " (a Move) are not each other's derivatives (u[2] = der(u[1]), u[3] = der(u[2]))" : "");
+    }
 }

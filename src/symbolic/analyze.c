@@ -557,6 +557,21 @@ static void process_constraint(actx *c, int e, fl_sx r)
     FL_VEC_FREE(occ);
     int np = (int)pv.n;
     if (np > 2) {
+        /* a position whose coefficient is zero for these parameters is not
+         * in the relation (an IdealGear of ratio 1 on a support: phi_a -
+         * phi_s = 1*(phi_b - phi_s) ties the two shafts only) */
+        int kept = 0;
+        for (int i = 0; i < np; i++) {
+            fl_sx cf, rr;
+            if (fl_sx_linear(c->g, r, fl_sx_var(c->g, pv.v[i]), &cf, &rr) && is_par_only(c, cf) && vanishes(c, cf))
+                r = rr;
+            else
+                pv.v[kept++] = pv.v[i];
+        }
+        pv.n = (size_t)kept;
+        np = kept;
+    }
+    if (np > 2) {
         multi_constraint(c, e, r, pv.v, np);
         FL_VEC_FREE(pv);
         return;

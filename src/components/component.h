@@ -319,6 +319,21 @@ static inline int fl_att_slot(const fl_elem *e, int j)
  * with natt attachments has natt force rows and 3 natt columns first. */
 enum { FL_J_S0 = 0, FL_J_V0, FL_J_A0, FL_J_S1, FL_J_V1, FL_J_A1, FL_J_OWN };
 
+/* A rigid relation between attachments j0 and j1 of an element:
+ * k1 a(j1) = k0 a(j0) for their accelerations. lock: FL_RIGID_ALWAYS for
+ * a constraint of every mode, FL_RIGID_LOCK for the element's lock (which
+ * is set idle when the others imply it), FL_RIGID_START for a start of
+ * sliding, which holds nothing but is asked whether the locks hold it at
+ * zero speed (it is then set idle too: held at its limit). */
+enum { FL_RIGID_ALWAYS, FL_RIGID_LOCK, FL_RIGID_START };
+typedef struct fl_rigid {
+    int j0, j1;
+    double k0, k1;
+    int lock;
+    int dir; /* FL_RIGID_START: +1 a start forward (a(j1) - a(j0) > 0), -1 backward */
+} fl_rigid;
+#define FL_MAX_RIGID 4
+
 /* Element callbacks for a class. */
 typedef struct fl_elem_ops {
     int nown;             /* own unknowns (each with its own residual row) */
@@ -380,7 +395,19 @@ typedef struct fl_elem_ops {
     int ninit_dep;
     const int *init_dep_rc;
     void (*init_eval)(fl_ectx *x, const fl_elem *e, double *g, double *jac);
+    /* Optional, elements that can lock (the stick-slip machine, friction.h):
+     * the rigid relations the element holds now, at most FL_MAX_RIGID,
+     * returned in out (the count is returned). The engine finds the locks
+     * that other relations already imply (parallel locks on one rigid
+     * body) and sets them idle (set_idle returns 1 when that changed
+     * something): see resolve_locks in sim/eval.c. set_idle's value: 0
+     * not held, 1 held by the others, and for a start that was held until
+     * now 2 (let go as its group breaks away in its direction: it goes on)
+     * or 3 (let go as the holder breaks away the other way: it locks). */
+    int (*rigid)(const fl_ectx *x, const fl_elem *e, fl_rigid *out);
+    int (*set_idle)(fl_ectx *x, const fl_elem *e, int idle);
 } fl_elem_ops;
+
 
 static inline int fl_ops_natt(const fl_elem_ops *o)
 {

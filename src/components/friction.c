@@ -237,6 +237,8 @@ const fl_elem_ops fl_supportfriction_ops = {
     .roots = sf_roots,
     .event = sf_event,
     .init_modes = sf_init,
+    .rigid = fl_fric_rigid,
+    .set_idle = fl_fric_set_idle,
     .energy = sf_energy,
 };
 
@@ -456,6 +458,8 @@ const fl_elem_ops fl_brake_ops = {
     .roots = br_roots,
     .event = br_event,
     .init_modes = br_init,
+    .rigid = fl_fric_rigid,
+    .set_idle = fl_fric_set_idle,
     .energy = br_energy,
 };
 

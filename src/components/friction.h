@@ -19,7 +19,11 @@
 enum { FL_FR_BACKWARD = -1, FL_FR_STUCK = 0, FL_FR_FORWARD = 1, FL_FR_FREE = 2, FL_FR_UNKNOWN = 3 };
 
 /* discrete states at mode[e->mode + k] (elements append their own) */
-enum { FR_M_MODE, FR_M_PRE, FR_M_SF, FR_M_SB, FR_M_LOCKED, FR_M_FREE, FR_NMODES };
+/* FR_M_IDLE: parallel locks (see fl_fric_rigid): 1 a lock that other
+ * locks already imply (no force, row a_rel = sa) or a start they hold at
+ * zero speed; 2, 3 a held start just let go (goes on / locks); 4 a lock
+ * that took over at its limit in this instant */
+enum { FR_M_MODE, FR_M_PRE, FR_M_SF, FR_M_SB, FR_M_LOCKED, FR_M_FREE, FR_M_IDLE, FR_NMODES };
 
 /* root functions at g[e->root + k] (elements append their own); each
  * watches one quantity against one threshold, armed only in the states
@@ -65,6 +69,11 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
 
 /* The discrete states at initialisation (pre(mode) = Unknown, initial()). */
 void fl_fric_init(int *m, const fl_fric *q);
+
+/* The element's lock as a rigid relation between attachments 0 and 1
+ * (fl_elem_ops.rigid), and setting it idle (fl_elem_ops.set_idle). */
+int fl_fric_rigid(const fl_ectx *x, const fl_elem *e, fl_rigid *out);
+int fl_fric_set_idle(fl_ectx *x, const fl_elem *e, int idle);
 
 /* Table lookup of a friction characteristic (column 2 over column 1),
  * linear segments (or constant segments) with extrapolation through the

@@ -13,7 +13,7 @@ const char fl_fric_own_hint[] =
 
 fl_fric_branch fl_fric_branch_of(const int *m, double v)
 {
-    if (m[FR_M_LOCKED]) return FL_FB_LOCKED;
+    if (m[FR_M_LOCKED]) return m[FR_M_IDLE] == 1 ? FL_FB_FREE : FL_FB_LOCKED;
     if (m[FR_M_FREE]) return FL_FB_FREE;
     if (m[FR_M_SF]) return FL_FB_FWD;
     if (m[FR_M_SB]) return FL_FB_BWD;
@@ -81,7 +81,9 @@ double fl_fric_residual(fl_ectx *x, const fl_elem *e, fl_fric_branch br, const f
 void fl_fric_roots(const fl_fric *q, const int *m, double *g)
 {
     for (int k = 0; k < FR_NROOTS; k++) g[k] = 1;
-    if (m[FR_M_FREE]) return;
+    /* idle, or at a limit held there by other locks: nothing of its own
+     * changes (see fl_fric_rigid) */
+    if (m[FR_M_FREE] || m[FR_M_IDLE] == 1) return;
     if (m[FR_M_LOCKED]) {
         /* stuck: break-away */
         if (!q->block_fwd) g[FR_R_BREAK_F] = q->sa - q->fwdmax;
@@ -147,6 +149,39 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
     int below_max = gt(q->bwdmax - q->sa, ssa, band, -dsa), below_0 = gt(q->bwd0 - q->sa, ssa, band, -dsa);
     int vpos = gt(q->v, sv, band, dv), vneg = gt(-q->v, sv, band, -dv);
     int vfast = gt(q->v - q->v_small, sv, band, dv), vfast_neg = gt(-q->v_small - q->v, sv, band, -dv);
+    /* an idle lock holds nothing: it has no break-away of its own (it
+     * stays locked until resolve_locks finds it needed); a start that
+     * other locks hold at zero speed stays at its limit (its sa is exactly
+     * the threshold there, with no acceleration to decide) */
+    if (m[FR_M_IDLE] == 1) {
+        int lk = m[FR_M_LOCKED];
+        above_max = below_max = 0;
+        above_0 = !lk && psf;
+        below_0 = !lk && psb;
+    } else if (m[FR_M_IDLE] >= 2) {
+        /* a start held at its limit that the locks have just let go: its
+         * sa is at the threshold up to rounding, with nothing to decide.
+         * 2: the last holder broke away in the same direction, the group
+         * breaks away and the start goes on; 3: the holder broke away the
+         * other way (the load reversed), so this member's share falls back
+         * from its limit and it locks, holding the rest */
+        int go = m[FR_M_IDLE] == 2;
+        if (m[FR_M_IDLE] == 4) {
+            /* locked again at its limit in this instant (3 below): its
+             * share is the rest of the load, at the limit up to the
+             * location of the event; only its own crossing or a clear
+             * excess breaks it away */
+            if (!dsa) {
+                above_max = q->sa - q->fwdmax > band * ssa;
+                below_max = q->bwdmax - q->sa > band * ssa;
+            }
+        } else {
+            above_0 = go && q->sa - q->fwd0 > -band * ssa;
+            below_0 = go && q->bwd0 - q->sa > -band * ssa;
+            if (!go) above_max = below_max = 0;
+        }
+        m[FR_M_IDLE] = m[FR_M_IDLE] == 3 ? 4 : 0;
+    }
 
     int sf = (pre == FL_FR_STUCK && !q->block_fwd && (above_max || (psf && above_0))) ||
              (pre == FL_FR_BACKWARD && vfast);
@@ -184,6 +219,64 @@ int fl_fric_event(fl_ectx *x, const fl_elem *e, const fl_fric *q, const int *dir
     return changed;
 }
 
+/* Parallel locks. Two locked elements on one rigid body (LossyGearDemo2's
+ * gear and bearing friction, two brakes on a shaft) constrain the same
+ * motion twice, and the body's balance fixes only the sum of their holding
+ * forces: the system is singular. Real parts share the load through their
+ * compliance, which the model does not have; flange decides it by a rule,
+ * "the first holds up to its limit, the next takes the rest":
+ *
+ * - The locks hold in the order of their declarations. A lock that the
+ *   rigid relations before it already imply (fl_elem_ops.rigid; the
+ *   engine's resolve_locks, sim/eval.c, finds them with a union-find over
+ *   the bodies) is idle (FR_M_IDLE = 1): locked, no force, no break-away
+ *   of its own, row a_rel = sa.
+ * - A holder that reaches its limit starts sliding as always, but the
+ *   locks after it hold the motion at zero speed: it is a start held at
+ *   its limit (FR_M_IDLE = 1 on a start: force at the limit, no roots; its
+ *   sa equals the threshold exactly, so it is not asked whether it lost
+ *   its force), and the next lock, no longer implied, takes the rest.
+ * - When the last holder breaks away in the same direction as the members
+ *   at their limits, the whole group breaks away: the held starts go on
+ *   (2). So the body moves exactly when the force needed exceeds the sum
+ *   of the limits in one direction.
+ * - When the holder breaks away the other way (the load fell back), the
+ *   members held at their limits lock again (3) and take over at their
+ *   limits, where the location of the event leaves them a rounding
+ *   outside: such a lock (4) breaks away only by its own crossing or a
+ *   clear excess. When all are locked again, the first holds all.
+ *
+ * Every force stays within its limits and the forces add up to the load;
+ * the split follows the history of the load (a member at its limit stays
+ * there while the others can hold), as the pre-stress of real parallel
+ * brakes does. Relations the engine cannot see (a LossyGear on a moving
+ * support, elements without rigid(), user equations) leave a redundancy
+ * singular, reported with fl_fric_own_hint as before. */
+int fl_fric_rigid(const fl_ectx *x, const fl_elem *e, fl_rigid *out)
+{
+    const int *m = x->mode + e->mode;
+    int start = !m[FR_M_LOCKED] && m[FR_M_MODE] == FL_FR_STUCK && (m[FR_M_SF] || m[FR_M_SB]);
+    if (!m[FR_M_LOCKED] && !start) return 0;
+    out[0] = (fl_rigid){0, 1, 1, 1, m[FR_M_LOCKED] ? FL_RIGID_LOCK : FL_RIGID_START, m[FR_M_SF] ? 1 : -1};
+    return 1;
+}
+
+int fl_fric_set_idle(fl_ectx *x, const fl_elem *e, int idle)
+{
+    int *m = x->mode + e->mode;
+    int start = !m[FR_M_LOCKED] && m[FR_M_MODE] == FL_FR_STUCK && (m[FR_M_SF] || m[FR_M_SB]);
+    /* a held start that is let go keeps its verdict (2 go on, 3 lock) for
+     * the next event pass, which uses it (fl_fric_event) */
+    if (idle == 1 && (m[FR_M_LOCKED] || start)) idle = 1;
+    else if (start && m[FR_M_IDLE] == 1) idle = idle == 2 ? 2 : 3;
+    else if (start && (m[FR_M_IDLE] == 2 || m[FR_M_IDLE] == 3)) idle = m[FR_M_IDLE];
+    else if (m[FR_M_LOCKED] && m[FR_M_IDLE] == 4) idle = 4; /* a holder again at its limit (fl_fric_event) */
+    else idle = 0;
+    if (m[FR_M_IDLE] == idle) return 0;
+    m[FR_M_IDLE] = idle;
+    return 1;
+}
+
 void fl_fric_init(int *m, const fl_fric *q)
 {
     int sf = q->v > 0, sb = q->v < 0;
@@ -191,6 +284,7 @@ void fl_fric_init(int *m, const fl_fric *q)
     m[FR_M_SF] = sf;
     m[FR_M_SB] = sb;
     m[FR_M_FREE] = q->free;
+    m[FR_M_IDLE] = 0;
     m[FR_M_LOCKED] = !q->free && !(sf || sb);
     m[FR_M_MODE] = q->free ? FL_FR_FREE : sf ? FL_FR_FORWARD : sb ? FL_FR_BACKWARD : FL_FR_STUCK;
 }

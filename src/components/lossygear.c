@@ -56,7 +56,8 @@
  * flange_b's body along, so that the velocity relation holds exactly when
  * locked. A locked gear and another stuck friction element on the same
  * shaft (LossyGearDemo2's BearingFriction) share a holding torque that no
- * equation determines: the run stops with a message saying so.
+ * equation determines: friction_core's rule for parallel locks decides it
+ * (fl_fric_rigid), for which lg_rigid reports the gear relation.
  *
  * A lossTable of ConstantSegments makes the torques jump where |w_a|
  * passes a row; those crossings are events (the segment is a discrete
@@ -317,7 +318,7 @@ static void lg_compute(const double *p, const fl_value *tab, const int *m, doubl
     q->q4 = (1 - 1 / q->eta2) * ta - q->tbf2;
     q->q3 = (1 - q->eta1) * ta - q->tbf1;
     q->br = fl_fric_branch_of(m, w);
-    if (ideal || q->br == FL_FB_LOCKED) q->tau_eta = ta;
+    if (ideal || q->br == FL_FB_LOCKED || m[FR_M_LOCKED]) q->tau_eta = ta;
     else q->tau_eta = q->br == FL_FB_FWD ? ta - q->tbf_a : ta + q->tbf_a;
     q->etapos = q->tau_eta >= 0;
     q->lmax = q->etapos ? q->q1 : q->q2;
@@ -595,6 +596,19 @@ static void lg_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
     }
 }
 
+/* The gear's rigid relations for fl_resolve_locks: its lock (support to
+ * flange_a), and with the support on a fixed body the gear relation
+ * a_a = ratio*a_b, which holds in every mode (a moving support makes it a
+ * relation among three bodies, which is left out: a redundancy through it
+ * is then not found and the system is reported singular as before). */
+static int lg_rigid(const fl_ectx *x, const fl_elem *e, fl_rigid *out)
+{
+    int n = fl_fric_rigid(x, e, out);
+    int b0 = x->att_body[fl_att_slot(e, 0)];
+    if (b0 < 0 || x->bminv[b0] == 0) out[n++] = (fl_rigid){2, 1, x->par[e->pofs + LG_RATIO], 1, FL_RIGID_ALWAYS, 0};
+    return n;
+}
+
 static const char *const lg_own_names[] = {"sa", "tau_a"};
 static const int lg_own_diff[] = {0, 0};
 
@@ -610,6 +624,8 @@ static const fl_elem_ops lg_ops = {
     .roots = lg_roots,
     .event = lg_event,
     .init_modes = lg_init_modes,
+    .rigid = lg_rigid,
+    .set_idle = fl_fric_set_idle,
     .energy = lg_energy,
     .natt = 3,
     .ndep = LG_NDEP,

@@ -273,6 +273,189 @@ double fl_next_time_event(const fl_sim *s, double t)
     return te;
 }
 
+/* ---- parallel locks ------------------------------------------------------ */
+
+/* Union-find over the bodies with a factor: a(node) = fac * a(parent).
+ * Node nb stands for everything whose acceleration is known (ground,
+ * fixed and prescribed bodies): its acceleration is taken as zero. */
+typedef struct lk_uf {
+    int *par;
+    double *fac;
+} lk_uf;
+
+static int lk_find(lk_uf *u, int i, double *f)
+{
+    double acc = 1;
+    int r = i;
+    while (u->par[r] != r) {
+        acc *= u->fac[r];
+        r = u->par[r];
+    }
+    *f = acc;
+    return r;
+}
+
+/* Whether k1 a(b1) = k0 a(b0) follows from the relations added. */
+static int lk_implied(lk_uf *u, int ground, int b0, double k0, int b1, double k1)
+{
+    double f0, f1;
+    int r0 = lk_find(u, b0, &f0), r1 = lk_find(u, b1, &f1);
+    double c0 = k0 * f0, c1 = k1 * f1;
+    if (r0 != r1) return 0;
+    return r0 == ground || fabs(c1 - c0) <= 1e-12 * (fabs(c0) + fabs(c1));
+}
+
+/* The relative acceleration k1 a(b1) - k0 a(b0) over the roots (ground
+ * terms dropped, one root: its coefficients added), and a start's
+ * direction on it. */
+typedef struct lk_form {
+    int r[2];
+    double c[2];
+    int n, dir, elem;
+} lk_form;
+
+static void lk_form_of(lk_uf *u, int ground, int b0, double k0, int b1, double k1, lk_form *f)
+{
+    double f0, f1;
+    int r0 = lk_find(u, b0, &f0), r1 = lk_find(u, b1, &f1);
+    f->n = 0;
+    if (r1 != ground) {
+        f->r[f->n] = r1;
+        f->c[f->n++] = k1 * f1;
+    }
+    if (r0 != ground) {
+        if (f->n && f->r[0] == r0) f->c[0] -= k0 * f0;
+        else {
+            f->r[f->n] = r0;
+            f->c[f->n++] = -k0 * f0;
+        }
+    }
+    if (f->n == 2 && f->r[0] > f->r[1]) {
+        int tr = f->r[0];
+        double tc = f->c[0];
+        f->r[0] = f->r[1];
+        f->c[0] = f->c[1];
+        f->r[1] = tr;
+        f->c[1] = tc;
+    }
+}
+
+/* Two starts on one motion (proportional forms) in the same direction. */
+static int lk_same_way(const lk_form *a, const lk_form *b)
+{
+    if (a->n != b->n || a->n == 0) return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->r[i] != b->r[i] || a->c[i] == 0 || b->c[i] == 0) return 0;
+    double lam = b->c[0] / a->c[0];
+    if (a->n == 2 && fabs(b->c[1] - lam * a->c[1]) > 1e-12 * (fabs(b->c[1]) + fabs(lam * a->c[1]))) return 0;
+    return (lam > 0 ? a->dir : -a->dir) == b->dir;
+}
+
+/* Add k1 a(b1) = k0 a(b0); returns 1 if the relation is implied by those
+ * already added (redundant). */
+static int lk_add(lk_uf *u, int ground, int b0, double k0, int b1, double k1)
+{
+    double f0, f1;
+    int r0 = lk_find(u, b0, &f0), r1 = lk_find(u, b1, &f1);
+    double c0 = k0 * f0, c1 = k1 * f1; /* c1 a(r1) = c0 a(r0) */
+    if (r0 == r1) {
+        if (r0 == ground) return 1;
+        if (fabs(c1 - c0) <= 1e-12 * (fabs(c0) + fabs(c1))) return 1;
+        u->par[r0] = ground; /* inconsistent ratios: the group cannot move */
+        u->fac[r0] = 0;
+        return 0;
+    }
+    if (r0 == ground || r1 == ground || c0 == 0 || c1 == 0) {
+        int r = r0 == ground ? r1 : r0;
+        if (c1 == 0 && r0 != ground) r = r0;
+        else if (c0 == 0 && r1 != ground) r = r1;
+        u->par[r] = ground;
+        u->fac[r] = 0;
+        return 0;
+    }
+    u->par[r1] = r0;
+    u->fac[r1] = c0 / c1;
+    return 0;
+}
+
+/* Parallel locks (friction_core.c, fl_fric_rigid, explains the rule): the
+ * permanent rigid relations of the elements first, then their locks in
+ * the order of the elements; a lock that the relations before it already
+ * imply is set idle, every other lock holds. Returns 1 when a lock changed
+ * between idle and holding. */
+static int resolve_locks(fl_sim *s, fl_ectx *x)
+{
+    const fl_system *sys = s->sys;
+    int nb = sys->nbodies, any = 0;
+    for (int e = 0; e < sys->nelem && !any; e++) any = sys->insts[sys->elems[e].inst].ops->rigid != NULL;
+    if (!any) return 0;
+    lk_uf u = {fl_xmalloc(sizeof(int) * (size_t)(nb + 1)), fl_xmalloc(sizeof(double) * (size_t)(nb + 1))};
+    for (int b = 0; b <= nb; b++) {
+        u.par[b] = b < nb && s->bminv[b] == 0 ? nb : b;
+        u.fac[b] = b < nb && s->bminv[b] == 0 ? 0 : 1;
+    }
+    /* the elements that lock, in the order of the model's declarations */
+    int *ord = fl_xmalloc(sizeof(int) * (size_t)sys->nelem), no = 0;
+    for (int e = 0; e < sys->nelem; e++) {
+        if (!sys->insts[sys->elems[e].inst].ops->rigid) continue;
+        int i = no++;
+        for (; i > 0 && sys->elems[ord[i - 1]].inst > sys->elems[e].inst; i--) ord[i] = ord[i - 1];
+        ord[i] = e;
+    }
+    /* per element: its lock or start is held by the relations before it
+     * (1); the starts that are not held, as linear forms over the roots
+     * of the locked groups (to tell which start together) */
+    char *held = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), 1);
+    lk_form *fm = fl_xmalloc(sizeof(lk_form) * (size_t)(no ? no : 1));
+    int nfm = 0;
+    for (int pass = FL_RIGID_ALWAYS; pass <= FL_RIGID_START; pass++)
+        for (int i = 0; i < no; i++) {
+            int e = ord[i];
+            const fl_elem *el = &sys->elems[e];
+            const fl_elem_ops *ops = sys->insts[el->inst].ops;
+            if (!ops->rigid) continue;
+            fl_rigid r[FL_MAX_RIGID];
+            int n = ops->rigid(x, el, r);
+            for (int k = 0; k < n; k++) {
+                if (r[k].lock != pass) continue;
+                int s0 = fl_att_slot(el, r[k].j0), s1 = fl_att_slot(el, r[k].j1);
+                int b0 = sys->att_body[s0] < 0 ? nb : sys->att_body[s0];
+                int b1 = sys->att_body[s1] < 0 ? nb : sys->att_body[s1];
+                double k0 = r[k].k0 * sys->att_ratio[s0], k1 = r[k].k1 * sys->att_ratio[s1];
+                int red = pass == FL_RIGID_START ? lk_implied(&u, nb, b0, k0, b1, k1) : lk_add(&u, nb, b0, k0, b1, k1);
+                if (pass != FL_RIGID_ALWAYS && red) held[e] = 1;
+                if (pass == FL_RIGID_START && !red && nfm < no) {
+                    lk_form_of(&u, nb, b0, k0, b1, k1, &fm[nfm]);
+                    fm[nfm].elem = e;
+                    fm[nfm++].dir = r[k].dir;
+                }
+            }
+        }
+    /* a start not held: 2 if another start goes the same way on the same
+     * motion (a group breaking away together), else 3 */
+    for (int i = 0; i < nfm; i++) {
+        int with = 0;
+        for (int j = 0; j < nfm && !with; j++)
+            if (j != i) with = lk_same_way(&fm[i], &fm[j]);
+        held[fm[i].elem] = with ? 2 : 3;
+    }
+    free(fm);
+    int changed = 0;
+    for (int e = 0; e < sys->nelem; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        if (ops->set_idle && ops->set_idle(x, el, held[e])) {
+            changed = 1;
+            s->last_changed = e;
+        }
+    }
+    free(held);
+    free(ord);
+    free(u.par);
+    free(u.fac);
+    return changed;
+}
+
 int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int *dir)
 {
     const fl_system *sys = s->sys;
@@ -298,6 +481,7 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
             s->last_changed = e;
         }
     }
+    if (resolve_locks(s, &x)) changed = 1;
     return changed;
 }
 
@@ -318,21 +502,28 @@ int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
     const fl_system *sys = s->sys;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
-    int changed = 0;
+    int changed = 0, nmo = sys->nmodes;
+    /* the modes before, compared after the locks are resolved too (an
+     * element's init_modes forgets that its lock was idle) */
+    int *before = fl_xmalloc(sizeof(int) * (size_t)(nmo ? nmo : 1));
+    if (nmo) memcpy(before, s->mode, sizeof(int) * (size_t)nmo);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->init_modes) continue;
-        int nm = ops->nmodes;
-        int before[16];
-        for (int k = 0; k < nm && k < 16; k++) before[k] = s->mode[el->mode + k];
         ops->init_modes(&x, el);
-        for (int k = 0; k < nm && k < 16; k++)
-            if (before[k] != s->mode[el->mode + k]) {
+    }
+    resolve_locks(s, &x);
+    for (int e = 0; e < sys->nelem && !changed; e++) {
+        const fl_elem *el = &sys->elems[e];
+        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        for (int k = 0; k < ops->nmodes; k++)
+            if (before[el->mode + k] != s->mode[el->mode + k]) {
                 changed = 1;
                 s->last_changed = e;
             }
     }
+    free(before);
     return changed;
 }
 

@@ -5,10 +5,11 @@ model LossyGearDemo2 "Example to show combination of LossyGear and BearingFricti
   // When the gear and the bearing are stuck at once, how they share the
   // holding torque is not determined; the MSL notes that a reliable
   // simulator should still get through.
-  // Held back from examples/msl/rotational/ (not run by any test): Inertia2.phi
-  // and Inertia2.w pass the reference, but its mode signals come from Dymola's
-  // residual speeds of +-5e-11 rad/s while stuck and its own split of the
-  // holding torque, which flange's rule for parallel locks does not imitate.
+  // Held back from examples/msl/rotational/: Inertia2.phi and Inertia2.w
+  // pass the reference (tests/cli/rotational_lossygear_demo2.sh compares
+  // those two), but its mode signals come from Dymola's residual speeds of
+  // +-5e-11 rad/s while stuck and its own split of the holding torque, which
+  // flange's rule for parallel locks does not imitate.
   Modelica.Units.SI.Power PowerLoss = gear.flange_a.tau*der(gear.flange_a.phi)
     + gear.flange_b.tau*der(gear.flange_b.phi) "Power lost in the gear";
   Modelica.Mechanics.Rotational.Components.LossyGear gear(ratio=2, lossTable=[0, 0.5, 0.5, 0, 0], useSupport=true);

@@ -1,10 +1,11 @@
 /*
  * flange.h - the public interface of libflange.
  *
- * flange simulates 1-D translational mechanical networks (masses, springs,
- * dampers, hard stops, friction, sources, sensors) written in a subset of
- * Modelica, or built component by component through this API, using the
- * SUNDIALS IDA integrator.
+ * flange simulates 1-D translational and rotational mechanical networks
+ * (masses and inertias, springs, dampers, gears, hard stops, friction,
+ * clutches, sources, sensors) written in a subset of Modelica, or built
+ * component by component through this API, using the SUNDIALS IDA
+ * integrator.
  *
  * The life of a simulation has three objects, each owned by the caller:
  *
@@ -169,8 +170,9 @@ FLANGE_API const char *fl_model_name(const fl_model *m);
 
 /* Add a component instance. type is a full Modelica path
  * ("Modelica.Mechanics.Translational.Components.Mass") or a short name that
- * is unique among flange's components ("Mass", "HardStop"). Returns 0 on
- * success. */
+ * is unique among flange's components ("Mass", "HardStop", "Inertia"); a
+ * short name that a translational and a rotational class share ("Spring",
+ * "Damper", "Fixed") means the translational one. Returns 0 on success. */
 FLANGE_API int fl_model_add(fl_model *m, const char *type, const char *name, fl_diag *d);
 
 /* Set a parameter ("mass.m") or a variable attribute ("mass.s.start",

@@ -340,6 +340,36 @@ FLANGE_API int fl_sim_run(fl_sim *sim, const fl_sim_opts *o, fl_output_fn fn, vo
 FLANGE_API int fl_sim_run_csv(fl_sim *sim, const fl_sim_opts *o, const char *path,
                               const char *const *globs, int nglobs, fl_diag *d);
 
+/* As fl_sim_run_csv, writing a MAT result file in the layout Dymola and
+ * OpenModelica write (MAT v4, as they do; readable by DyMat, OMEdit,
+ * Dymola, MATLAB/Octave and scipy.io.loadmat), through libmatio:
+ *   Aclass       4 rows of text: "Atrajectory", "1.1", "", "binTrans";
+ *   name         the names, one per column (binTrans: every matrix is
+ *                stored transposed), padded with blanks; "time" first;
+ *   description  one per column: "description [unit]" (the component's
+ *                text, the unit in brackets; either may be missing);
+ *   dataInfo     int32, one column per name: (block, row, 0, -1): block 0
+ *                for time, 2 for a variable in row `row` of data_2, 1 for
+ *                a parameter in row `row` of data_1 (a negative row would
+ *                be a negated alias: flange writes none);
+ *   data_1       one row per parameter (the first row is time), two
+ *                columns: the value at the first and at the last output
+ *                time. Every Real, Integer, Boolean and enumeration
+ *                parameter of every component is there (array and String
+ *                parameters are not);
+ *   data_2       time in the first row, then one row per selected variable,
+ *                one column per output point (an event repeats its time).
+ * The values are the run's doubles (not the CSV's 12 significant digits).
+ * The rows are kept in memory until the run ends (8 bytes per value). The
+ * file goes where fl_sim_run_csv's would, by the same rules, with no
+ * PATH.units (the units are in the descriptions): a regular file is
+ * replaced only when the run succeeded, a device is written in place
+ * (copied from a temporary file in TMPDIR when complete). flange silences
+ * libmatio's own messages (Mat_LogInitFunc) and reports failures itself.
+ * The name is not checked: the file is a MAT file whatever it is called. */
+FLANGE_API int fl_sim_run_mat(fl_sim *sim, const fl_sim_opts *o, const char *path,
+                              const char *const *globs, int nglobs, fl_diag *d);
+
 /* As fl_sim_run_csv, writing the CSV to an open stream (flushed, not
  * closed), with no units file. A write error stops the run with a message. */
 FLANGE_API int fl_sim_run_csv_stream(fl_sim *sim, const fl_sim_opts *o, FILE *out,
@@ -445,7 +475,12 @@ FLANGE_API int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int n
  * UTF-8 byte order mark and double-quoted fields are accepted. Anything
  * else (binary data, a missing header, a short or long row, text or NaN
  * where a number belongs, time going back) is an error located at
- * file:line:column. */
+ * file:line:column. A file whose name ends in .mat (either one) is read as
+ * a MAT v4 result file instead (fl_sim_run_mat's layout, which is
+ * Dymola's and OpenModelica's, stored transposed or not): its trajectories
+ * are the signals; its parameters (data_1) can be named with
+ * signals_file but are not compared by default. A damaged, truncated or
+ * MAT v5/v7 file is an error naming the file and what is wrong. */
 FLANGE_API int fl_compare_csv(const char *result, const char *reference, const char *signals_file,
                               double tol, FILE *report, fl_diag *d);
 
@@ -476,7 +511,9 @@ typedef struct fl_plot_opts {
 /* Plot signals of a result CSV (as written by fl_sim_run_csv, read with
  * the rules of fl_compare_csv) into the picture out, whose format follows
  * its extension (.png, .svg, .pdf). Axis labels carry the units from
- * RESULT.csv.units when that file exists. The picture is drawn into a
+ * RESULT.csv.units when that file exists. A result whose name ends in
+ * .mat is read as a MAT file (see fl_compare_csv), its units taken from
+ * the descriptions' "[unit]". The picture is drawn into a
  * temporary file and then renamed over out (a new path, a regular file, or
  * the file a symbolic link leads to) or copied into it (a device, a FIFO).
  * Not thread-safe (PLplot keeps global state). Returns 0 on success. */

@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh --bench   also the benchmark's Python peer (make bench)
 #   scripts/install-deps.sh --fuzz    also clang and its libFuzzer runtime (make fuzz)
 set -eu
-pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo python3 python3-numpy python3-scipy"
+pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo libmatio-dev python3 python3-numpy python3-scipy"
 case "${1:-}" in
   --bench) pkgs="$pkgs python3 python3-numpy python3-scipy" ;;
   --fuzz) pkgs="$pkgs clang libclang-rt-14-dev python3" ;;

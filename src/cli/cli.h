@@ -30,8 +30,10 @@ const char *cli_extension(const char *path);
 /* 1 when both paths exist and are the same file (device and inode). */
 int cli_same_file(const char *a, const char *b);
 /* 1, with a message for a usage error, when out names a result format
- * flange does not write (.csv and no extension are CSV). */
+ * flange does not write (.csv and no extension are CSV, .mat is MAT). */
 int cli_result_name_error(const char *out, char *msg, size_t cap);
+/* 1 when out ends in .mat (any case): a MAT result. */
+int cli_result_is_mat(const char *out);
 /* 1, with a message, unless out ends in .png, .svg or .pdf. */
 int cli_picture_name_error(const char *out, char *msg, size_t cap);
 

@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char compare_usage[] =
-    "usage: flange compare RESULT.csv REFERENCE.csv [--signals FILE] [--tol TOL]";
+    "usage: flange compare RESULT.csv|.mat REFERENCE.csv|.mat [--signals FILE] [--tol TOL]";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -27,7 +27,8 @@ int cmd_compare(int argc, char **argv)
                    "Checks that every signal of RESULT.csv lies in a tube around REFERENCE.csv\n"
                    "of half-width TOL*(time span) in time and TOL*(value range) in value, as the\n"
                    "MSL regression tests do. FILE lists the signals, one per line (default: all\n"
-                   "columns of the reference). TOL defaults to 2e-3.\n"
+                   "trajectories of the reference). TOL defaults to 2e-3. A file named *.mat is\n"
+                   "read as a MAT v4 result (Dymola's, OpenModelica's or flange's layout).\n"
                    "Exit status: 0 all signals pass, 1 some fail, 2 usage or file error.\n",
                    compare_usage);
             return 0;

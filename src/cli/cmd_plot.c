@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static const char plot_usage[] =
-    "usage: flange plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
+    "usage: flange plot RESULT.csv|RESULT.mat --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
     "                   [--layout stacked|overlay] [--size WxH] [--quiet]";
 
 static const char plot_help[] =
@@ -15,7 +15,8 @@ static const char plot_help[] =
     "(a phase plot). VAR may be a glob ('*' within a name component, '**' across\n"
     "them). overlay (default) draws every signal in one panel; stacked draws one\n"
     "panel per unit (positions, velocities, forces, ...). Axis labels carry the\n"
-    "units from RESULT.csv.units, which flange simulate writes beside the CSV.\n"
+    "units from RESULT.csv.units, which flange simulate writes beside the CSV\n"
+    "(a MAT result carries them in its descriptions).\n"
     "The format follows the extension of FILE (default RESULT.png); --size is in\n"
     "pixels for PNG and points for SVG and PDF (default 900x600).";
 
@@ -86,7 +87,7 @@ int cmd_plot(int argc, char **argv)
     char *default_out = NULL;
     if (!out) {
         size_t n = strlen(csv);
-        if (n > 4 && strcmp(csv + n - 4, ".csv") == 0) n -= 4;
+        if (n > 4 && (strcmp(csv + n - 4, ".csv") == 0 || cli_result_is_mat(csv))) n -= 4;
         default_out = malloc(n + 5);
         if (!default_out) {
             cli_list_free(&y);

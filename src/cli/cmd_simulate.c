@@ -37,7 +37,7 @@ typedef struct sim_args {
 } sim_args;
 
 static const char simulate_usage[] =
-    "usage: flange simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv|-] [--model NAME] [--start T] [--stop T]\n"
+    "usage: flange simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv|OUT.mat|-] [--model NAME] [--start T] [--stop T]\n"
     "                       [--interval H] [--tolerance R] [--max-rows N] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
     "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--strict-init]\n"
@@ -529,7 +529,8 @@ int cmd_simulate(int argc, char **argv)
         p.start = wall_now();
         rc = usage ? -1
              : to_stdout ? fl_sim_run_csv_stream(sim, &o, stdout, globs, nglobs, d)
-                         : fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
+             : cli_result_is_mat(out) ? fl_sim_run_mat(sim, &o, out, globs, nglobs, d)
+                                      : fl_sim_run_csv(sim, &o, out, globs, nglobs, d);
         if (p.shown) fputs("\r\033[K", stderr);
         if (rc == 0 && a.plot) rc = plot_run(&a, sys, name, out, d);
         cli_print_diags(d);

@@ -1,6 +1,6 @@
 /* outputs.c - checks of the files a command is asked to write, made before
  * any work starts, so that a mistyped name costs a usage error and not a
- * run: the format follows the extension (CSV results, PNG/SVG/PDF
+ * run: the format follows the extension (CSV or MAT results, PNG/SVG/PDF
  * pictures), and no output may be one of the command's input files, under
  * whatever spelling (./m.mo, a symbolic link, a hard link). */
 #include <stdio.h>
@@ -36,14 +36,16 @@ int cli_same_file(const char *a, const char *b)
 int cli_result_name_error(const char *out, char *msg, size_t cap)
 {
     const char *ext = cli_extension(out);
-    if (!ext || same_ext(ext, ".csv")) return 0;
-    if (same_ext(ext, ".mat"))
-        snprintf(msg, cap, "%s: MAT files are not supported yet; flange writes CSV (a .csv name, or - for "
-                           "standard output)", out);
-    else
-        snprintf(msg, cap, "%s: flange writes results as CSV, not '%s' (a .csv name, or - for standard output)", out,
-                 ext);
+    if (!ext || same_ext(ext, ".csv") || same_ext(ext, ".mat")) return 0;
+    snprintf(msg, cap, "%s: flange writes results as CSV or MAT, not '%s' (a .csv or .mat name, or - for standard "
+                       "output)", out, ext);
     return 1;
+}
+
+int cli_result_is_mat(const char *out)
+{
+    const char *ext = cli_extension(out);
+    return ext && same_ext(ext, ".mat");
 }
 
 int cli_picture_name_error(const char *out, char *msg, size_t cap)

@@ -7,6 +7,7 @@
 
 #include "compile.h"
 #include "components/user.h"
+#include "output/select.h"
 
 /* Systems with more unknowns than this use KLU (sparse LU) by default. */
 #define FL_KLU_THRESHOLD 100
@@ -267,6 +268,17 @@ FL_GUARDED(const char *, fl_system_var_name, (const fl_system *s, int i), (s, i)
 const char *fl_system_var_unit(const fl_system *s, int i)
 {
     return s && i >= 0 && i < s->nvars ? var_unit(s, i) : NULL;
+}
+
+/* For the descriptions of MAT results (output/select.h). */
+const char *fl_system_var_desc(const fl_system *s, int i)
+{
+    if (!s || i < 0 || i >= s->nvars) return "";
+    const fl_var *x = &s->vars[i];
+    if (x->kind == OV_ENERGY) return "energy audit total";
+    const fl_class *c = s->insts[x->inst].cls;
+    const char *t = x->kind == OV_CLASS ? c->vars[x->def].desc : NULL;
+    return t ? t : "";
 }
 
 static void build_inst_index(void *arg)

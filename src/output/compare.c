@@ -306,7 +306,8 @@ FL_GUARDED(int, fl_compare_csv, (const char *result, const char *reference, cons
     if (signals_file) {
         if (read_signal_list(signals_file, &sigs, d) != 0) goto done;
     } else {
-        for (int j = 1; j < ref->ncols; j++) add_signal(&sigs, ref->names[j], 0);
+        for (int j = 1; j < ref->ncols; j++) /* a MAT file's parameters only when asked for */
+            if (!ref->constant || !ref->constant[j]) add_signal(&sigs, ref->names[j], 0);
     }
     if (resolve_signals(&sigs, res, ref, signals_file, d) != 0) goto done;
 

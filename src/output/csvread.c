@@ -287,6 +287,7 @@ static int parse_header(fl_csv *c, char *line, size_t max_rows, fieldvec *fv, fl
 
 fl_csv *fl_csv_read(const char *path, fl_diag *d)
 {
+    if (fl_mat_path(path)) return fl_mat_read(path, d);
     size_t len = 0;
     char *buf = slurp(path, &len, d);
     if (!buf) return NULL;
@@ -378,7 +379,10 @@ void fl_csv_free(fl_csv *c)
     for (int j = 0; j < c->ncols; j++) {
         free(c->names[j]);
         free(c->cols[j]);
+        if (c->units) free(c->units[j]);
     }
+    free(c->units);
+    free(c->constant);
     free(c->names);
     free(c->cols);
     free(c->path);

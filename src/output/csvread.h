@@ -12,6 +12,8 @@ typedef struct fl_csv {
     char **names;  /* header names, quotes and surrounding blanks removed */
     size_t nrows;  /* data rows; blank lines are not counted */
     double **cols; /* cols[j][i]: column j, data row i */
+    char **units;  /* MAT files: the unit of each column ("" if none); NULL for CSV */
+    unsigned char *constant; /* MAT files: 1 for a parameter (data_1), not a trajectory; NULL for CSV */
 } fl_csv;
 
 /* Read a whole result file, with the one set of rules every reader of
@@ -22,6 +24,24 @@ typedef struct fl_csv {
  * and records an error at file:line:column on failure; a message never
  * quotes a byte of the file that is not printable ASCII. */
 fl_csv *fl_csv_read(const char *path, fl_diag *d);
+
+/* A name ending in .mat (any case): fl_csv_read reads it as a MAT file. */
+int fl_mat_path(const char *path);
+
+/* Reads a MAT v4 result file (Aclass, name, description, dataInfo, data_1,
+ * data_2, as Dymola, OpenModelica and fl_sim_run_mat write, transposed or
+ * not) into columns: time, then every variable in file order (a
+ * parameter of data_1 as a constant column, marked in constant), units
+ * from the descriptions' trailing "[unit]". Same rules and messages as
+ * fl_csv_read (called by it for .mat names). */
+fl_csv *fl_mat_read(const char *path, fl_diag *d);
+
+/* Checks that path holds a complete MAT v4 file with the variables of a
+ * result (shown names the file in messages): 0 or -1 with a message. */
+int fl_mat_check_file(const char *path, const char *shown, fl_diag *d);
+
+/* Silences libmatio's own messages (once per process). */
+void fl_matio_init(void);
 
 /* s for a message: printable ASCII as it is, other bytes as \xHH, cut
  * after about 40 characters ("..."). out must hold at least 8 bytes. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/select.h"
 #include "output/target.h"
 #include "sim/opts.h"
 #include "sim/sim.h"
@@ -56,10 +57,7 @@ static int write_row(void *user, double t, const double *vals, int nvals)
     return 0;
 }
 
-/* The variables the globs select (all but the on-request ones when there
- * are none), into a new array; NULL with a message when a glob matches
- * nothing. */
-static int *select_columns(const fl_system *sys, const char *const *globs, int nglobs, int *nsel, fl_diag *d)
+int *fl_select_columns(const fl_system *sys, const char *const *globs, int nglobs, int *nsel, fl_diag *d)
 {
     int nvars = fl_system_nvars(sys);
     int *sel = fl_xmalloc(sizeof(int) * (size_t)(nvars ? nvars : 1));
@@ -183,7 +181,7 @@ FL_GUARDED(int, fl_sim_run_csv, (fl_sim *sim, const fl_sim_opts *o, const char *
     fl_cleanup cl;
     fl_cleanup_push(&cl, csvwrite_release, &w);
     int nsel;
-    w.sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
+    w.sel = fl_select_columns(sim->sys, globs, nglobs, &nsel, d);
     int rc = w.sel ? 0 : -1;
     int fd = rc ? -1 : fl_target_open(&w.csv, path, FL_TARGET_STREAM, d);
     if (!rc && fd < 0) rc = -1;
@@ -234,7 +232,7 @@ FL_GUARDED(int, fl_sim_run_csv_stream, (fl_sim *sim, const fl_sim_opts *o, FILE 
     if (!sim || !o || !out) return -1;
     if (fl_sim_check_opts(o, d)) return -1;
     int nsel;
-    int *sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
+    int *sel = fl_select_columns(sim->sys, globs, nglobs, &nsel, d);
     if (!sel) return -1;
     fl_cleanup cl;
     fl_cleanup_push(&cl, free_cleanup, &sel);
@@ -251,7 +249,7 @@ FL_GUARDED(int, fl_sim_csv_size, (const fl_sim *sim, const fl_sim_opts *o, const
     if (!sim || !o) return -1;
     if (fl_sim_check_opts(o, d)) return -1;
     int nsel;
-    int *sel = select_columns(sim->sys, globs, nglobs, &nsel, d);
+    int *sel = fl_select_columns(sim->sys, globs, nglobs, &nsel, d);
     if (!sel) return -1;
     double n = fl_output_grid_points(o);
     double header = 5;

@@ -1,7 +1,8 @@
-/* plot.c - plots of result CSV files with PLplot (cairo devices: PNG, SVG,
- * PDF): signals over time or over another signal (phase plots), in one
- * panel (overlay) or one panel per unit (stacked), with axes labelled by
- * name and unit (from RESULT.csv.units when present) and a legend. The
+/* plot.c - plots of result files (CSV or MAT) with PLplot (cairo devices:
+ * PNG, SVG, PDF): signals over time or over another signal (phase plots),
+ * in one panel (overlay) or one panel per unit (stacked), with axes
+ * labelled by name and unit (from RESULT.csv.units when present, from the
+ * descriptions of a MAT file) and a legend. The
  * picture is drawn into a temporary file and renamed (or copied) into place
  * when complete (target.c). */
 #include <errno.h>
@@ -62,6 +63,18 @@ static void units_read(const char *csv, units *u)
     }
     fl_cleanup_pop(&cl);
     fclose(f);
+}
+
+/* A MAT result carries its units (from the descriptions). */
+static void units_from(const fl_csv *c, units *u)
+{
+    memset(u, 0, sizeof *u);
+    u->names = fl_xcalloc((size_t)c->ncols, sizeof(char *));
+    u->units = fl_xcalloc((size_t)c->ncols, sizeof(char *));
+    for (int j = 0; j < c->ncols; j++, u->n++) {
+        u->names[j] = fl_xstrdup(c->names[j]);
+        u->units[j] = fl_xstrdup(c->units[j] ? c->units[j] : "");
+    }
 }
 
 static const char *units_of(const units *u, const char *name)
@@ -345,7 +358,10 @@ FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_op
     int rc = -1;
     fl_csv *c = P.c = fl_csv_read(csv, d);
     if (!c) goto out;
-    units_read(csv, &P.u);
+    if (c->units)
+        units_from(c, &P.u);
+    else
+        units_read(csv, &P.u);
     signal *sig = P.sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
     int n = 0, xcol = 0;
     if (c->nrows < 2 || c->ncols < 2) {

@@ -71,10 +71,8 @@ rm -f fifo.csv from_fifo.csv ref.csv ref.csv.units
 only_files "devices, links, FIFOs" $base
 
 # ---- formats and the model file -------------------------------------------------
-"$FLANGE" simulate model.mo -o out.mat 2> err
-first_err 2 "flange simulate: out.mat: MAT files are not supported yet; flange writes CSV (a .csv name, or - for standard output)" ".mat refused"
 "$FLANGE" simulate model.mo -o out.xyz 2> err
-first_err 2 "flange simulate: out.xyz: flange writes results as CSV, not '.xyz' (a .csv name, or - for standard output)" ".xyz refused"
+first_err 2 "flange simulate: out.xyz: flange writes results as CSV or MAT, not '.xyz' (a .csv or .mat name, or - for standard output)" ".xyz refused"
 "$FLANGE" simulate model.mo --plot out.jpg 2> err
 first_err 2 "flange simulate: out.jpg: unknown picture format '.jpg' (use .png, .svg or .pdf)" "--plot .jpg refused"
 "$FLANGE" simulate model.mo -o model.mo 2> err

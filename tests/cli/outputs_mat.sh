@@ -111,7 +111,7 @@ printf 'mass1.s\nspring1.c\n' > sigs
 [ $rc = 0 ] && [ "$(tail -n 1 out)" = "2 of 2 signals inside the 2e-3 tube" ] && ok "compare --signals names a parameter of data_1" \
   || bad "compare --signals with a parameter: $rc $(cat out)"
 "$FLANGE" plot r.mat --y 'mass*.s' 2> err; rc=$?
-[ $rc = 0 ] && [ "$(head -c 4 r.png | od -An -c | tr -d ' ')" = '211PNG' ] && [ "$(cat err)" = "flange: wrote r.png" ] \
+[ $rc = 0 ] && [ "$(head -c 4 r.png | od -An -c | tr -d ' ')" = '211PNG' ] && [ "$(head -n 1 err)" = "flange: wrote r.png" ] \
   && ok "plot r.mat: r.png drawn" || bad "plot r.mat: status $rc, $(cat err), $(ls)"
 "$FLANGE" plot r.mat --x mass1.s --y mass1.v -o phase.svg --quiet && grep -q '<svg' phase.svg \
   && ok "plot r.mat --x (phase plot, SVG)" || bad "plot r.mat --x"

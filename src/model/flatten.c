@@ -387,11 +387,16 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
             return -1;
         }
         if (x->kind != EX_COLON && eval_int(e, lex, x, &n)) return -1;
-        if (n < 0 || n > 10000000) {
+        if (n < 0 || n > FL_MAX_ARRAY) {
             fl_err(ic->d, x->loc, "array size %ld of '%s' is out of range", n, dc->name);
             return -1;
         }
         dim[k] = (int)n;
+        if (k == 1 && (long long)dim[0] * dim[1] > FL_MAX_ARRAY) { /* the product too (and no int overflow) */
+            fl_err(ic->d, x->loc, "array '%s' of %d x %d elements is larger than " FL_MAX_ARRAY_TEXT " elements",
+                   dc->name, dim[0], dim[1]);
+            return -1;
+        }
     }
     int n = dim[0] * (nd == 2 ? dim[1] : 1);
     if (nd == 0) n = 1;

@@ -1705,12 +1705,13 @@ static int variable_shape(env *e, const char *name, fl_value *out)
         }
         fl_value v;
         if (eval_in(e, el->lex, x, &v)) return -1;
-        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= FL_MAX_ARRAY;
         dim[j] = ok ? (long)v.num : 0;
         fl_value_free(&v);
         if (!ok) return 0;
     }
     size_t n = (size_t)dim[0] * (size_t)(nd == 2 ? dim[1] : 1);
+    if (n > FL_MAX_ARRAY) return 0; /* the declaration says so when it is made */
     memset(out, 0, sizeof *out);
     out->kind = V_ARRAY;
     out->ndims = nd;
@@ -1801,15 +1802,16 @@ static int decl_count(env *e, const elem *el, int *dims, int *nd)
         const fl_expr *x = k < dc->ndims ? dc->dims[k] : dc->type_dims[k - dc->ndims];
         fl_value v;
         if (eval_in(e, el->lex, x, &v)) return -1;
-        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= 10000000;
+        int ok = fl_value_is_number(&v) && v.num == floor(v.num) && v.num >= 0 && v.num <= FL_MAX_ARRAY;
         if (ok) dims[k] = (int)v.num;
         else fl_err(e->ic->d, x->loc, "the size of '%s' must be a non-negative integer", dc->name);
         fl_value_free(&v);
         if (!ok) return -1;
         total *= dims[k];
     }
-    if (total > 10000000) {
-        fl_err(e->ic->d, dc->loc, "'%s' has %ld elements: at most 10000000 components per array", dc->name, total);
+    if (total > FL_MAX_ARRAY) {
+        fl_err(e->ic->d, dc->loc, "'%s' has %ld elements: at most " FL_MAX_ARRAY_TEXT " components per array", dc->name,
+               total);
         return -1;
     }
     return (int)total;

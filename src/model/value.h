@@ -24,10 +24,19 @@ typedef struct fl_value {
     double *data;          /* V_ARRAY: row-major (owned) */
 } fl_value;
 
-/* Largest array an expression may build (ranges, zeros/ones/fill, tables):
- * ten million elements, 80 MB. */
+/* Largest array an expression may build (ranges, zeros/ones/fill, tables)
+ * and largest array of variables or components a declaration may make:
+ * ten million elements, 80 MB. The fuzzing build (FLANGE_FUZZ_LIMITS) makes
+ * it a hundred thousand, so that an input cannot spend its 5 s budget on
+ * a legitimately huge model (1.5 million variables take 4.8 s under the
+ * sanitizers). */
+#ifdef FLANGE_FUZZ_LIMITS
+#define FL_MAX_ARRAY 100000
+#define FL_MAX_ARRAY_TEXT "100000"
+#else
 #define FL_MAX_ARRAY 10000000
 #define FL_MAX_ARRAY_TEXT "10000000"
+#endif
 
 /* Range of Integer values (32 bits, as in Modelica tools): Integer
  * parameters outside it are errors, integer literals beyond it are Real. */

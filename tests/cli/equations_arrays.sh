@@ -134,4 +134,13 @@ sim comparray --tolerance 1e-10 && values "sum(osc.x) over a component array" co
 near(worst("total", lambda t: math.cos(t) + math.cos(2*t) + math.cos(3*t)), 0, 1e-8, "worst error of total")
 PY
 
+# ---- an array of variables larger than the limit in its product (each
+# size alone is within it; their product overflowed an int before)
+model bigarray <<'EOF'
+model BigArray
+  Real a[10000000, 10000000];
+end BigArray;
+EOF
+expect bigarray 1 -- "bigarray.mo:2:20: error: array 'a' of 10000000 x 10000000 elements is larger than 10000000 elements"
+
 exit $((fails > 0))

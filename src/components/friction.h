@@ -80,6 +80,9 @@ int fl_fric_set_idle(fl_ectx *x, const fl_elem *e, int idle);
  * two end rows; *slope gets the derivative. */
 enum { FL_TAB_LINEAR = 1, FL_TAB_CONSTANT = 3 }; /* Modelica.Blocks.Types.Smoothness literals */
 double fl_fric_table(const fl_value *tab, int smoothness, double x, double *slope);
+/* The same for column col (0-based; 1 is fl_fric_table's) over column 0:
+ * LossyGear's efficiencies and bearing torques. */
+double fl_fric_table_col(const fl_value *tab, int smoothness, int col, double x, double *slope);
 
 /* Check of a friction table parameter (par[ktab], smoothness par[ksmooth])
  * and its value at v = 0, which must not be negative; returns -1 after an

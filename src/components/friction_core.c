@@ -291,10 +291,15 @@ void fl_fric_init(int *m, const fl_fric *q)
 
 double fl_fric_table(const fl_value *tab, int smoothness, double x, double *slope)
 {
+    return fl_fric_table_col(tab, smoothness, 1, x, slope);
+}
+
+double fl_fric_table_col(const fl_value *tab, int smoothness, int col, double x, double *slope)
+{
     int n = tab->dim[0], nc = tab->dim[1];
     const double *d = tab->data;
 #define TX(i) d[(size_t)(i) * (size_t)nc]
-#define TY(i) d[(size_t)(i) * (size_t)nc + 1]
+#define TY(i) d[(size_t)(i) * (size_t)nc + (size_t)col]
     *slope = 0;
     if (n == 1) return TY(0);
     int i = 0; /* segment [i, i+1] */

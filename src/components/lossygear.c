@@ -140,25 +140,7 @@ static const fl_var_def lg_vars[] = {
  * the derivative. */
 static double lg_table(const fl_value *tab, int smooth, int c, double x, double *slope)
 {
-    int n = tab->dim[0];
-    const double *d = tab->data;
-#define TX(i) d[(size_t)(i) * 5]
-#define TY(i) d[(size_t)(i) * 5 + (size_t)c]
-    *slope = 0;
-    if (n == 1) return TY(0);
-    int i = 0; /* segment [i, i+1] */
-    if (x >= TX(n - 1)) i = n - 2;
-    else if (x > TX(0))
-        while (i < n - 2 && x >= TX(i + 1)) i++;
-    if (smooth == FL_TAB_CONSTANT) {
-        if (x >= TX(n - 1)) return TY(n - 1);
-        return x < TX(0) ? TY(0) : TY(i);
-    }
-    double k = (TY(i + 1) - TY(i)) / (TX(i + 1) - TX(i));
-    *slope = k;
-    return TY(i) + k * (x - TX(i));
-#undef TX
-#undef TY
+    return fl_fric_table_col(tab, smooth, c, x, slope); /* the friction tables' interpolation, column c */
 }
 
 /* ConstantSegments: the segment of x (the last row whose speed x has

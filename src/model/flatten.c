@@ -2260,6 +2260,9 @@ int fl_flat_equations(env *e, const eqlist *lists, int nlists)
         fx r;
         if (conv(&c, b->value, &r)) {
             rc = -1;
+        } else if (r.str) { /* Real x = if ... then "a" else "b": a String is no number */
+            fl_err(ic->d, b->loc, "the binding is a String, not a number");
+            rc = -1;
         } else {
             int n = fx_count(&r);
             if (n != b->n) {

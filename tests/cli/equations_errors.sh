@@ -609,4 +609,14 @@ end ExactPos;
 EOF
 expect exactpos 1 -- "exactpos.mo:8:53: error: pos: an exact position source needs the derivatives of its input, which a block of equations does not give: feed it from a signal source block, or set exact = false (a filter)"
 
+# ---- a Real bound to a String (an if-expression of strings): an error at
+# the binding (it read an expression node that does not exist: a heap
+# overflow the fuzzer found)
+model strbind <<'EOF'
+model StrBind
+  Real x(start = 0) = if x > 1 then "a" else "b";
+end StrBind;
+EOF
+expect strbind 1 -- "strbind.mo:2:23: error: the binding is a String, not a number"
+
 exit $((fails > 0))

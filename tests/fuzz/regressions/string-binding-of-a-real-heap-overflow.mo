@@ -1,0 +1,3 @@
+model StrIf
+  Real x(start = 0, fixue) = if x > 1 then "a" else "b";
+end StrIf;

@@ -68,4 +68,13 @@ void fl_brake_values(const fl_octx *o, double sr, double vr, double ar, double *
 /* the motion of flange_a (port 0) relative to the support (port 2, absent: ground) */
 void fl_support_rel(const fl_octx *o, double *sr, double *vr, double *ar);
 
+/* Relative position, velocity, acceleration of flange_b against flange_a
+ * (RelativeStates' s_rel, v_rel, a_rel; the rotational phi_rel, w_rel,
+ * a_rel and the first three variables of the rotational dampers). */
+void fl_relstates_outputs(const fl_octx *o, double *v);
+/* Through sensors: a massless rigid link flange_a -> flange_b; the second
+ * also needs flange_a's velocity (power). */
+int fl_link_build(fl_builder *b);
+int fl_link_observe_build(fl_builder *b);
+
 #endif

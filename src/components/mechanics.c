@@ -331,7 +331,7 @@ static int rs_build(fl_builder *b)
     return 0;
 }
 
-static void rs_outputs(const fl_octx *o, double *v)
+void fl_relstates_outputs(const fl_octx *o, double *v)
 {
     v[0] = o->ps[1] - o->ps[0];
     v[1] = o->pv[1] - o->pv[0];
@@ -348,7 +348,7 @@ static const fl_class cls_relstates = {
     .vars = rs_vars,
     .nvars = FL_N(rs_vars),
     .build = rs_build,
-    .outputs = rs_outputs,
+    .outputs = fl_relstates_outputs,
 };
 
 const fl_class *const fl_classes_mechanics[] = {

@@ -9,6 +9,7 @@
  * power and multi sensors are massless rigid links between flange_a and
  * flange_b whose outputs read the cut torque tau = flange_a.tau. */
 #include "common.h"
+#include "laws.h"
 
 #define MRSE "Modelica.Mechanics.Rotational.Sensors."
 
@@ -243,21 +244,6 @@ static const fl_var_def multi_vars[] = {
     VAR_TAU,
 };
 
-static int link_build(fl_builder *b)
-{
-    fl_b_link(b, fl_b_port(b, "flange_a"), fl_b_port(b, "flange_b"), 0, 0);
-    return 0;
-}
-
-/* power needs the speed of flange_a */
-static int link_w_build(fl_builder *b)
-{
-    int pa = fl_b_port(b, "flange_a");
-    fl_b_link(b, pa, fl_b_port(b, "flange_b"), 0, 0);
-    fl_b_observe(b, pa, 1);
-    return 0;
-}
-
 static void torque_out(const fl_octx *o, double *v)
 {
     v[0] = o->pf[0];
@@ -282,7 +268,7 @@ static const fl_class cls_torque = {
     .nports = FL_N(torque_ports),
     .vars = torque_vars,
     .nvars = FL_N(torque_vars),
-    .build = link_build,
+    .build = fl_link_build,
     .outputs = torque_out,
 };
 static const fl_class cls_power = {
@@ -292,7 +278,7 @@ static const fl_class cls_power = {
     .nports = FL_N(power_ports),
     .vars = power_vars,
     .nvars = FL_N(power_vars),
-    .build = link_w_build,
+    .build = fl_link_observe_build,
     .outputs = power_out,
 };
 static const fl_class cls_multi = {
@@ -302,7 +288,7 @@ static const fl_class cls_multi = {
     .nports = FL_N(multi_ports),
     .vars = multi_vars,
     .nvars = FL_N(multi_vars),
-    .build = link_w_build,
+    .build = fl_link_observe_build,
     .outputs = multi_out,
 };
 

@@ -137,13 +137,6 @@ static int compliant_rs_build(fl_builder *b)
     {"a_rel", "rad/s2", "relative angular acceleration (= der(w_rel))", FL_VF_ATTR, 0, 0},            \
     {"tau", "N.m", "torque between flanges (= flange_b.tau)", 0, 0, 0}
 
-static void rel_states_out(const fl_octx *o, double *v)
-{
-    v[0] = o->ps[1] - o->ps[0];
-    v[1] = o->pv[1] - o->pv[0];
-    v[2] = o->pa[1] - o->pa[0];
-}
-
 /* Spring: the translational law with c, phi_rel0 in place of c, s_rel0. */
 static const fl_param_def spring_params[] = {
     {"c", FL_P_REAL, NULL, "1e5", "N.m/rad", "spring constant", FL_PF_MIN, 0, 0, NULL},
@@ -187,7 +180,7 @@ static const fl_var_def damper_vars[] = {
 
 static void damper_outputs(const fl_octx *o, double *v)
 {
-    rel_states_out(o, v);
+    fl_relstates_outputs(o, v);
     v[3] = o->par[0] * v[1];
     v[4] = v[3] * v[1];
 }
@@ -223,7 +216,7 @@ static const fl_var_def sd_vars[] = {
 static void sd_outputs(const fl_octx *o, double *v)
 {
     const double *p = o->par;
-    rel_states_out(o, v);
+    fl_relstates_outputs(o, v);
     double td = p[1] * v[1];
     v[3] = p[0] * (v[0] - p[2]) + td;
     v[4] = td * v[1];
@@ -272,7 +265,7 @@ static const fl_class cls_relstates = {
     .vars = rs_vars,
     .nvars = FL_N(rs_vars),
     .build = rs_build,
-    .outputs = rel_states_out,
+    .outputs = fl_relstates_outputs,
 };
 
 const fl_class *const fl_classes_rotational[] = {

@@ -2,6 +2,7 @@
  * Absolute and relative sensors put no force on their flanges; force,
  * power and multi sensors are rigid links that transmit force. */
 #include "common.h"
+#include "laws.h"
 
 #define MTSE "Modelica.Mechanics.Translational.Sensors."
 
@@ -123,13 +124,13 @@ static const fl_var_def multi_vars[] = {
     {"v", "m/s", "absolute velocity of flange", 0, 0, 0},
 };
 
-static int link_build(fl_builder *b)
+int fl_link_build(fl_builder *b)
 {
     fl_b_link(b, fl_b_port(b, "flange_a"), fl_b_port(b, "flange_b"), 0, 0);
     return 0;
 }
 
-static int link_v_build(fl_builder *b)
+int fl_link_observe_build(fl_builder *b)
 {
     int pa = fl_b_port(b, "flange_a");
     fl_b_link(b, pa, fl_b_port(b, "flange_b"), 0, 0);
@@ -161,7 +162,7 @@ static const fl_class cls_force = {
     .nports = FL_N(force_ports),
     .vars = force_vars,
     .nvars = FL_N(force_vars),
-    .build = link_build,
+    .build = fl_link_build,
     .outputs = force_out,
 };
 static const fl_class cls_power = {
@@ -171,7 +172,7 @@ static const fl_class cls_power = {
     .nports = FL_N(power_ports),
     .vars = power_vars,
     .nvars = FL_N(power_vars),
-    .build = link_v_build,
+    .build = fl_link_observe_build,
     .outputs = power_out,
 };
 static const fl_class cls_multi = {
@@ -181,7 +182,7 @@ static const fl_class cls_multi = {
     .nports = FL_N(multi_ports),
     .vars = multi_vars,
     .nvars = FL_N(multi_vars),
-    .build = link_v_build,
+    .build = fl_link_observe_build,
     .outputs = multi_out,
 };
 

@@ -460,6 +460,143 @@ FLANGE_API int fl_ensemble_run(const fl_system *sys, const fl_sim_opts *o, int n
                                fl_ensemble_setup_fn setup, fl_ensemble_done_fn done, void *user, fl_diag *d);
 
 /* ------------------------------------------------------------------------
+ * Studies: many runs of one model with parameters from a grid, random or
+ * Latin hypercube samples or a table (what `flange sweep` does)
+ *
+ * A study is defined (fl_sweep_param, _samples, _runs_file, _collect,
+ * _save, _set_times), prepared (fl_sweep_prepare: the runs are expanded
+ * and each parameter is classified), run (fl_sweep_run, on threads; any
+ * subset, any number of times: a run with a result is not run again) and
+ * written (fl_sweep_write). Its result is a table with one row per run:
+ * "run" (0, 1, ...), one column per parameter, "status" ("ok" or "failed"),
+ * "message" (why a run failed), one column per collected quantity named as
+ * written. A failed run is recorded and never stops the study.
+ *
+ * Parameters a run can change in the compiled system (fl_sim_set_param
+ * accepts them and no other parameter's binding depends on them) are set at
+ * run time; the others ("structural": masses, Integer parameters, the
+ * model's own parameters, parameters that other bindings use) are applied
+ * as load overrides, compiling the model once per distinct combination of
+ * their values (a group); runs are executed group by group.
+ * ------------------------------------------------------------------------ */
+
+typedef struct fl_sweep fl_sweep;
+
+/* A study of the model in file path (the options as for
+ * fl_model_load_file; opts->params are overrides every run has), or with
+ * path NULL of the library class opts->model_name. NULL on error. */
+FLANGE_API fl_sweep *fl_sweep_new(const char *path, const fl_load_opts *opts, fl_diag *d);
+FLANGE_API void fl_sweep_free(fl_sweep *s);
+
+/* A swept parameter, "NAME=VALUES": a list "1,2,5", a range "0:1:11"
+ * (START:STOP:N, N values evenly spaced, both ends included), a logarithmic
+ * range "log(1e-3:1:4)", or, with fl_sweep_samples, a distribution
+ * "uniform(A,B)", "normal(MEAN,SIGMA)", "loguniform(A,B)". Several list
+ * parameters form the full-factorial grid, the last one varying fastest;
+ * with samples, the runs are the grid times N samples (run = grid point * N
+ * + sample). NAME is a component parameter ("spring.c") or a parameter of
+ * the model ("k"). */
+FLANGE_API int fl_sweep_param(fl_sweep *s, const char *spec, fl_diag *d);
+/* Draw n samples of the distribution parameters with this seed: independent
+ * random draws, or with lhs = 1 a Latin hypercube (each parameter's range
+ * cut into n strata of equal probability, one value in each, the strata
+ * paired at random). The generator is flange's own: a seed gives the same
+ * runs on every machine. */
+FLANGE_API int fl_sweep_samples(fl_sweep *s, long n, unsigned long long seed, int lhs, fl_diag *d);
+/* Explicit runs from a CSV file: a header of parameter names, then one row
+ * of numbers per run. Not combined with fl_sweep_param. */
+FLANGE_API int fl_sweep_runs_file(fl_sweep *s, const char *path, fl_diag *d);
+/* Quantities collected of each run, comma-separated: final(v), max(v),
+ * min(v), mean(v) (the time average over the run, trapezoid rule over the
+ * output points), at(v, t) (linear between the output points around t; at
+ * an event time the value after the event), each of a variable v or of
+ * abs(v); count_events (time and state events of the run); "status" is
+ * accepted and always a column anyway. The values are computed from every
+ * output point (the Interval grid and both sides of each event). */
+FLANGE_API int fl_sweep_collect(fl_sweep *s, const char *exprs, fl_diag *d);
+/* Variables (names or globs, comma-separated) whose trajectories every run
+ * keeps: written only to HDF5 files. */
+FLANGE_API int fl_sweep_save(fl_sweep *s, const char *globs, fl_diag *d);
+/* Start, stop, output interval and relative tolerance of every run; NaN
+ * keeps the model's experiment annotation. 0, or -1 once prepared. */
+FLANGE_API int fl_sweep_set_times(fl_sweep *s, double start, double stop, double interval, double tolerance);
+/* The linear solver of every run (FL_SOLVER_*). */
+FLANGE_API int fl_sweep_set_solver(fl_sweep *s, int solver);
+
+/* Expand the runs, compile the model, check the collected and saved
+ * variables and classify the parameters (run time or structural, which
+ * compiles the model once more per parameter). Returns the number of runs,
+ * or -1 with messages. */
+FLANGE_API long fl_sweep_prepare(fl_sweep *s, fl_diag *d);
+FLANGE_API long fl_sweep_nruns(const fl_sweep *s);      /* -1 before prepare */
+FLANGE_API long fl_sweep_ngroups(const fl_sweep *s);    /* compilations the runs need */
+FLANGE_API int fl_sweep_nparams(const fl_sweep *s);
+FLANGE_API const char *fl_sweep_param_name(const fl_sweep *s, int j);
+/* 1: structural, 0: set at run time, -1: not prepared or no such j. */
+FLANGE_API int fl_sweep_param_structural(const fl_sweep *s, int j);
+
+/* Called after each finished run with the runs done and failed so far (of
+ * all runs, including those recovered from a journal); from the worker
+ * threads, one call at a time. */
+typedef void (*fl_sweep_progress_fn)(void *user, long done, long failed, long total);
+
+/* Run the listed runs (runs NULL: all) that have no result yet on nthreads
+ * threads (0: one per online core). Runs are handed out one at a time, so
+ * long and short runs balance; each thread keeps one simulation per group.
+ * Returns the number of runs that failed in this call, or -1 if nothing
+ * could start. */
+FLANGE_API long fl_sweep_run(fl_sweep *s, const long *runs, long n, int nthreads, fl_sweep_progress_fn progress,
+                             void *user, fl_diag *d);
+
+/* The result table: columns 0 .. fl_sweep_ncols - 1 named by
+ * fl_sweep_col_name. fl_sweep_value gives number columns (run, parameters,
+ * status as 0/1, collected quantities; NaN where a failed run has none, and
+ * for a run without a result); fl_sweep_text the text columns "status" and
+ * "message" (NULL for a run without a result and for number columns). */
+FLANGE_API int fl_sweep_ncols(const fl_sweep *s);
+FLANGE_API const char *fl_sweep_col_name(const fl_sweep *s, int j);
+FLANGE_API int fl_sweep_has_result(const fl_sweep *s, long run);
+FLANGE_API double fl_sweep_value(const fl_sweep *s, long run, int j);
+FLANGE_API const char *fl_sweep_text(const fl_sweep *s, long run, int j);
+/* The saved trajectory of a run: returns its number of points (-1 without
+ * a result), *data the points row by row (time, then the *nsaved saved
+ * variables named by fl_sweep_saved_name); valid until fl_sweep_free. */
+FLANGE_API long fl_sweep_trajectory(const fl_sweep *s, long run, const double **data, int *nsaved);
+FLANGE_API const char *fl_sweep_saved_name(const fl_sweep *s, int k);
+
+/* Write the rows of runs first .. first + count - 1 that have a result
+ * (count < 0: to the end) to path: HDF5 when the name ends in .h5 or .hdf5
+ * (the table, the study's definition, the model text, flange's version and
+ * the saved trajectories; layout in the README), CSV otherwise (the table
+ * only: numbers that read back exactly, an empty field where a failed run
+ * has no value, the message double-quoted). Written to a temporary file
+ * renamed over path when complete (fl_sim_run_csv's rules). */
+FLANGE_API int fl_sweep_write(const fl_sweep *s, const char *path, long first, long count, fl_diag *d);
+/* Join study files holding slices of one study (shards, fl_sweep_write
+ * with first/count) into out, ordered by run: the columns must agree and
+ * every run of the study must be there exactly once. */
+FLANGE_API int fl_sweep_merge(const char *const *inputs, int n, const char *out, fl_diag *d);
+
+/* Record every result as it is stored into the journal file path (flushed
+ * per run), so that an interrupted study can go on: with resume = 1 the
+ * results an existing journal holds are taken back (a damaged last record
+ * is dropped) and those runs are not run again; with resume = 0 an
+ * existing journal is an error. A journal of a different study (model,
+ * parameters, runs, collected quantities, times) is refused. Returns the
+ * number of results taken back, or -1. fl_sweep_journal_close closes it,
+ * removing the file when remove_it (after the output is written). */
+FLANGE_API long fl_sweep_journal(fl_sweep *s, const char *path, int resume, fl_diag *d);
+FLANGE_API void fl_sweep_journal_close(fl_sweep *s, int remove_it);
+
+/* A run's result as a self-checking record of bytes (to send it to another
+ * process of the same study, e.g. over MPI): returns its size, writing it
+ * to buf when cap is large enough (0 when the run has no result).
+ * fl_sweep_unpack stores such a record in another fl_sweep of the same
+ * definition (a run with a result already keeps it). */
+FLANGE_API size_t fl_sweep_pack(const fl_sweep *s, long run, void *buf, size_t cap);
+FLANGE_API int fl_sweep_unpack(fl_sweep *s, const void *buf, size_t n, fl_diag *d);
+
+/* ------------------------------------------------------------------------
  * Result comparison
  * ------------------------------------------------------------------------ */
 

@@ -11,6 +11,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_components(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Print every diagnostic of d to stderr, one per line. */
 void cli_print_diags(const fl_diag *d);
@@ -40,6 +41,18 @@ int cli_picture_name_error(const char *out, char *msg, size_t cap);
 /* On SIGINT, SIGTERM and SIGHUP: remove the temporary files of the writes
  * in progress, then end by that signal (signals.c). */
 void cli_catch_signals(void);
+
+/* MPI for flange sweep (mpi.c). cli_mpi_active: 1 when this process is one
+ * of several ranks of an MPI job (initialises MPI then). cli_mpi_any_failed:
+ * whether any rank passes a non-zero flag (a collective call).
+ * cli_mpi_sweep: run the study's runs [first, first + count) across the
+ * ranks; every result ends up in rank 0's study; returns the failed runs on
+ * rank 0 (0 elsewhere), -1 on error. */
+int cli_mpi_active(void);
+int cli_mpi_rank(void);
+int cli_mpi_any_failed(int failed);
+long cli_mpi_sweep(fl_sweep *s, long first, long count, fl_sweep_progress_fn progress, void *user, fl_diag *d);
+void cli_mpi_finalize(void);
 
 /* A growing list of strings (comma-separated arguments). */
 typedef struct cli_list {

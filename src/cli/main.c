@@ -19,6 +19,11 @@ static const char usage[] =
     "  plot RESULT.csv --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
     "           [--layout stacked|overlay] [--size WxH]\n"
     "                     plot signals of a result over time or over another signal\n"
+    "  sweep MODEL.mo|CLASS --param NAME=VALUES ... --collect EXPR,... -o STUDY.csv|STUDY.h5 [--samples N]\n"
+    "           [--seed S] [--lhs] [--runs RUNS.csv] [--save VAR,...] [--threads N] [--resume] [--shard I/N]\n"
+    "                     a parameter study: one row per run (threads, or MPI under mpirun)\n"
+    "  sweep --merge SHARD... -o STUDY.csv|STUDY.h5\n"
+    "                     join the shards of a study\n"
     "  check MODEL.mo|CLASS [--lib DIR ...] [--model NAME] [--param NAME=VALUE ...]\n"
     "                     show the flattened structure of a model, or its errors\n"
     "  components         list the component classes with their ports and parameters\n"
@@ -59,6 +64,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "components") == 0) return cmd_components(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0) return cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
     fprintf(stderr, "flange: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

@@ -42,6 +42,13 @@ FL_GUARDED(double, fl_sim_param, (const fl_sim *sim, const char *name), (sim, na
 FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, fl_diag *d),
            (sim, name, value, d), -1, d)
 {
+    int why;
+    return fl_sim_set_param_why(sim, name, value, d, &why);
+}
+
+int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural)
+{
+    *structural = 0;
     if (!sim) return -1;
     int i, k;
     if (find_param(sim, name, &i, &k, d)) return -1;
@@ -51,11 +58,13 @@ FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, 
     if (pd->type != FL_P_REAL) {
         fl_err(d, fl_noloc, "%s is not a Real parameter: it selects the model's structure; change it in the model "
                "and compile again", name);
+        *structural = 1;
         return -1;
     }
     if (sys->par_fixed[ir->pofs + k]) {
         fl_err(d, fl_noloc, "%s was used to build the model's structure (bodies, fixed positions, initial "
                "conditions): change it in the model and compile again", name);
+        *structural = 1;
         return -1;
     }
     if (fl_param_check_number(ir->name, pd, value, fl_noloc, d)) return -1;
@@ -73,6 +82,7 @@ FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, 
     if (!rc && ir->cls->elem_for && ir->cls->elem_for(par) != ir->ops) {
         fl_err(d, fl_noloc, "%s = %g would change the contact model of %s: change it in the model and compile "
                "again", name, value, ir->name);
+        *structural = 1;
         rc = -1;
     }
     if (rc) {

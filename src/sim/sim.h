@@ -191,4 +191,9 @@ void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp);
  * derivatives (after events). */
 int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp);
 
+/* fl_sim_set_param, telling why a refusal happened: *structural = 1 when
+ * the parameter (or this value of it) needs a new compilation, 0 when the
+ * value is out of range or the name unknown. */
+int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural);
+
 #endif

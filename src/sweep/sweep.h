@@ -53,6 +53,7 @@ typedef struct sw_group {
     fl_system *sys;   /* compiled on first use, freed after its last run */
     char *error;      /* the compile failure every run of the group reports */
     int tried;
+    int users;        /* threads holding sys */
     long left;        /* runs not yet finished */
     int *out_idx;     /* output variable indices: the collected, then the saved */
     int nout;
@@ -135,8 +136,12 @@ void sw_journal_append(fl_sweep *s, long run);
 void sw_journal_close(fl_sweep *s, int remove_it);
 uint64_t sw_signature(const fl_sweep *s);
 
-/* study.c: store a finished run's result (takes msg, vals and traj) */
+/* study.c: store a finished run's result (takes msg, vals and traj; vals
+ * may be NULL for a failed run); the first error of d as one line; the
+ * model compiled with the base overrides and nextra more "name=value" */
 void sw_store(fl_sweep *s, long run, int status, char *msg, double *vals, long npts, double *traj);
+char *sw_first_error(const fl_diag *d);
+fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d);
 
 /* study.c: the table of runs [first, first + count) (table.h) */
 struct sw_table;

@@ -653,8 +653,28 @@ typedef struct fl_plot_opts {
  * the descriptions' "[unit]". The picture is drawn into a
  * temporary file and then renamed over out (a new path, a regular file, or
  * the file a symbolic link leads to) or copied into it (a device, a FIFO).
- * Not thread-safe (PLplot keeps global state). Returns 0 on success. */
+ * Not thread-safe (PLplot keeps global state). Returns 0 on success.
+ * The same as fl_plot_results with the one file csv. */
 FLANGE_API int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d);
+
+/* Overlay several results (files[0..nfiles), CSV or MAT, read as by
+ * fl_plot_csv) in one picture: every signal o->y selects is drawn from
+ * every file, each file's series over its own time (files of different
+ * spans and steps mix) or, with o->x, over that file's o->x. Each pattern
+ * of o->y must match a signal of every file; an error names the file and
+ * the pattern as for one file. Units come from each file (FILE.units, the
+ * MAT descriptions); files that give a signal different units are an
+ * error naming both files; a file without units takes them from the
+ * others. Legend entries read "FILE: VAR", FILE being the file's name
+ * without its directory (or with as many trailing path components as
+ * tell the files apart when names repeat), in the order of the signals,
+ * each followed by its series from every file in the order of files; a
+ * single file gives plain "VAR", as fl_plot_csv. Colours cycle over the
+ * series; FL_PLOT_STACKED makes one panel per unit across all files.
+ * Nothing is written when any file fails. Not thread-safe. Returns 0 on
+ * success. */
+FLANGE_API int fl_plot_results(const char *const *files, int nfiles, const char *out, const fl_plot_opts *o,
+                               fl_diag *d);
 
 #ifdef __cplusplus
 }

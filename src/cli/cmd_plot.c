@@ -6,8 +6,8 @@
 #include "cli.h"
 
 static const char plot_usage[] =
-    "usage: flange plot RESULT.csv|RESULT.mat --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
-    "                   [--layout stacked|overlay] [--size WxH] [--quiet]";
+    "usage: flange plot RESULT.csv|RESULT.mat [RESULT...] --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf]\n"
+    "                   [--title T] [--layout stacked|overlay] [--size WxH] [--quiet]";
 
 static const char plot_help[] =
     "\n"
@@ -17,8 +17,13 @@ static const char plot_help[] =
     "panel per unit (positions, velocities, forces, ...). Axis labels carry the\n"
     "units from RESULT.csv.units, which flange simulate writes beside the CSV\n"
     "(a MAT result carries them in its descriptions).\n"
-    "The format follows the extension of FILE (default RESULT.png); --size is in\n"
-    "pixels for PNG and points for SVG and PDF (default 900x600).";
+    "Several results are overlaid: every signal from every file (each pattern\n"
+    "must match in each of them), each over its own time, the legend naming\n"
+    "'FILE: VAR' (FILE without its directory, or with as much of the path as\n"
+    "tells the files apart). A signal's unit must agree between the files.\n"
+    "The format follows the extension of FILE (default: the first RESULT with\n"
+    "the extension .png); --size is in pixels for PNG and points for SVG and\n"
+    "PDF (default 900x600).";
 
 static int parse_size(const char *s, int *w, int *h)
 {
@@ -36,8 +41,15 @@ static int parse_size(const char *s, int *w, int *h)
 
 int cmd_plot(int argc, char **argv)
 {
-    const char *cmd = "plot", *csv = NULL, *out = NULL, *x = NULL, *title = NULL;
+    const char *cmd = "plot", *out = NULL, *x = NULL, *title = NULL;
     cli_list y = {0};
+    /* the result files: arguments as given (a name may hold a comma) */
+    const char **files = calloc((size_t)argc, sizeof(char *));
+    int nfiles = 0;
+    if (!files) {
+        fputs("flange: out of memory\n", stderr);
+        return 1;
+    }
     fl_plot_opts o;
     memset(&o, 0, sizeof o);
     int quiet = 0, rc = -1;
@@ -48,8 +60,7 @@ int cmd_plot(int argc, char **argv)
             printf("%s\n%s\n", plot_usage, plot_help);
             rc = 0;
         } else if (arg[0] != '-' || arg[1] == '\0') {
-            if (csv) rc = cli_usage_error(cmd, plot_usage, "more than one result file ('%s' and '%s')", csv, arg);
-            csv = arg;
+            files[nfiles++] = arg;
         } else if ((v = cli_option(argc, argv, &i, "--y", &missing))) {
             cli_list_add(&y, v);
         } else if ((v = cli_option(argc, argv, &i, "--x", &missing))) {
@@ -73,29 +84,36 @@ int cmd_plot(int argc, char **argv)
         }
         if (missing) rc = cli_usage_error(cmd, plot_usage, "option %s needs a value", arg);
     }
-    if (rc < 0 && !csv) rc = cli_usage_error(cmd, plot_usage, "no result file given");
+    if (rc < 0 && nfiles == 0) rc = cli_usage_error(cmd, plot_usage, "no result file given");
     if (rc < 0 && y.n == 0)
         rc = cli_usage_error(cmd, plot_usage, "which signals? give them with --y (e.g. --y 'mass*.s')");
     char msg[512];
     if (rc < 0 && out && cli_picture_name_error(out, msg, sizeof msg)) rc = cli_usage_error(cmd, plot_usage, "%s", msg);
-    if (rc < 0 && out && cli_same_file(out, csv))
-        rc = cli_usage_error(cmd, plot_usage, "-o %s would overwrite the result file %s", out, csv);
-    if (rc >= 0) { /* help shown or a usage error */
-        cli_list_free(&y);
-        return rc;
-    }
+    /* the default picture: named after the first result */
     char *default_out = NULL;
-    if (!out) {
+    if (rc < 0 && !out) {
+        const char *csv = files[0];
         size_t n = strlen(csv);
         if (n > 4 && (strcmp(csv + n - 4, ".csv") == 0 || cli_result_is_mat(csv))) n -= 4;
         default_out = malloc(n + 5);
         if (!default_out) {
-            cli_list_free(&y);
-            return 1;
+            fputs("flange: out of memory\n", stderr);
+            rc = 1;
+        } else {
+            memcpy(default_out, csv, n);
+            strcpy(default_out + n, ".png");
+            out = default_out;
         }
-        memcpy(default_out, csv, n);
-        strcpy(default_out + n, ".png");
-        out = default_out;
+    }
+    for (int i = 0; rc < 0 && i < nfiles; i++)
+        if (cli_same_file(out, files[i]))
+            rc = cli_usage_error(cmd, plot_usage, "%s%s would overwrite the result file %s",
+                                 default_out ? "the picture " : "-o ", out, files[i]);
+    if (rc >= 0) { /* help shown, a usage error or no memory */
+        free(default_out);
+        cli_list_free(&y);
+        free(files);
+        return rc;
     }
     cli_catch_signals(); /* no temporary picture outlives an interrupted plot */
     o.y = (const char *const *)y.v;
@@ -103,11 +121,12 @@ int cmd_plot(int argc, char **argv)
     o.x = x;
     o.title = title;
     fl_diag *d = fl_diag_new();
-    rc = fl_plot_csv(csv, out, &o, d);
+    rc = fl_plot_results(files, nfiles, out, &o, d);
     cli_print_diags(d);
     if (rc == 0 && !quiet) fprintf(stderr, "flange: wrote %s\n", out);
     fl_diag_free(d);
     free(default_out);
     cli_list_free(&y);
+    free(files);
     return rc ? 1 : 0;
 }

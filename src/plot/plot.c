@@ -1,11 +1,15 @@
 /* plot.c - plots of result files (CSV or MAT) with PLplot (cairo devices:
  * PNG, SVG, PDF): signals over time or over another signal (phase plots),
- * in one panel (overlay) or one panel per unit (stacked), with axes
- * labelled by name and unit (from RESULT.csv.units when present, from the
- * descriptions of a MAT file) and a legend. The
- * picture is drawn into a temporary file and renamed (or copied) into place
- * when complete (target.c). */
+ * of one result or of several overlaid, in one panel (overlay) or one
+ * panel per unit (stacked), with axes labelled by name and unit (from
+ * RESULT.csv.units when present, from the descriptions of a MAT file) and
+ * a legend. What is drawn is a list of series (label, x, y, unit): each
+ * result file is read by read_result, the one place that knows the
+ * formats, into series of its own (a file may give several series of one
+ * signal). The picture is drawn into a temporary file and renamed (or
+ * copied) into place when complete (target.c). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -28,10 +32,26 @@ static const int palette[][3] = {
 #define NPAL ((int)(sizeof palette / sizeof palette[0]))
 #define GRID_COLOR (2 + NPAL)
 
-typedef struct signal {
-    int col;
-    const char *name, *unit;
-} signal;
+/* ---- the data: a list of series ------------------------------------------ */
+
+/* One line of the picture. x and y point into data a kept entry of the
+ * plotting owns (the columns of a result read once), so that signals of
+ * hundreds of megabytes are not copied. */
+typedef struct series {
+    char *var;   /* the signal's name */
+    char *tag;   /* what tells this series from the file's other series of
+                    var (a run of a study); NULL when the file has one */
+    char *unit;  /* "" when the file does not say */
+    char *label; /* the legend entry, made once every file is read */
+    int file;    /* index of the result file it comes from */
+    size_t n;
+    const double *x, *y;
+} series;
+
+typedef struct kept {
+    void *p;
+    void (*free)(void *);
+} kept;
 
 /* ---- units side file ---------------------------------------------------- */
 
@@ -172,15 +192,15 @@ static const char *quantity_of(const char *unit)
     return "";
 }
 
-/* One panel: the signals sig[0..n) over column xcol, in viewport
- * [y0, y1] of the page; x tick labels only on the bottom panel. */
-static void draw_panel(const fl_csv *c, int xcol, const char *xlabel, double xmin, double xmax, const signal *sig,
-                       int n, int first_color, double y0, double y1, int bottom, int top, const char *title)
+/* One panel: the series s[0..n), in viewport [y0, y1] of the page; x tick
+ * labels only on the bottom panel; first_color is the colour of s[0]. */
+static void draw_panel(const series *s, int n, const char *xlabel, double xmin, double xmax, int first_color,
+                       double y0, double y1, int bottom, int top, const char *title)
 {
     double ymin = INFINITY, ymax = -INFINITY;
     for (int k = 0; k < n; k++) {
         double lo, hi;
-        range_of(c->cols[sig[k].col], c->nrows, &lo, &hi);
+        range_of(s[k].y, s[k].n, &lo, &hi);
         ymin = fmin(ymin, lo);
         ymax = fmax(ymax, hi);
     }
@@ -193,16 +213,19 @@ static void draw_panel(const fl_csv *c, int xcol, const char *xlabel, double xmi
     plcol0(1);
     plwidth(1);
     plbox(bottom ? "bcnst" : "bcst", 0, 0, "bcnstv", 0, 0);
-    /* y label: the signal (one) or the unit (several, named in the legend) */
-    char *ylabel = n == 1 ? axis_label(sig[0].name, sig[0].unit)
-                          : (sig[0].unit[0] ? fl_xsprintf("%s [%s]", quantity_of(sig[0].unit), sig[0].unit)
-                                            : fl_xstrdup(""));
+    /* y label: the signal (one, also when drawn from several files) or the
+     * unit (several, named in the legend) */
+    int one_var = 1;
+    for (int k = 1; k < n && one_var; k++) one_var = strcmp(s[k].var, s[0].var) == 0;
+    char *ylabel = one_var ? axis_label(s[0].var, s[0].unit)
+                           : (s[0].unit[0] ? fl_xsprintf("%s [%s]", quantity_of(s[0].unit), s[0].unit)
+                                           : fl_xstrdup(""));
     pllab(bottom ? xlabel : "", ylabel, top && title ? title : "");
     free(ylabel);
     plwidth(1.6);
     for (int k = 0; k < n; k++) {
         plcol0(2 + (first_color + k) % NPAL);
-        plline((PLINT)c->nrows, c->cols[xcol], c->cols[sig[k].col]);
+        plline((PLINT)s[k].n, s[k].x, s[k].y);
     }
     plwidth(1);
     if (n > 1) {
@@ -216,7 +239,7 @@ static void draw_panel(const fl_csv *c, int xcol, const char *xlabel, double xmi
             lsty[k] = 1;
             lw[k] = 1.6;
             tcol[k] = 1;
-            text[k] = sig[k].name;
+            text[k] = s[k].label;
         }
         PLFLT lwidth, lheight;
         pllegend(&lwidth, &lheight, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
@@ -231,30 +254,36 @@ static void draw_panel(const fl_csv *c, int xcol, const char *xlabel, double xmi
     }
 }
 
-static void draw(const fl_csv *c, int xcol, const char *xlabel, const signal *sig, int n, fl_plot_layout layout,
-                 const char *title)
+/* The panels: every series in one, or one per unit (in the order the
+ * units first appear); timed: the abscissa is time (no air around it). */
+static void draw(const series *s, int n, const char *xlabel, int timed, fl_plot_layout layout, const char *title)
 {
-    double xmin, xmax;
-    range_of(c->cols[xcol], c->nrows, &xmin, &xmax);
-    pad_range(&xmin, &xmax, xcol == 0 ? 0 : 0.05);
-    /* panels: all signals, or runs of signals with the same unit */
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        double lo, hi;
+        range_of(s[k].x, s[k].n, &lo, &hi);
+        xmin = fmin(xmin, lo);
+        xmax = fmax(xmax, hi);
+    }
+    pad_range(&xmin, &xmax, timed ? 0 : 0.05);
+    /* panels: all series, or runs of series with the same unit */
     int *group = fl_xcalloc((size_t)n, sizeof(int)), ngroups = 0;
-    signal *ord = fl_xcalloc((size_t)n, sizeof(signal));
+    series *ord = fl_xcalloc((size_t)n, sizeof(series));
     int norder = 0;
     if (layout == FL_PLOT_STACKED) {
         for (int k = 0; k < n; k++) {
             int seen = 0;
-            for (int j = 0; j < k && !seen; j++) seen = strcmp(sig[j].unit, sig[k].unit) == 0;
+            for (int j = 0; j < k && !seen; j++) seen = strcmp(s[j].unit, s[k].unit) == 0;
             if (seen) continue;
             for (int j = k; j < n; j++)
-                if (strcmp(sig[j].unit, sig[k].unit) == 0) {
-                    ord[norder] = sig[j];
+                if (strcmp(s[j].unit, s[k].unit) == 0) {
+                    ord[norder] = s[j];
                     group[norder++] = ngroups;
                 }
             ngroups++;
         }
     } else {
-        for (int k = 0; k < n; k++) ord[k] = sig[k];
+        for (int k = 0; k < n; k++) ord[k] = s[k];
         norder = n;
         ngroups = 1;
     }
@@ -265,21 +294,26 @@ static void draw(const fl_csv *c, int xcol, const char *xlabel, const signal *si
         int from = at;
         while (at < norder && group[at] == g) at++;
         double y1 = top - g * (h + gap);
-        draw_panel(c, xcol, xlabel, xmin, xmax, ord + from, at - from, from, y1 - h, y1, g == ngroups - 1, g == 0,
-                   title);
+        draw_panel(ord + from, at - from, xlabel, xmin, xmax, from, y1 - h, y1, g == ngroups - 1, g == 0, title);
     }
     free(group);
     free(ord);
 }
 
-/* ---- entry point ---------------------------------------------------------- */
+/* ---- reading: result files into series ------------------------------------ */
 
-/* What fl_plot_csv holds: freed on every way out, also by the recovery
+/* What fl_plot_results holds: freed on every way out, also by the recovery
  * point's cleanup when memory runs out while reading or drawing. */
 typedef struct plotting {
-    fl_csv *c;
-    units u;
-    signal *sig;
+    const char *const *files;
+    int nfiles;
+    FL_VEC(series) s;  /* what is drawn, in legend order once every file is read */
+    FL_VEC(kept) keep; /* the data the series point into */
+    FL_VEC(int) pick;  /* select_signals: the chosen signals of one file */
+    units u;           /* the units of the file being read */
+    char *xunit;       /* phase plots: the abscissa's unit, first given by file xunit_file */
+    int xunit_file;
+    const char **tails; /* make_labels: how each file is named in the legend */
     char *xlabel;
     fl_target target; /* the temporary file PLplot draws into */
     int opened;       /* target is open */
@@ -297,14 +331,235 @@ static void plotting_free(void *arg)
     if (p->opened) fl_target_discard(&p->target);
     p->opened = 0;
     free(p->xlabel);
-    free(p->sig);
+    free((void *)p->tails);
+    free(p->xunit);
     units_free(&p->u);
-    fl_csv_free(p->c);
+    FL_VEC_FREE(p->pick);
+    for (size_t i = 0; i < p->s.n; i++) {
+        free(p->s.v[i].var);
+        free(p->s.v[i].tag);
+        free(p->s.v[i].unit);
+        free(p->s.v[i].label);
+    }
+    FL_VEC_FREE(p->s);
+    for (size_t i = 0; i < p->keep.n; i++) p->keep.v[i].free(p->keep.v[i].p);
+    FL_VEC_FREE(p->keep);
+}
+
+static void csv_free(void *c)
+{
+    fl_csv_free(c);
+}
+
+/* Room for one more kept entry, made before the data exists so that
+ * keeping it cannot fail (and lose it). */
+static void keep_room(plotting *P)
+{
+    if (P->keep.n < P->keep.cap) return;
+    size_t cap = P->keep.cap ? 2 * P->keep.cap : 8;
+    P->keep.v = fl_xrealloc(P->keep.v, cap * sizeof *P->keep.v);
+    P->keep.cap = cap;
+}
+
+/* A new series of file at the end of the list, its strings and data unset. */
+static series *add_series(plotting *P, int file)
+{
+    series z;
+    memset(&z, 0, sizeof z);
+    z.file = file;
+    FL_VEC_PUSH(P->s, z);
+    return &P->s.v[P->s.n - 1];
+}
+
+/* The signals of a result (names[1..n); names[0] is time) that the
+ * patterns of o->y select, into P->pick: in the order of the patterns,
+ * each once, never skip (the abscissa). Every pattern must match a signal
+ * of the file. 0, or -1 with a message naming path. */
+static int select_signals(plotting *P, const char *path, char *const *names, int n, int skip, const fl_plot_opts *o,
+                          fl_diag *d)
+{
+    P->pick.n = 0;
+    for (int g = 0; g < o->ny; g++) {
+        int any = 0;
+        for (int j = 1; j < n; j++) {
+            if (!fl_glob_match(o->y[g], names[j])) continue;
+            any = 1;
+            int dup = j == skip;
+            for (size_t k = 0; k < P->pick.n && !dup; k++) dup = P->pick.v[k] == j;
+            if (!dup) FL_VEC_PUSH(P->pick, j);
+        }
+        if (!any) {
+            fl_err(d, fl_noloc, "%s: no signal matches '%s' (the file has %d signals, e.g. %s)", path, o->y[g], n - 1,
+                   names[1]);
+            return -1;
+        }
+    }
+    if (P->pick.n == 0) {
+        fl_err(d, fl_noloc, "%s: nothing to plot against %s", path, o->x);
+        return -1;
+    }
+    return 0;
+}
+
+/* The abscissa's unit for a phase plot: the same in every file that gives one. */
+static int note_xunit(plotting *P, int file, const char *x, const char *unit, fl_diag *d)
+{
+    if (!unit[0]) return 0;
+    if (!P->xunit) {
+        P->xunit = fl_xstrdup(unit);
+        P->xunit_file = file;
+    } else if (strcmp(P->xunit, unit) != 0) {
+        fl_err(d, fl_noloc, "%s: signal '%s' has unit '%s', but '%s' in %s", P->files[file], x, unit, P->xunit,
+               P->files[P->xunit_file]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends the series of result file P->files[file]: for every signal o->y
+ * selects, one series over time, or over o->x for a phase plot, with the
+ * unit the file gives. The one place that knows the formats of results:
+ * CSV (units from FILE.units) and MAT (units from the descriptions), one
+ * run each, so one series per signal. 0, or -1 with a message naming the
+ * file. */
+static int read_result(plotting *P, int file, const fl_plot_opts *o, fl_diag *d)
+{
+    const char *path = P->files[file];
+    keep_room(P);
+    fl_csv *c = fl_csv_read(path, d);
+    if (!c) return -1;
+    P->keep.v[P->keep.n++] = (kept){c, csv_free};
+    units_free(&P->u);
+    memset(&P->u, 0, sizeof P->u);
+    if (c->units)
+        units_from(c, &P->u);
+    else
+        units_read(path, &P->u);
+    if (c->nrows < 2 || c->ncols < 2) {
+        fl_err(d, fl_noloc, "%s: nothing to plot (a signal besides time and at least two rows are needed)", path);
+        return -1;
+    }
+    int xcol = 0;
+    if (o->x) {
+        xcol = fl_csv_column(c, o->x);
+        if (xcol < 0) {
+            fl_err(d, fl_noloc, "%s: no signal '%s' for the x axis", path, o->x);
+            return -1;
+        }
+        if (note_xunit(P, file, o->x, units_of(&P->u, o->x), d)) return -1;
+    }
+    if (select_signals(P, path, c->names, c->ncols, xcol, o, d)) return -1;
+    for (size_t k = 0; k < P->pick.n; k++) {
+        int j = P->pick.v[k];
+        series *t = add_series(P, file);
+        t->n = c->nrows;
+        t->x = c->cols[xcol];
+        t->y = c->cols[j];
+        t->var = fl_xstrdup(c->names[j]);
+        t->unit = fl_xstrdup(units_of(&P->u, c->names[j]));
+    }
+    return 0;
+}
+
+/* A signal's unit is the same in every file that gives one (the series
+ * from first on are new); a file that gives none takes it from the others. */
+static int check_units(plotting *P, size_t first, fl_diag *d)
+{
+    for (size_t i = first; i < P->s.n; i++) {
+        series *a = &P->s.v[i];
+        for (size_t j = 0; j < first; j++) {
+            series *b = &P->s.v[j];
+            if (strcmp(a->var, b->var) != 0) continue;
+            if (a->unit[0] && b->unit[0] && strcmp(a->unit, b->unit) != 0) {
+                fl_err(d, fl_noloc, "%s: signal '%s' has unit '%s', but '%s' in %s", P->files[a->file], a->var,
+                       a->unit, b->unit, P->files[b->file]);
+                return -1;
+            }
+        }
+    }
+    for (size_t i = 0; i < P->s.n; i++) {
+        series *a = &P->s.v[i];
+        for (size_t j = 0; j < P->s.n && !a->unit[0]; j++)
+            if (P->s.v[j].unit[0] && strcmp(a->var, P->s.v[j].var) == 0) {
+                char *u = fl_xstrdup(P->s.v[j].unit);
+                free(a->unit);
+                a->unit = u;
+            }
+    }
+    return 0;
+}
+
+/* Legend order: the signals in the order they first appear, each followed
+ * by its series from every file (and run), in the order they were read. */
+static void order_series(plotting *P)
+{
+    size_t n = P->s.n;
+    if (n < 2) return;
+    series *out = fl_xcalloc(n, sizeof(series) + 1);
+    unsigned char *taken = (unsigned char *)(out + n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (taken[i]) continue;
+        for (size_t j = i; j < n; j++)
+            if (!taken[j] && strcmp(P->s.v[j].var, P->s.v[i].var) == 0) {
+                out[m++] = P->s.v[j];
+                taken[j] = 1;
+            }
+    }
+    /* the same series (and strings), in the new order */
+    memcpy(P->s.v, out, n * sizeof(series));
+    free(out);
+}
+
+/* The last k components of path ("runs/a/r.csv", 2: "a/r.csv"); the whole
+ * path when it has no more. */
+static const char *path_tail(const char *path, int k)
+{
+    const char *p = path + strlen(path);
+    for (int i = 0; i < k; i++) {
+        if (i > 0) {
+            while (p > path && p[-1] == '/') p--;
+            if (p == path) return path;
+        }
+        while (p > path && p[-1] != '/') p--;
+        if (p == path) return path;
+    }
+    return p;
+}
+
+/* The legend entries: "VAR" for one file, "FILE: VAR" for several, FILE
+ * being the file's name without its directory, or with as much of the
+ * path as tells the files apart; a series' tag (a run) follows FILE. */
+static void make_labels(plotting *P)
+{
+    int nf = P->nfiles;
+    P->tails = fl_xcalloc((size_t)nf, sizeof(char *));
+    for (int k = 1;; k++) {
+        int clash = 0, grew = 0;
+        for (int i = 0; i < nf; i++) {
+            const char *t = path_tail(P->files[i], k);
+            grew = grew || k == 1 || t != P->tails[i];
+            P->tails[i] = t;
+        }
+        for (int i = 0; i < nf && !clash; i++)
+            for (int j = 0; j < i && !clash; j++)
+                clash = strcmp(P->tails[i], P->tails[j]) == 0 && strcmp(P->files[i], P->files[j]) != 0;
+        if (!clash || !grew) break;
+    }
+    for (size_t i = 0; i < P->s.n; i++) {
+        series *s = &P->s.v[i];
+        const char *file = nf > 1 ? P->tails[s->file] : NULL;
+        if (file && s->tag)
+            s->label = fl_xsprintf("%s %s: %s", file, s->tag, s->var);
+        else if (file || s->tag)
+            s->label = fl_xsprintf("%s: %s", file ? file : s->tag, s->var);
+        else
+            s->label = fl_xstrdup(s->var);
+    }
 }
 
 /* Draw the picture into the target's temporary file with PLplot: 0, or -1 with a message. */
-static int draw_file(plotting *P, const char *dev, int w, int h, int xcol, int n, const fl_plot_opts *o,
-                     const char *out, fl_diag *d)
+static int draw_file(plotting *P, const char *dev, int w, int h, const fl_plot_opts *o, const char *out, fl_diag *d)
 {
     P->drawing = 1;
     if (setjmp(plot_failed)) {
@@ -325,17 +580,29 @@ static int draw_file(plotting *P, const char *dev, int w, int h, int xcol, int n
     plinit();
     pladv(0);
     plschr(0, 0.9);
-    draw(P->c, xcol, P->xlabel, P->sig, n, o->layout, o->title);
+    draw(P->s.v, (int)P->s.n, P->xlabel, !o->x, o->layout, o->title);
     plend();
     plsexit(NULL);
     P->drawing = 0;
     return 0;
 }
 
-FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d), (csv, out, o, d),
-           -1, d)
+/* ---- entry points ---------------------------------------------------------- */
+
+FL_GUARDED(int, fl_plot_results,
+           (const char *const *files, int nfiles, const char *out, const fl_plot_opts *o, fl_diag *d),
+           (files, nfiles, out, o, d), -1, d)
 {
-    if (!csv || !out || !o) return -1;
+    if (!out || !o) return -1;
+    if (!files || nfiles < 1) {
+        fl_err(d, fl_noloc, "no result file to plot");
+        return -1;
+    }
+    for (int i = 0; i < nfiles; i++)
+        if (!files[i]) {
+            fl_err(d, fl_noloc, "result file %d of %d is NULL", i + 1, nfiles);
+            return -1;
+        }
     const char *dev = device_for(out);
     if (!dev) {
         const char *dot = strrchr(out, '.');
@@ -353,52 +620,21 @@ FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_op
     }
     plotting P;
     memset(&P, 0, sizeof P);
+    P.files = files;
+    P.nfiles = nfiles;
     fl_cleanup cl;
     fl_cleanup_push(&cl, plotting_free, &P);
     int rc = -1;
-    fl_csv *c = P.c = fl_csv_read(csv, d);
-    if (!c) goto out;
-    if (c->units)
-        units_from(c, &P.u);
-    else
-        units_read(csv, &P.u);
-    signal *sig = P.sig = fl_xcalloc((size_t)c->ncols, sizeof(signal));
-    int n = 0, xcol = 0;
-    if (c->nrows < 2 || c->ncols < 2) {
-        fl_err(d, fl_noloc, "%s: nothing to plot (a signal besides time and at least two rows are needed)", csv);
+    for (int i = 0; i < nfiles; i++) {
+        size_t first = P.s.n;
+        if (read_result(&P, i, o, d) || check_units(&P, first, d)) goto out;
+    }
+    if (P.s.n > (size_t)INT_MAX / 2) {
+        fl_err(d, fl_noloc, "%zu series are too many to draw", P.s.n);
         goto out;
     }
-    if (o->x) {
-        xcol = fl_csv_column(c, o->x);
-        if (xcol < 0) {
-            fl_err(d, fl_noloc, "%s: no signal '%s' for the x axis", csv, o->x);
-            goto out;
-        }
-    }
-    /* the signals, in the order of the patterns, each once */
-    for (int g = 0; g < o->ny; g++) {
-        int any = 0;
-        for (int j = 1; j < c->ncols; j++) {
-            if (!fl_glob_match(o->y[g], c->names[j])) continue;
-            any = 1;
-            int dup = 0;
-            for (int k = 0; k < n && !dup; k++) dup = sig[k].col == j;
-            if (dup || j == xcol) continue;
-            sig[n].col = j;
-            sig[n].name = c->names[j];
-            sig[n].unit = units_of(&P.u, c->names[j]);
-            n++;
-        }
-        if (!any) {
-            fl_err(d, fl_noloc, "%s: no signal matches '%s' (the file has %d signals, e.g. %s)", csv, o->y[g],
-                   c->ncols - 1, c->names[1]);
-            goto out;
-        }
-    }
-    if (n == 0) {
-        fl_err(d, fl_noloc, "%s: nothing to plot against %s", csv, o->x);
-        goto out;
-    }
+    order_series(&P);
+    make_labels(&P);
     if (!device_available(dev)) {
         fl_err(d, fl_noloc, "cannot write %s: PLplot's cairo driver is missing (Debian package plplot-driver-cairo)",
                out);
@@ -409,11 +645,17 @@ FL_GUARDED(int, fl_plot_csv, (const char *csv, const char *out, const fl_plot_op
     if (fd < 0) goto out;
     close(fd); /* PLplot opens it by name */
     P.opened = 1;
-    P.xlabel = o->x ? axis_label(c->names[xcol], units_of(&P.u, c->names[xcol])) : fl_xstrdup("time [s]");
-    if (draw_file(&P, dev, w, h, xcol, n, o, out, d)) goto out;
+    P.xlabel = o->x ? axis_label(o->x, P.xunit ? P.xunit : "") : fl_xstrdup("time [s]");
+    if (draw_file(&P, dev, w, h, o, out, d)) goto out;
     rc = fl_target_commit(&P.target, d);
 out:
     fl_cleanup_pop(&cl);
     plotting_free(&P);
     return rc;
+}
+
+int fl_plot_csv(const char *csv, const char *out, const fl_plot_opts *o, fl_diag *d)
+{
+    const char *files[1] = {csv};
+    return fl_plot_results(csv ? files : NULL, csv ? 1 : 0, out, o, d);
 }

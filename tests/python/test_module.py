@@ -15,7 +15,7 @@ import threading
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pycheck import EX, SRC, T, check, cli, cli_mat, diff, done, read_mat, same, skip  # noqa: E402
+from pycheck import EX, SRC, T, check, cli, cli_mat, diff, done, same, skip  # noqa: E402
 
 try:
     import numpy as np

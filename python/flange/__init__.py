@@ -35,7 +35,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib as _L
 
-__all__ = ["simulate", "load", "Model", "Result", "Experiment", "Error", "FlangeWarning",
+__all__ = ["simulate", "load", "sweep", "Study", "Model", "Result", "Experiment", "Error", "FlangeWarning",
            "library_path", "__version__"]
 
 __version__ = _lib.version
@@ -253,7 +253,9 @@ def _load(path, model, params, libs, strict_init):
         items = d.items()
     if not sys_:
         raise Error(_texts(items) or ["error: the model could not be loaded"])
-    return Model(sys_, name, items)
+    m = Model(sys_, name, items)
+    m._source = (path, class_name, model_name, _load_params(params), list(libs or []))
+    return m
 
 
 class Model:
@@ -391,6 +393,40 @@ class Model:
         return self._simulate(stop=stop, params=params, vars=vars, start=start, interval=interval,
                               tolerance=tolerance, solver=solver, contacts=contacts, energy=energy,
                               max_rows=max_rows, prior=[])
+
+    def sweep(self, params=None, collect=None, samples=None, seed=1, lhs=False, runs=None, save=None, threads=0,
+              start=None, stop=None, interval=None, tolerance=None, solver="auto", output=None, progress=None):
+        """Run a parameter study of this model, as `flange sweep` does, and
+        return a flange.Study ({column: values}, one entry per run).
+
+        params     {name: values}: a list of numbers, or a spec string as on
+                   the command line ("0:1:11", "log(1e-3:1:4)", and with
+                   samples "uniform(0,1)", "normal(0,1)", "loguniform(1,10)");
+                   several form the full-factorial grid, the last varying
+                   fastest
+        collect    ["max(mass.s)", "final(mass.v)", "at(mass.s, 0.5)",
+                   "mean(abs(spring.f))", "count_events"]
+        samples    N samples of the distributions (seed; lhs=True for a
+                   Latin hypercube)
+        runs       explicit runs: {name: values} (equal lengths) or a CSV file
+        save       variables whose trajectories every run keeps
+                   (Study.trajectories)
+        threads    0: every core
+        output     also write the table (.csv) or everything (.h5) there
+        progress   progress(done, failed, total), called after each run
+
+        Parameters the compiled system can change are set per run; the
+        others (masses, the model's own parameters) compile the model again
+        once per combination of their values: the study starts from the
+        model's text, with the params given to flange.load applied to every
+        run. A failed run is a row with status "failed" and its message."""
+        from ._sweep import run_sweep
+        self._check_open()
+        path, class_name, model_name, load_params, libs = self._source
+        return run_sweep(path, class_name, model_name, load_params, libs, params=params, collect=collect,
+                         samples=samples, seed=seed, lhs=lhs, runs=runs, save=save, threads=threads, start=start,
+                         stop=stop, interval=interval, tolerance=tolerance, solver=solver, output=output,
+                         Error=Error, diag=_Diag, progress=progress)
 
     def _simulate(self, stop, params, vars, start, interval, tolerance, solver, contacts, energy, max_rows,
                   prior):
@@ -626,3 +662,13 @@ def simulate(path=None, stop=None, params=None, vars=None, model=None, start=Non
                            prior=m._load_items)
     finally:
         m.close()
+
+
+def sweep(path=None, params=None, collect=None, model=None, libs=None, **kw):
+    """flange.load(path, model=model, libs=libs).sweep(params, collect, **kw):
+    a parameter study of a model file (see Model.sweep)."""
+    with load(path, model=model, libs=libs) as m:
+        return m.sweep(params=params, collect=collect, **kw)
+
+
+from ._sweep import Study  # noqa: E402  (after the module's own names)

@@ -285,12 +285,13 @@ int cmd_sweep(int argc, char **argv)
         fputc('\n', stderr);
     }
     double t0 = 0;
-    long failed = 0;
+    long failed = 0, taken_back = 0;
     if (ok) {
         cli_catch_signals();
         progress pr = {0, 0, 0, isatty(2)};
         t0 = pr.t0 = now();
-        for (long r = first; r < first + count; r++) pr.first_done += fl_sweep_has_result(s, r);
+        for (long r = 0; r < nruns; r++) pr.first_done += fl_sweep_has_result(s, r);
+        for (long r = first; r < first + count; r++) taken_back += fl_sweep_has_result(s, r);
         if (mpi) {
             failed = cli_mpi_sweep(s, first, count, quiet ? NULL : show_progress, &pr, d);
         } else {
@@ -315,7 +316,8 @@ int cmd_sweep(int argc, char **argv)
                 long nf = 0;
                 for (long r = first; r < first + count; r++) nf += fl_sweep_value(s, r, fl_sweep_nparams(s) + 1) == 1;
                 double el = now() - t0;
-                fprintf(stderr, "sweep: %ld runs (%ld failed) in %.1f s; wrote %s\n", count, nf, el, out);
+                fprintf(stderr, "sweep: %ld runs (%ld failed; %ld run now, %ld taken back) in %.1f s; wrote %s\n",
+                        count, nf, count - taken_back, taken_back, el, out);
             }
         }
     }

@@ -171,20 +171,19 @@ static double uniform01(uint64_t *st)
     return ((double)(next64(st) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
-/* The standard normal quantile: Newton's method on the normal CDF,
- * Phi(x) = erfc(-x / sqrt 2) / 2, from a logistic first guess. */
+/* The standard normal quantile: bisection of the normal CDF,
+ * Phi(x) = erfc(-x / sqrt 2) / 2, on [-40, 40] (robust in the tails, where
+ * Newton's method overshoots; 90 halvings reach the rounding unit). */
 static double normal_quantile(double u)
 {
-    double x = log(u / (1 - u)) / 1.702;
-    for (int it = 0; it < 60; it++) {
-        double cdf = 0.5 * erfc(-x / sqrt(2.0));
-        double pdf = exp(-0.5 * x * x) * 0.39894228040143267794; /* 1/sqrt(2 pi) */
-        if (pdf < 1e-300) break;
-        double dx = (cdf - u) / pdf;
-        x -= dx;
-        if (fabs(dx) < 1e-15 * (1 + fabs(x))) break;
+    double lo = -40, hi = 40;
+    for (int it = 0; it < 90 && hi - lo > 0; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid == lo || mid == hi) break;
+        if (0.5 * erfc(-mid / sqrt(2.0)) < u) lo = mid;
+        else hi = mid;
     }
-    return x;
+    return 0.5 * (lo + hi);
 }
 
 static double draw(const sw_param *p, double u)

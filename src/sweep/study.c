@@ -285,7 +285,12 @@ char *sw_first_error(const fl_diag *d)
 {
     for (int i = 0; i < fl_diag_count(d); i++)
         if (fl_diag_severity(d, i) == FL_SEV_ERROR) {
-            char *m = fl_xstrdup(fl_diag_text(d, i));
+            /* one line, without the "error: " every entry of a failed-run column would repeat, and
+             * without the "--param: " of a value given as a load override */
+            const char *t = fl_diag_text(d, i);
+            if (strncmp(t, "--param: ", 9) == 0) t += 9;
+            if (strncmp(t, "error: ", 7) == 0) t += 7;
+            char *m = fl_xstrdup(t);
             for (char *c = m; *c; c++)
                 if (*c == '\n' || *c == '\r') *c = ' ';
             return m;
@@ -320,15 +325,33 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
     free(ov);
     int structural = 1;
     if (!other) {
-        /* a load error is the name's fault (an unknown parameter); a compile
-         * error may be the value's: that run fails, the study goes on */
-        int load_error = 0;
-        for (int e = 0; e < fl_diag_count(cd); e++)
-            if (fl_diag_severity(cd, e) == FL_SEV_ERROR && strstr(fl_diag_text(cd, e), name)) load_error = 1;
-        if (load_error && k < 0) {
+        /* A value may be invalid (that run fails, the study goes on); but
+         * when up to three different values all fail, the name is wrong
+         * (an unknown parameter) or the study pointless: stop here. */
+        int tried = 1, loaded = 0;
+        for (long r = 0; r < s->nruns && tried < 3 && !loaded; r++) {
+            double x = s->runs[r * s->npar + j];
+            int seen = same_bits(x, isnan(v) ? s->runs[j] : v);
+            for (long q = 0; q < r && !seen; q++) seen = same_bits(x, s->runs[q * s->npar + j]);
+            if (seen) continue;
+            tried++;
+            fl_diag *xd = fl_diag_new();
+            char *xo = override(name, x);
+            fl_system *xs = sw_compile(s, &xo, 1, xd);
+            loaded = xs != NULL;
+            fl_system_free(xs);
+            free(xo);
+            fl_diag_free(xd);
+        }
+        if (!loaded) {
             for (int e = 0; e < fl_diag_count(cd); e++)
-                if (fl_diag_severity(cd, e) == FL_SEV_ERROR)
-                    fl_err(d, fl_noloc, "--param %s: %s", name, fl_diag_text(cd, e));
+                if (fl_diag_severity(cd, e) == FL_SEV_ERROR) {
+                    const char *t = fl_diag_text(cd, e);
+                    if (strncmp(t, "--param: ", 9) == 0) t += 9;
+                    if (strncmp(t, "error: ", 7) == 0) t += 7;
+                    fl_err(d, fl_noloc, "--param %s: %s%s", name, t,
+                           tried > 1 ? " (and with every other value tried)" : "");
+                }
             fl_diag_free(cd);
             return -1;
         }

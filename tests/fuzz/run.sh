@@ -42,7 +42,10 @@ end=$(date +%s)
 execs=0
 for log in "$run"/fuzz-*.log; do
   n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')
-  [ "$n" -gt 0 ] || n=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -n 1)
+  # fork mode: the parent's status lines count every job's executions (an
+  # interrupted job's final statistics count only its own)
+  f=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$log" | tail -n 1)
+  [ "${f:-0}" -le "$n" ] || n=$f
   execs=$((execs + ${n:-0}))
 done
 secs_run=$((end - start > 0 ? end - start : 1))

@@ -240,6 +240,30 @@ for th in 1 2; do
   ENS[$th]="$(kv runs_per_s_core "$W/out") runs/s per core ($(kv runs_per_s "$W/out") runs/s)"
 done
 
+# ---- flange sweep: the same kind of study from the command line -------------
+# A grid of 40 x 25 = 1000 runs (hard-stop stiffness and damping) with two
+# collected quantities, on 1 and 2 threads and on 2 MPI ranks; efficiency
+# = throughput with 2 workers / (2 x throughput with 1 thread).
+declare -A SW
+SWEEP=(examples/hardstop_hysteresis.mo --param 'hardStop.stiff_up=log(1e4:1e7:40)' --param 'hardStop.D_up=1:100:25'
+       --collect 'max(abs(body2.s)),count_events' -o "$W/study.csv" --quiet)
+header "flange sweep: hardstop_hysteresis, 1000 runs (40 stiffnesses x 25 dampings, log and linear grids)"
+for th in 1 2; do
+  rm -f "$W/study.csv.journal"
+  bench_case "sweep --threads $th" -- "$FLANGE" sweep "${SWEEP[@]}" --threads $th
+  SW[$th]=$MEDIAN
+  say "|  | $(awk -v t="$MEDIAN" -v k=$th 'BEGIN { if (t > 0) printf "%.1f runs/s, %.1f runs/s per core", 1000 / t, 1000 / t / k }') | | | | | | | | | |"
+done
+if command -v mpirun >/dev/null 2>&1; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  bench_case "sweep mpirun -n 2" -- mpirun -n 2 --oversubscribe "$FLANGE" sweep "${SWEEP[@]}"
+  SW[mpi]=$MEDIAN
+  say "|  | $(awk -v t="$MEDIAN" 'BEGIN { if (t > 0) printf "%.1f runs/s, %.1f runs/s per rank", 1000 / t, 500 / t }') | | | | | | | | | |"
+else
+  say ""; say "mpirun is not installed (openmpi-bin): the MPI case was skipped."
+fi
+eff() { awk -v one="$1" -v two="$2" 'BEGIN { if (one > 0 && two > 0) printf "%.0f %%", 100 * one / (2 * two); else print "n/a" }'; }
+
 # ---- the targets of the speed issue ----------------------------------------
 say ""
 say "### Targets"
@@ -263,5 +287,6 @@ say "| parse + compile of the 1e4 model file | ${T_LOAD[10000]:-n/a} s |"
 say "| the 1e4 chain with a user-written coupler within 1.5x of the built-in SpringDamper | ${USER_MEDIAN:-n/a} (median of interleaved pairs) |"
 say "| the $ARR_N chain written with arrays, parse + compile within 2x of the flat text | $(ratio "${T_ARR:-}" "${T_FLAT:-}") ($T_ARR s vs $T_FLAT s) |"
 say "| ensemble throughput ($RUNS runs) | 2 threads: ${ENS[2]:-n/a}; 1 thread: ${ENS[1]:-n/a} |"
+say "| flange sweep, 1000 runs: efficiency of 2 threads / of mpirun -n 2 against 1 thread | $(eff "${SW[1]:-}" "${SW[2]:-}") / $(eff "${SW[1]:-}" "${SW[mpi]:-}") (1 thread ${SW[1]:-n/a} s, 2 threads ${SW[2]:-n/a} s, 2 ranks ${SW[mpi]:-n/a} s) |"
 mv "$OUT.tmp" "$OUT"
 echo "bench: wrote $OUT" >&2

@@ -21,6 +21,7 @@
 
 #include "output/csvread.h"
 #include "output/target.h"
+#include "sweep/table.h"
 #include "util/diag.h"
 #include "util/util.h"
 
@@ -416,6 +417,201 @@ static int note_xunit(plotting *P, int file, const char *x, const char *unit, fl
     return 0;
 }
 
+/* ---- studies (flange sweep): a table of runs, saved trajectories ------------ */
+
+static void table_free(void *t)
+{
+    sw_table_free(t);
+    free(t);
+}
+
+/* 1 when path is a study of flange sweep: an HDF5 file, or a CSV table
+ * whose first column is "run". */
+static int is_study(const char *path)
+{
+    if (sw_h5_path(path)) return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char head[8] = {0};
+    size_t n = fread(head, 1, 4, f);
+    fclose(f);
+    return n == 4 && memcmp(head, "run,", 4) == 0;
+}
+
+/* Saved trajectories: one series per run and selected variable, over time
+ * (or over a saved variable), tagged "run N". */
+static int study_trajectories(plotting *P, int file, const sw_table *t, const fl_plot_opts *o, fl_diag *d)
+{
+    const char *path = P->files[file];
+    int w = 1 + t->nsave;
+    char **names = fl_xcalloc((size_t)w, sizeof *names);
+    names[0] = "time";
+    for (int k = 0; k < t->nsave; k++) names[1 + k] = t->save_names[k];
+    int xcol = 0;
+    if (o->x) {
+        for (xcol = 1; xcol < w && strcmp(names[xcol], o->x) != 0; xcol++) {}
+        if (xcol == w) {
+            free(names);
+            fl_err(d, fl_noloc, "%s: no saved trajectory '%s' for the x axis", path, o->x);
+            return -1;
+        }
+    }
+    int rc = select_signals(P, path, names, w, xcol, o, d);
+    free(names);
+    if (rc) return -1;
+    int runcol = 0;
+    for (long r = 0; r < t->nrows; r++) {
+        long n = t->npts[r];
+        if (n < 2) continue; /* a failed run */
+        /* the run's points as columns */
+        keep_room(P);
+        double *cols = fl_xmalloc(sizeof(double) * (size_t)n * (size_t)w);
+        P->keep.v[P->keep.n++] = (kept){cols, free};
+        for (long i = 0; i < n; i++)
+            for (int k = 0; k < w; k++) cols[(size_t)k * (size_t)n + (size_t)i] = t->traj[r][i * w + k];
+        for (size_t q = 0; q < P->pick.n; q++) {
+            int j = P->pick.v[q];
+            series *sr = add_series(P, file);
+            sr->n = (size_t)n;
+            sr->x = cols + (size_t)xcol * (size_t)n;
+            sr->y = cols + (size_t)j * (size_t)n;
+            sr->var = fl_xstrdup(t->save_names[j - 1]);
+            sr->tag = fl_xsprintf("run %.0f", t->num[r * t->ncols + runcol]);
+            sr->unit = fl_xstrdup("");
+        }
+    }
+    if (P->s.n == 0) {
+        fl_err(d, fl_noloc, "%s: no run has a saved trajectory to plot", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The table: collected quantities (o->y) over a parameter (o->x), one
+ * series per combination of the other parameters' values (the tag names
+ * them), through the runs that have a value, in the order of x. */
+static int study_table(plotting *P, int file, const sw_table *t, const fl_plot_opts *o, fl_diag *d)
+{
+    const char *path = P->files[file];
+    int status = -1;
+    for (int j = 0; j < t->ncols; j++)
+        if (t->text[j] && strcmp(t->names[j], "status") == 0) status = j;
+    if (!o->x) {
+        fl_err(d, fl_noloc, "%s: a study table: give the parameter for the x axis (--x %s)", path,
+               status > 1 ? t->names[1] : "PARAMETER");
+        return -1;
+    }
+    int xcol = -1;
+    for (int j = 0; j < t->ncols; j++)
+        if (!t->text[j] && strcmp(t->names[j], o->x) == 0) xcol = j;
+    if (xcol < 0) {
+        fl_err(d, fl_noloc, "%s: no column '%s' for the x axis", path, o->x);
+        return -1;
+    }
+    /* the number columns, "run" first (select_signals never picks names[0]) */
+    char **names = fl_xcalloc((size_t)t->ncols, sizeof *names);
+    int *col = fl_xcalloc((size_t)t->ncols, sizeof *col);
+    int nn = 0, xi = 0;
+    for (int j = 0; j < t->ncols; j++)
+        if (!t->text[j]) {
+            if (j == xcol) xi = nn;
+            col[nn] = j;
+            names[nn++] = t->names[j];
+        }
+    int rc = select_signals(P, path, names, nn, xi, o, d);
+    free(names);
+    if (rc) {
+        free(col);
+        return -1;
+    }
+    /* rows in order of the other parameters' values, then of x */
+    long nr = t->nrows;
+    long *ord = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
+    double *key = fl_xmalloc(sizeof(double) * (size_t)(nr ? nr : 1));
+    for (long r = 0; r < nr; r++) ord[r] = r;
+    int npar = status > 0 ? status - 1 : 0; /* the parameters: columns 1 .. status - 1 */
+    for (int pass = 0; pass <= npar; pass++) { /* stable sorts: x first, then each other parameter, last one first */
+        int c = pass == 0 ? xcol : 1 + npar - pass;
+        if (pass > 0 && c == xcol) continue;
+        for (long r = 0; r < nr; r++) key[r] = t->num[r * t->ncols + c];
+        long *pos = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
+        for (long i = 0; i < nr; i++) pos[ord[i]] = i;
+        const double *k2 = key;
+        /* ties keep the previous order: break them by the previous position */
+        long *tmp = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
+        memcpy(tmp, ord, sizeof(long) * (size_t)nr);
+        for (long i = 1; i < nr; i++) { /* insertion sort: studies have thousands of rows at most in a picture */
+            long v = tmp[i], j = i - 1;
+            while (j >= 0 && (k2[tmp[j]] > k2[v] || (k2[tmp[j]] == k2[v] && pos[tmp[j]] > pos[v]))) {
+                tmp[j + 1] = tmp[j];
+                j--;
+            }
+            tmp[j + 1] = v;
+        }
+        memcpy(ord, tmp, sizeof(long) * (size_t)nr);
+        free(tmp);
+        free(pos);
+    }
+    free(key);
+    /* cut into groups of equal other parameters; one series per group and quantity */
+    keep_room(P);
+    double *data = fl_xmalloc(sizeof(double) * 2 * (size_t)(nr ? nr : 1) * (P->pick.n ? P->pick.n : 1));
+    P->keep.v[P->keep.n++] = (kept){data, free};
+    size_t used = 0;
+    for (long a = 0; a < nr;) {
+        long b = a + 1;
+        for (; b < nr; b++) {
+            int same = 1;
+            for (int c = 1; c <= npar && same; c++)
+                if (c != xcol) same = t->num[ord[a] * t->ncols + c] == t->num[ord[b] * t->ncols + c];
+            if (!same) break;
+        }
+        fl_buf tag = {0};
+        for (int c = 1; c <= npar; c++) {
+            if (c == xcol) continue;
+            char v[32];
+            fl_buf_printf(&tag, "%s%s=%s", tag.n ? ", " : "", t->names[c], sw_format_number(t->num[ord[a] * t->ncols + c], v));
+        }
+        for (size_t q = 0; q < P->pick.n; q++) {
+            int j = col[P->pick.v[q]];
+            double *x = data + used, *y = x + (b - a);
+            size_t n = 0;
+            for (long r = a; r < b; r++) {
+                double yv = t->num[ord[r] * t->ncols + j], xv = t->num[ord[r] * t->ncols + xcol];
+                if (!isfinite(yv) || !isfinite(xv)) continue; /* a failed run */
+                x[n] = xv;
+                y[n++] = yv;
+            }
+            used += 2 * (size_t)(b - a);
+            if (!n) continue;
+            series *sr = add_series(P, file);
+            sr->n = n;
+            sr->x = x;
+            sr->y = y;
+            sr->var = fl_xstrdup(t->names[j]);
+            sr->tag = tag.n ? fl_xstrdup(tag.s) : NULL;
+            sr->unit = fl_xstrdup("");
+        }
+        fl_buf_free(&tag);
+        a = b;
+    }
+    free(ord);
+    free(col);
+    return 0;
+}
+
+static int read_study(plotting *P, int file, const fl_plot_opts *o, fl_diag *d)
+{
+    keep_room(P);
+    sw_table *t = fl_xcalloc(1, sizeof *t);
+    P->keep.v[P->keep.n++] = (kept){t, table_free};
+    if (sw_table_read(P->files[file], t, d)) return -1;
+    /* trajectories when the file has them and the x axis is not a column of the table */
+    int in_table = 0;
+    for (int j = 0; o->x && j < t->ncols; j++) in_table |= strcmp(t->names[j], o->x) == 0;
+    return t->nsave > 0 && !in_table ? study_trajectories(P, file, t, o, d) : study_table(P, file, t, o, d);
+}
+
 /* Appends the series of result file P->files[file]: for every signal o->y
  * selects, one series over time, or over o->x for a phase plot, with the
  * unit the file gives. The one place that knows the formats of results:
@@ -425,6 +621,7 @@ static int note_xunit(plotting *P, int file, const char *x, const char *unit, fl
 static int read_result(plotting *P, int file, const fl_plot_opts *o, fl_diag *d)
 {
     const char *path = P->files[file];
+    if (is_study(path)) return read_study(P, file, o, d);
     keep_room(P);
     fl_csv *c = fl_csv_read(path, d);
     if (!c) return -1;

@@ -60,6 +60,13 @@ sys.exit(1 if fails else 0)
 PYEOF
 then ok "9 rows equal single runs (max, final, min exactly; mean and at within 1e-12)"; else bad "rows vs single runs"; fi
 
+# ---- plots of a study: a quantity over a parameter, one line per other value -------
+"$FLANGE" plot grid.csv --x damper1.d --y 'max(mass2.s)' -o grid.svg --quiet || bad "plot of a study table"
+cols=$(grep -o 'stroke:rgb([0-9.%,]*)' grid.svg | sort | uniq -c | awk '$1 == 2' | wc -l)
+[ "$cols" = 3 ] && ok "plot of the table: 3 lines (one per mass2.m), each in the legend" || bad "plot lines: $cols"
+"$FLANGE" plot grid.csv --y 'max(mass2.s)' -o g2.svg 2> err
+first_err 1 "error: grid.csv: a study table: give the parameter for the x axis (--x damper1.d)" "plot of a table without --x"
+
 # ---- failing runs are rows -------------------------------------------------------
 "$FLANGE" sweep model.mo --param spring2.c=-1,1e4 --param damper1.d=5 --collect 'max(mass2.s)' -o fail.csv --quiet \
   && ok "failing runs: exit 0" || bad "failing runs: exit $?"

@@ -511,6 +511,9 @@ static void check_write_limit(void)
         char want[600];
         snprintf(want, sizeof want, "error: cannot write %s: File too large", p);
         int ok = rc == -1 && only_error(d, want);
+        fl_diag_free(d);
+        test_table_free(&t);
+        free(before);
         _exit(ok ? 0 : 1);
     }
     int status = 0;

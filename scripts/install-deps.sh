@@ -2,11 +2,12 @@
 # Install the Debian packages flange needs to build, when they are missing.
 # Safe to run repeatedly: it does nothing when everything is present.
 #   scripts/install-deps.sh           what the build and the tests need (the tests of
-#                                     the filter blocks compare with numpy/scipy)
+#                                     the filter blocks compare with numpy/scipy, those
+#                                     of HDF5 tables read them with h5py)
 #   scripts/install-deps.sh --bench   also the benchmark's Python peer (make bench)
 #   scripts/install-deps.sh --fuzz    also clang and its libFuzzer runtime (make fuzz)
 set -eu
-pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo libmatio-dev python3 python3-numpy python3-scipy"
+pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo libmatio-dev libhdf5-dev libopenmpi-dev openmpi-bin python3 python3-numpy python3-scipy python3-h5py python3-distributed"
 case "${1:-}" in
   --bench) pkgs="$pkgs python3 python3-numpy python3-scipy" ;;
   --fuzz) pkgs="$pkgs clang libclang-rt-14-dev python3" ;;

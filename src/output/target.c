@@ -217,7 +217,10 @@ int fl_target_open(fl_target *t, const char *path, int how, fl_diag *d)
             template = fl_xsprintf("%s.tmpXXXXXX", t->dest); /* beside it, so that rename() is atomic */
         else
             template = fl_xsprintf("%s/flange-XXXXXX", tmpdir);
+        fl_cleanup c; /* create_listed's copy of it may fail */
+        fl_cleanup_push(&c, free, template);
         fd = create_listed(template, &t->tmp, &t->slot);
+        fl_cleanup_pop(&c);
         free(template);
         if (fd < 0) {
             if (t->dest)

@@ -70,18 +70,22 @@ FL_GUARDED(int, fl_sweep_merge, (const char *const *inputs, int n, const char *o
             key[2 * i + 1] = (double)i;
         }
         qsort(key, (size_t)m, 2 * sizeof(double), by_run);
+        /* every run 0 .. N - 1 exactly once (N: the study's size when the files say it) */
+        long total = all.nruns_total ? all.nruns_total : m;
         for (long i = 0; i < m && !rc; i++) {
-            if (key[2 * i] != (double)i) {
-                if (i > 0 && key[2 * i] == key[2 * i - 2])
-                    fl_err(d, fl_noloc, "--merge: run %.0f is in more than one shard", key[2 * i]);
-                else
-                    fl_err(d, fl_noloc, "--merge: run %ld is missing (the shards hold %ld runs)", i, m);
-                rc = -1;
-            }
+            if (key[2 * i] == (double)i) continue;
+            if (i > 0 && key[2 * i] == key[2 * i - 2])
+                fl_err(d, fl_noloc, "--merge: run %.0f is in more than one shard", key[2 * i]);
+            else if (all.nruns_total)
+                fl_err(d, fl_noloc, "--merge: run %ld is missing (the study has %ld runs, the shards hold %ld)", i,
+                       total, m);
+            else
+                fl_err(d, fl_noloc, "--merge: run %ld is missing (the shards hold %ld runs)", i, m);
+            rc = -1;
         }
-        if (!rc && all.nruns_total && all.nruns_total != m) {
-            fl_err(d, fl_noloc, "--merge: the study has %ld runs, the shards hold %ld: runs %ld to %ld are missing",
-                   all.nruns_total, m, m, all.nruns_total - 1);
+        if (!rc && total != m) {
+            fl_err(d, fl_noloc, "--merge: run %ld is missing (the study has %ld runs, the shards hold %ld)", m, total,
+                   m);
             rc = -1;
         }
         if (!rc) {
@@ -105,12 +109,9 @@ FL_GUARDED(int, fl_sweep_merge, (const char *const *inputs, int n, const char *o
             all.npts = npts;
             all.traj = traj;
             all.nruns_total = m;
-            if (all.nsave && !sw_h5_path(out)) {
-                fl_err(d, fl_noloc, "%s: the shards hold saved trajectories: merge them into an HDF5 file (.h5)", out);
-                rc = -1;
-            } else {
-                rc = sw_table_write(&all, out, d);
-            }
+            if (all.nsave && !sw_h5_path(out))
+                fl_warn(d, fl_noloc, "%s: a CSV file holds the table only: the saved trajectories are left out", out);
+            rc = sw_table_write(&all, out, d);
         }
         free(key);
     }

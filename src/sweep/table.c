@@ -24,12 +24,6 @@ char *sw_format_number(double x, char buf[32])
     return buf;
 }
 
-int sw_h5_path(const char *path)
-{
-    size_t n = path ? strlen(path) : 0;
-    return (n > 3 && strcasecmp(path + n - 3, ".h5") == 0) || (n > 5 && strcasecmp(path + n - 5, ".hdf5") == 0);
-}
-
 void sw_table_free(sw_table *t)
 {
     if (!t) return;

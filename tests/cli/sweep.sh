@@ -67,6 +67,51 @@ cols=$(grep -o 'stroke:rgb([0-9.%,]*)' grid.svg | sort | uniq -c | awk '$1 == 2'
 "$FLANGE" plot grid.csv --y 'max(mass2.s)' -o g2.svg 2> err
 first_err 1 "error: grid.csv: a study table: give the parameter for the x axis (--x damper1.d)" "plot of a table without --x"
 
+# ---- HDF5: the table, the definition, the trajectories ---------------------------
+"$FLANGE" sweep model.mo --param damper1.d=1,10,100 --param mass2.m=1:2:3 --collect "$COLS" --save 'mass2.s,mass2.v' \
+  -o grid.h5 --quiet || bad "HDF5 study"
+"$FLANGE" sweep --merge grid.h5 -o grid_h5.csv 2> err && cmp -s grid_h5.csv grid.csv \
+  && ok "HDF5 read back by flange (--merge into CSV) = the CSV study" || bad "h5 -> csv differs: $(cat err)"
+grep -q "^warning: grid_h5.csv: a CSV file holds the table only: the saved trajectories are left out$" err \
+  && ok "converting to CSV says the trajectories stay behind" || bad "no warning: $(cat err)"
+if "$PY" -c 'import h5py' 2>/dev/null; then
+  "$PY" - <<'PYEOF' && ok "h5py: the table equals the CSV, definition and trajectories there" || bad "h5py read-back"
+import csv, math
+import h5py, numpy as np
+rows = list(csv.DictReader(open("grid.csv")))
+f = h5py.File("grid.h5", "r")
+cols = [c.decode() if isinstance(c, bytes) else c for c in f["table"].attrs["columns"]]
+assert cols == list(rows[0].keys()), cols
+for c in cols:
+    d = f["table"][c]
+    for i, r in enumerate(rows):
+        v = d[i]
+        if isinstance(v, bytes): v = v.decode()
+        if isinstance(v, str): assert v == r[c], (c, v, r[c])
+        else: assert v == float(r[c]), (c, v, r[c])
+defs = [p.decode() if isinstance(p, bytes) else p for p in f.attrs["parameters"]]
+assert defs == ["damper1.d=1,10,100", "mass2.m=1:2:3"], defs
+assert list(f.attrs["structural"]) == [0, 1]
+assert "model Oscillator" in (f.attrs["model_text"] if isinstance(f.attrs["model_text"], str) else f.attrs["model_text"].decode())
+tr = f["trajectories"]
+assert len(tr) == 9 and len(tr["run_000004"]["time"]) == 1001
+assert float(np.max(tr["run_000004"]["mass2.s"])) == float(rows[4]["max(mass2.s)"])
+PYEOF
+else
+  echo "skip: /usr/bin/python3 has no h5py: the HDF5 file was checked through flange only"
+fi
+for i in 0 1; do "$FLANGE" sweep model.mo --param damper1.d=1,10,100 --param mass2.m=1:2:3 --collect "$COLS" \
+  --save 'mass2.s,mass2.v' --shard $i/2 -o part$i.h5 --quiet || bad "h5 shard $i"; done
+"$FLANGE" sweep --merge part1.h5 part0.h5 -o merged.h5 && "$FLANGE" sweep --merge merged.h5 -o merged_h5.csv 2>/dev/null \
+  && cmp -s merged_h5.csv grid.csv && ok "HDF5 shards merged = the whole study" || bad "h5 shards"
+"$FLANGE" sweep --merge part1.h5 -o lone.h5 2> err
+first_err 1 "error: --merge: run 0 is missing (the study has 9 runs, the shards hold 5)" "an HDF5 shard alone: runs missing"
+"$FLANGE" sweep --merge part0.h5 -o lone.h5 2> err
+first_err 1 "error: --merge: run 4 is missing (the study has 9 runs, the shards hold 4)" "the first HDF5 shard alone: the study's size tells"
+"$FLANGE" plot grid.h5 --y mass2.s -o traj.svg --quiet && \
+  [ "$(grep -o 'stroke:rgb([0-9.%,]*)' traj.svg | sort -u | grep -vc 'rgb(0%,0%,0%)\|rgb(100%,100%,100%)\|rgb(88.235294%')" -ge 8 ] \
+  && ok "plot of the saved trajectories: a line per run" || bad "trajectory plot"
+
 # ---- failing runs are rows -------------------------------------------------------
 "$FLANGE" sweep model.mo --param spring2.c=-1,1e4 --param damper1.d=5 --collect 'max(mass2.s)' -o fail.csv --quiet \
   && ok "failing runs: exit 0" || bad "failing runs: exit $?"

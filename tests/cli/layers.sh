@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The runtime carries no syntax tree (docs/architecture.md, "Layers"): no
-# file of src/components, src/compile, src/sim, src/output or src/plot may
+# file of src/components, src/compile, src/sim, src/output, src/plot or src/sweep may
 # reach, directly or through the project's own headers, the parser's
 # headers (src/parse), the model-side headers other than model.h and
 # value.h (the evaluator eval.h among them; classtext.h only for the .c

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """layers.py - the include rule of the runtime (docs/architecture.md,
 "Layers"): no file of the stages after the model (src/components,
-src/compile, src/sim, src/output, src/plot) may reach the parser's syntax
+src/compile, src/sim, src/output, src/plot, src/sweep) may reach the parser's syntax
 tree, the expression evaluator or the function compiler, directly or
 through the project's own headers.
 
@@ -22,7 +22,7 @@ import re
 import sys
 from collections import deque
 
-RUNTIME = ("src/components/", "src/compile/", "src/sim/", "src/output/", "src/plot/")
+RUNTIME = ("src/components/", "src/compile/", "src/sim/", "src/output/", "src/plot/", "src/sweep/")
 
 # What the runtime may reach outside its own directories. src/model:
 # the model description the compiler reads and the value type.

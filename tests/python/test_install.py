@@ -44,7 +44,7 @@ p = subprocess.run(["make", "-s", "-C", SRC, "install", "BUILD=" + BUILD, "PREFI
 if not check(p.returncode == 0, "make install PREFIX=%s" % P, p.stdout + p.stderr):
     done()
 pkg = os.path.join(P, pydir, "flange")
-check(sorted(f for f in os.listdir(pkg)) == ["__init__.py", "_lib.py", "_paths.py"],
+check(sorted(f for f in os.listdir(pkg)) == ["__init__.py", "_lib.py", "_paths.py", "_sweep.py"],
       "the package is installed in PREFIX/%s/flange: %s" % (pydir, ", ".join(sorted(os.listdir(pkg)))))
 manifest = open(os.path.join(BUILD, "install_manifest.txt")).read().split("\n")
 check(os.path.join(pkg, "_paths.py") in manifest, "_paths.py is in install_manifest.txt")

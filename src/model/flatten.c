@@ -285,7 +285,11 @@ static int apply_var_attr(env *e, int first, int n, int is_array, const pmod *p,
 {
     ictx *ic = e->ic;
     fl_flat *f = ic->flat;
-    if (!m->value) return 0;
+    /* a known attribute without a value sets nothing; an unknown one is an error either way */
+    if (!m->value && (strcmp(attr, "unit") == 0 || strcmp(attr, "displayUnit") == 0 || strcmp(attr, "quantity") == 0 ||
+                      strcmp(attr, "start") == 0 || strcmp(attr, "fixed") == 0 || strcmp(attr, "nominal") == 0 ||
+                      strcmp(attr, "stateSelect") == 0 || strcmp(attr, "min") == 0 || strcmp(attr, "max") == 0))
+        return 0;
     if (strcmp(attr, "unit") == 0 || strcmp(attr, "displayUnit") == 0 || strcmp(attr, "quantity") == 0) {
         if (strcmp(attr, "unit") == 0 && m->value->kind == EX_STR)
             for (int i = 0; i < n; i++) f->vars.v[first + i].unit = fl_arena_strn(f->strs, m->value->str, strlen(m->value->str));
@@ -472,12 +476,12 @@ int fl_flat_declare_var(env *e, const fl_decl *dc, const fl_class_ast *lex, cons
         const char *dot = strchr(p->name, '.');
         const char *attr = dot ? dot + 1 : p->name;
         /* s(start = 1): the sub-modifiers; s.start = 1: the dotted form */
-        if (!dot && p->mod->nsubs == 0 && p->mod->value) {
+        if (!dot && p->mod->nsubs == 0) { /* also without a value: x(fixue) is checked as a name */
             int slot = -1;
             for (int k = 0; k < 7; k++)
                 if (strcmp(order[k], attr) == 0) slot = k;
             if (slot >= 0 && set[slot]) continue; /* an outer modifier set it already */
-            if (slot >= 0) set[slot] = 1;
+            if (slot >= 0 && p->mod->value) set[slot] = 1;
             if (apply_var_attr(e, first, n, nd > 0, p, attr, p->mod)) rc = -1;
         } else if (dot) {
             int slot = -1;

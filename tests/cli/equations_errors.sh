@@ -526,6 +526,16 @@ end BadAttr;
 EOF
 expect badattr 1 -- "badattr.mo:2:10: error: 'strat' is not an attribute of a variable; did you mean 'start'?"
 
+# an attribute name without a value is checked too (a known one without a value sets nothing)
+model valueless_attr <<'EOF'
+model ValuelessAttr
+  Real x(start = 0, fixue);
+equation
+  der(x) = 1;
+end ValuelessAttr;
+EOF
+expect valueless_attr 1 -- "valueless_attr.mo:2:21: error: 'fixue' is not an attribute of a variable; did you mean 'fixed'?"
+
 model dup <<'EOF'
 model Dup
   Real x(start = 0, fixed = true);

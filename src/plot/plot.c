@@ -487,6 +487,25 @@ static int study_trajectories(plotting *P, int file, const sw_table *t, const fl
     return 0;
 }
 
+/* A row of a study table with what orders it: the parameters other than
+ * x (columns 1 .. npar, in order), then x, then the row's place. */
+typedef struct row_key {
+    const double *row;
+    int xcol, npar;
+    long idx;
+} row_key;
+
+static int by_row_key(const void *pa, const void *pb)
+{
+    const row_key *a = pa, *b = pb;
+    for (int c = 1; c <= a->npar + 1; c++) {
+        int col = c <= a->npar ? c : a->xcol; /* x last */
+        if (c <= a->npar && c == a->xcol) continue;
+        if (a->row[col] != b->row[col]) return a->row[col] < b->row[col] ? -1 : 1;
+    }
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 /* The table: collected quantities (o->y) over a parameter (o->x), one
  * series per combination of the other parameters' values (the tag names
  * them), through the runs that have a value, in the order of x. */
@@ -524,35 +543,15 @@ static int study_table(plotting *P, int file, const sw_table *t, const fl_plot_o
         free(col);
         return -1;
     }
-    /* rows in order of the other parameters' values, then of x */
+    /* rows in order of the other parameters' values, then of x, then of the file */
     long nr = t->nrows;
-    long *ord = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
-    double *key = fl_xmalloc(sizeof(double) * (size_t)(nr ? nr : 1));
-    for (long r = 0; r < nr; r++) ord[r] = r;
     int npar = status > 0 ? status - 1 : 0; /* the parameters: columns 1 .. status - 1 */
-    for (int pass = 0; pass <= npar; pass++) { /* stable sorts: x first, then each other parameter, last one first */
-        int c = pass == 0 ? xcol : 1 + npar - pass;
-        if (pass > 0 && c == xcol) continue;
-        for (long r = 0; r < nr; r++) key[r] = t->num[r * t->ncols + c];
-        long *pos = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
-        for (long i = 0; i < nr; i++) pos[ord[i]] = i;
-        const double *k2 = key;
-        /* ties keep the previous order: break them by the previous position */
-        long *tmp = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
-        memcpy(tmp, ord, sizeof(long) * (size_t)nr);
-        for (long i = 1; i < nr; i++) { /* insertion sort: studies have thousands of rows at most in a picture */
-            long v = tmp[i], j = i - 1;
-            while (j >= 0 && (k2[tmp[j]] > k2[v] || (k2[tmp[j]] == k2[v] && pos[tmp[j]] > pos[v]))) {
-                tmp[j + 1] = tmp[j];
-                j--;
-            }
-            tmp[j + 1] = v;
-        }
-        memcpy(ord, tmp, sizeof(long) * (size_t)nr);
-        free(tmp);
-        free(pos);
-    }
-    free(key);
+    row_key *rk = fl_xmalloc(sizeof *rk * (size_t)(nr ? nr : 1));
+    for (long r = 0; r < nr; r++) rk[r] = (row_key){t->num + r * t->ncols, xcol, npar, r};
+    qsort(rk, (size_t)nr, sizeof *rk, by_row_key);
+    long *ord = fl_xmalloc(sizeof(long) * (size_t)(nr ? nr : 1));
+    for (long r = 0; r < nr; r++) ord[r] = rk[r].idx;
+    free(rk);
     /* cut into groups of equal other parameters; one series per group and quantity */
     keep_room(P);
     double *data = fl_xmalloc(sizeof(double) * 2 * (size_t)(nr ? nr : 1) * (P->pick.n ? P->pick.n : 1));

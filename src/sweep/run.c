@@ -46,10 +46,8 @@ static void compile_group(void *arg)
     fl_diag *d = cj->d;
     int nov = 0;
     char **ov = fl_xcalloc((size_t)(s->npar ? s->npar : 1), sizeof *ov);
-    char buf[32];
     for (int j = 0; j < s->npar; j++)
-        if (s->par[j].structural)
-            ov[nov++] = fl_xsprintf("%s=%s", s->par[j].name, sw_format_number(s->runs[cj->run * s->npar + j], buf));
+        if (s->par[j].structural) ov[nov++] = sw_override(s->par[j].name, s->runs[cj->run * s->npar + j]);
     fl_system *sys = sw_compile(s, ov, nov, d);
     for (int i = 0; i < nov; i++) free(ov[i]);
     free(ov);
@@ -283,15 +281,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static int by_group(const void *a, const void *b, void *s)
-{
-    const long *g = ((const fl_sweep *)s)->group_of;
-    long x = *(const long *)a, y = *(const long *)b;
-    if (g[x] != g[y]) return g[x] < g[y] ? -1 : 1;
-    return x < y ? -1 : x > y;
-}
-
-/* qsort_r is a GNU extension; an insertion into per-group lists does the same */
+/* The runs in group order (a counting sort, stable: by run within a group). */
 static void sort_by_group(fl_sweep *s, long *todo, long n)
 {
     long *count = fl_xcalloc((size_t)s->ngroups + 1, sizeof(long));
@@ -302,7 +292,6 @@ static void sort_by_group(fl_sweep *s, long *todo, long n)
     memcpy(todo, out, sizeof(long) * (size_t)n);
     free(out);
     free(count);
-    (void)by_group;
 }
 
 FL_GUARDED(long, fl_sweep_run, (fl_sweep *s, const long *runs, long n, int nthreads, fl_sweep_progress_fn progress,

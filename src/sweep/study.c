@@ -6,13 +6,13 @@
  * parameter), otherwise by compiling the model again with the value as an
  * override ("structural"). Runs that share the values of their structural
  * parameters form a group and share one compiled system. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compile/system.h"
+#include "model/model.h"
 #include "output/select.h"
 #include "sim/sim.h"
 #include "sweep.h"
@@ -33,18 +33,6 @@ static void free_strings(char **v, int n)
     free(v);
 }
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fl_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) fl_buf_addn(&b, chunk, n);
-    fclose(f);
-    return fl_buf_take(&b);
-}
-
 FL_GUARDED(fl_sweep *, fl_sweep_new, (const char *path, const fl_load_opts *lo, fl_diag *d), (path, lo, d), NULL,
            d)
 {
@@ -57,9 +45,9 @@ FL_GUARDED(fl_sweep *, fl_sweep_new, (const char *path, const fl_load_opts *lo, 
     s->start = s->stop = s->interval = s->tolerance = NAN;
     if (path) {
         s->path = fl_xstrdup(path);
-        s->model_text = read_text(path);
+        /* read once: every compilation of the study loads this text (fl_model_load_file's own reader) */
+        s->model_text = fl_read_model_text(path, d);
         if (!s->model_text) {
-            fl_err(d, fl_noloc, "%s: cannot open: %s", path, strerror(errno));
             fl_sweep_free(s);
             return NULL;
         }
@@ -266,7 +254,8 @@ fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d)
     for (int i = 0; i < nextra; i++) ps[s->nbase_params + i] = extra[i];
     fl_load_opts lo = {s->model_opt, ps, n, (const char *const *)s->libs, s->nlibs,
                        s->has_modelicapath ? s->modelicapath : NULL};
-    fl_model *m = s->path ? fl_model_load_file(s->path, &lo, d) : fl_model_load_class(s->model_opt, &lo, d);
+    fl_model *m = s->path ? fl_model_load_string(s->model_text, s->path, &lo, d)
+                          : fl_model_load_class(s->model_opt, &lo, d);
     free(ps);
     if (!m) return NULL;
     fl_system *sys = fl_compile(m, d);
@@ -274,10 +263,20 @@ fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d)
     return sys;
 }
 
-static char *override(const char *name, double v)
+char *sw_override(const char *name, double v)
 {
     char buf[32];
     return fl_xsprintf("%s=%s", name, sw_format_number(v, buf));
+}
+
+/* A message of the loader or a run without the "error: " every entry of a
+ * failed-run column would repeat, and without the "--param: " of a value
+ * given as a load override. */
+static const char *bare_error(const char *t)
+{
+    if (strncmp(t, "--param: ", 9) == 0) t += 9;
+    if (strncmp(t, "error: ", 7) == 0) t += 7;
+    return t;
 }
 
 /* The first error of d as one line (the run's message). */
@@ -285,12 +284,7 @@ char *sw_first_error(const fl_diag *d)
 {
     for (int i = 0; i < fl_diag_count(d); i++)
         if (fl_diag_severity(d, i) == FL_SEV_ERROR) {
-            /* one line, without the "error: " every entry of a failed-run column would repeat, and
-             * without the "--param: " of a value given as a load override */
-            const char *t = fl_diag_text(d, i);
-            if (strncmp(t, "--param: ", 9) == 0) t += 9;
-            if (strncmp(t, "error: ", 7) == 0) t += 7;
-            char *m = fl_xstrdup(t);
+            char *m = fl_xstrdup(bare_error(fl_diag_text(d, i)));
             for (char *c = m; *c; c++)
                 if (*c == '\n' || *c == '\r') *c = ' ';
             return m;
@@ -320,7 +314,7 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
         }
     if (k >= 0 && isnan(v)) return 0; /* every run has the compiled value */
     fl_diag *cd = fl_diag_new();
-    char *ov = override(name, isnan(v) ? s->runs[j] : v);
+    char *ov = sw_override(name, isnan(v) ? s->runs[j] : v);
     fl_system *other = sw_compile(s, &ov, 1, cd);
     free(ov);
     int structural = 1;
@@ -336,7 +330,7 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
             if (seen) continue;
             tried++;
             fl_diag *xd = fl_diag_new();
-            char *xo = override(name, x);
+            char *xo = sw_override(name, x);
             fl_system *xs = sw_compile(s, &xo, 1, xd);
             loaded = xs != NULL;
             fl_system_free(xs);
@@ -345,13 +339,9 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
         }
         if (!loaded) {
             for (int e = 0; e < fl_diag_count(cd); e++)
-                if (fl_diag_severity(cd, e) == FL_SEV_ERROR) {
-                    const char *t = fl_diag_text(cd, e);
-                    if (strncmp(t, "--param: ", 9) == 0) t += 9;
-                    if (strncmp(t, "error: ", 7) == 0) t += 7;
-                    fl_err(d, fl_noloc, "--param %s: %s%s", name, t,
+                if (fl_diag_severity(cd, e) == FL_SEV_ERROR)
+                    fl_err(d, fl_noloc, "--param %s: %s%s", name, bare_error(fl_diag_text(cd, e)),
                            tried > 1 ? " (and with every other value tried)" : "");
-                }
             fl_diag_free(cd);
             return -1;
         }

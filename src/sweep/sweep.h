@@ -141,6 +141,7 @@ uint64_t sw_signature(const fl_sweep *s);
  * model compiled with the base overrides and nextra more "name=value" */
 void sw_store(fl_sweep *s, long run, int status, char *msg, double *vals, long npts, double *traj);
 char *sw_first_error(const fl_diag *d);
+char *sw_override(const char *name, double v); /* "name=value", the value exactly */
 fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d);
 
 /* study.c: the table of runs [first, first + count) (table.h) */

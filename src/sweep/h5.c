@@ -175,27 +175,6 @@ static void free_strings(char **s, size_t n)
 
 /* Frees what a table holds (the reader's own: the sweep frees its tables
  * with sw_table_free). */
-static void table_clear(sw_table *t)
-{
-    free_strings(t->names, t->ncols > 0 ? (size_t)t->ncols : 0);
-    if (t->str)
-        for (size_t i = 0; i < (size_t)t->nrows * (size_t)t->ncols; i++) free(t->str[i]);
-    free(t->str);
-    free(t->text);
-    free(t->num);
-    free(t->model_name);
-    free(t->model_text);
-    free(t->version);
-    free_strings(t->param_defs, t->nparam_defs > 0 ? (size_t)t->nparam_defs : 0);
-    free(t->param_structural);
-    free_strings(t->save_names, t->nsave > 0 ? (size_t)t->nsave : 0);
-    if (t->traj)
-        for (long r = 0; r < t->nrows; r++) free(t->traj[r]);
-    free(t->traj);
-    free(t->npts);
-    memset(t, 0, sizeof *t);
-}
-
 static void h5io_release(void *arg)
 {
     h5io *io = arg;
@@ -215,7 +194,7 @@ static void h5io_release(void *arg)
     io->buf = NULL;
     free(io->name);
     io->name = NULL;
-    table_clear(&io->tab);
+    sw_table_free(&io->tab);
 }
 
 static void h5io_start(h5io *io, const char *path, fl_diag *d)

@@ -34,13 +34,7 @@ static int write_row(void *user, double t, const double *vals, int nvals)
 {
     csvctx *c = user;
     FL_UNUSED(nvals);
-    if (++c->rows > c->max_rows) { /* events beyond what the grid check could foresee */
-        fl_err(c->d, fl_noloc,
-               "the run was stopped at t = %.9g: it reached the limit of %.0f output points (events add up to two "
-               "each; fl_sim_opts.max_outputs, flange simulate --max-rows)",
-               t, c->max_rows);
-        return 1;
-    }
+    if (fl_output_row_over(&c->rows, c->max_rows, t, c->d)) return 1;
     char tmp[48];
     fl_fmt_double(tmp, sizeof tmp, t);
     fputs(tmp, c->f);
@@ -55,6 +49,17 @@ static int write_row(void *user, double t, const double *vals, int nvals)
         return 1;
     }
     return 0;
+}
+
+int fl_output_row_over(double *rows, double max_rows, double t, fl_diag *d)
+{
+    if (++*rows <= max_rows) return 0;
+    /* events beyond what the grid check could foresee */
+    fl_err(d, fl_noloc,
+           "the run was stopped at t = %.9g: it reached the limit of %.0f output points (events add up to two "
+           "each; fl_sim_opts.max_outputs, flange simulate --max-rows)",
+           t, max_rows);
+    return 1;
 }
 
 int *fl_select_columns(const fl_system *sys, const char *const *globs, int nglobs, int *nsel, fl_diag *d)

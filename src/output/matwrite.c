@@ -53,13 +53,7 @@ static int collect_row(void *user, double t, const double *vals, int nvals)
 {
     matrows *m = user;
     FL_UNUSED(nvals);
-    if (++m->rows > m->max_rows) {
-        fl_err(m->d, fl_noloc,
-               "the run was stopped at t = %.9g: it reached the limit of %.0f output points (events add up to two "
-               "each; fl_sim_opts.max_outputs, flange simulate --max-rows)",
-               t, m->max_rows);
-        return 1;
-    }
+    if (fl_output_row_over(&m->rows, m->max_rows, t, m->d)) return 1;
     size_t w = (size_t)m->nsel + 1;
     if (m->n + w > m->cap) {
         m->cap = m->cap ? 2 * m->cap : 1024 * w;

@@ -10,6 +10,10 @@
  * glob matches nothing. */
 int *fl_select_columns(const fl_system *sys, const char *const *globs, int nglobs, int *nsel, fl_diag *d);
 
+/* Counts one more output point in *rows: 0 within max_rows, else 1 with
+ * the message that the run was stopped at t (both writers stop there). */
+int fl_output_row_over(double *rows, double max_rows, double t, fl_diag *d);
+
 /* The description of output variable i ("" when it has none). */
 const char *fl_system_var_desc(const fl_system *sys, int i);
 

@@ -7,7 +7,7 @@
 #   scripts/install-deps.sh --bench   also the benchmark's Python peer (make bench)
 #   scripts/install-deps.sh --fuzz    also clang and its libFuzzer runtime (make fuzz)
 set -eu
-pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo libmatio-dev libhdf5-dev libopenmpi-dev openmpi-bin python3 python3-numpy python3-scipy python3-h5py python3-distributed"
+pkgs="build-essential cmake pkg-config libsundials-dev libsuitesparse-dev libplplot-dev plplot-driver-cairo libmatio-dev libhdf5-dev libzip-dev libminizip-dev libxml2-dev zlib1g-dev libxml2-utils zip unzip libopenmpi-dev openmpi-bin python3 python3-numpy python3-scipy python3-h5py python3-distributed"
 case "${1:-}" in
   --bench) pkgs="$pkgs python3 python3-numpy python3-scipy" ;;
   --fuzz) pkgs="$pkgs clang libclang-rt-14-dev python3" ;;

@@ -87,9 +87,19 @@ static void reg_free(void *p)
     free(f);
 }
 
+static atomic_int reg_made;
+
 static void reg_init(void)
 {
-    pthread_key_create(&reg_key, reg_free);
+    if (pthread_key_create(&reg_key, reg_free) == 0) atomic_store(&reg_made, 1);
+}
+
+void fl_user_regs_shutdown(void)
+{
+    if (!atomic_exchange(&reg_made, 0)) return;
+    reg_free(pthread_getspecific(reg_key));
+    pthread_setspecific(reg_key, NULL);
+    pthread_key_delete(reg_key);
 }
 
 static regfile *this_regfile(void)

@@ -37,6 +37,13 @@ const fl_class *fl_uclass_class(const fl_uclass *c);
 /* The class variable of cluster variable k (-1: not shown). */
 int fl_uclass_var(const fl_uclass *c, int k);
 
+/* Give up the per-thread register files: the calling thread's is freed,
+ * the thread key deleted, so that no thread exiting later runs this
+ * library's destructor. For the FMU runtime (src/fmi/inst.c), whose copy
+ * of the library goes away when the importer unloads the FMU while its
+ * threads live on; their register files are then lost. */
+void fl_user_regs_shutdown(void);
+
 /* Holders of a class made from user equations (no-ops for library classes). */
 void fl_class_retain(const fl_class *c);
 void fl_class_release(const fl_class *c);

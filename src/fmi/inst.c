@@ -17,6 +17,7 @@
 
 #include "components/user.h"
 #include "model/model.h"
+#include "sim/sim.h"
 #include "sim/step.h"
 #include "util/diag.h"
 #include "util/util.h"
@@ -677,6 +678,27 @@ static int ready(fmu_inst *in, const fl_fmu_var *v)
     return FMU_OK;
 }
 
+/* Derivatives and event indicators: in Model Exchange the step.h calls
+ * (the algebraic part solved at the importer's time and states); in
+ * Co-Simulation the run's own solution at the communication point, where
+ * IDA left y and y' (the indicators evaluated there). */
+static int derivatives(fmu_inst *in, double *dx)
+{
+    if (!in->cs) return fl_me_derivatives(in->sim, dx, in->diag);
+    const fl_sim *s = in->sim;
+    for (int i = 0, k = 0; i < s->sys->n; i++)
+        if (s->sys->id[i]) dx[k++] = s->yp[i];
+    return 0;
+}
+
+static int indicators(fmu_inst *in, double *z)
+{
+    if (!in->cs) return fl_me_indicators(in->sim, z, in->diag);
+    fl_sim *s = in->sim;
+    if (s->sys->nroot_fns) fl_eval_roots(s, fl_step_time(s), s->y, s->yp, z);
+    return 0;
+}
+
 static int value_of(fmu_inst *in, const fl_fmu_var *v, double *out)
 {
     switch (v->kind) {
@@ -706,12 +728,12 @@ static int value_of(fmu_inst *in, const fl_fmu_var *v, double *out)
         return FMU_OK;
     case FL_FMU_DERIV:
         if (ready(in, v)) return FMU_ERROR;
-        if (fl_me_derivatives(in->sim, in->xbuf, in->diag)) return FMU_ERROR;
+        if (derivatives(in, in->xbuf)) return FMU_ERROR;
         *out = in->xbuf[v->index];
         return FMU_OK;
     case FL_FMU_INDICATOR:
         if (ready(in, v)) return FMU_ERROR;
-        if (fl_me_indicators(in->sim, in->xbuf, in->diag)) return FMU_ERROR;
+        if (indicators(in, in->xbuf)) return FMU_ERROR;
         *out = in->xbuf[v->index];
         return FMU_OK;
     }

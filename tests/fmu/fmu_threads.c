@@ -4,7 +4,10 @@
  * examples/msl/Friction.mo:
  *  (a) 100 Co-Simulation instances on 8 threads, each instantiate ->
  *      initialise -> doStep 1e-3 to the stop time -> get a few variables ->
- *      free: every final value bit-equal to a run on the main thread;
+ *      free: every final value bit-equal to a run on the main thread; with
+ *      FMU_TEST_LOCALE set (de_DE.UTF-8: a decimal comma) the threads run
+ *      with the host in that locale and the reference in "C", so a number
+ *      the FMU read with the host's locale would show;
  *  (b) FMU state: saved at t = 2, the run continued to the end (r1), the
  *      state restored and the run continued again (r2): r1 and r2 agree to
  *      a tight tolerance (Co-Simulation restarts IDA at a restored state);
@@ -17,6 +20,7 @@
  *      restored continues bit for bit (no integrator inside).
  * Usage: fmu_threads FMI2_DIR FMI3_DIR (unpacked FMUs). */
 #include <dlfcn.h>
+#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -270,6 +274,12 @@ static void test_threads2(const api2 *a)
     int rc = run2(a, ref, "reference"); /* (check's arguments are evaluated in any order) */
     check(rc == 0, "FMI 2 CS: one run on the main thread: %s = %.17g, %s = %.17g", var_names[0], ref[0],
           var_names[2], ref[2]);
+    const char *loc = getenv("FMU_TEST_LOCALE");
+    if (loc && *loc) {
+        int set = setlocale(LC_ALL, loc) != NULL;
+        check(set && !strcmp(localeconv()->decimal_point, ","), "host locale %s: decimal point '%s'", loc,
+              localeconv()->decimal_point);
+    }
     pthread_t th[NTHREADS];
     for (int t = 0; t < NTHREADS; t++) {
         jobs[t].a = a;
@@ -277,6 +287,7 @@ static void test_threads2(const api2 *a)
         pthread_create(&th[t], NULL, worker, &jobs[t]);
     }
     for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
+    setlocale(LC_ALL, "C");
     int ok = 0, bad = 0;
     for (int i = 0; i < NINST; i++) {
         const job *j = &jobs[i % NTHREADS];

@@ -669,11 +669,9 @@ static void energy_advance(fl_sim *s, const double base[4], double a, double b)
     s->e_loss_neg = base[3] + inc[3];
 }
 
-int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_output_fn fn, void *user,
-                fl_diag *d)
+int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn, void *user, fl_diag *d)
 {
     const fl_system *sys = s->sys;
-    if (check && fl_sim_check_opts(o, d)) return -1;
     fl_free_integrator(s);
     s->diag = d;
     s->ida_msg[0] = '\0';
@@ -706,12 +704,22 @@ int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_ou
     r->energy = o->energy;
     r->me_dirty = r->me_zref = 0;
     if (select_outputs(s, o, d)) return -1;
-    double t0 = o->start_time;
-    r->t0 = r->t = t0;
+    r->t0 = r->t = o->start_time;
     r->tend = o->stop_time;
     r->h = o->interval;
     r->kgrid = 1;
     r->stalled = 0;
+    return 0;
+}
+
+int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_output_fn fn, void *user,
+                fl_diag *d)
+{
+    const fl_system *sys = s->sys;
+    fl_run *r = &s->run;
+    if (check && fl_sim_check_opts(o, d)) return -1;
+    if (fl_run_reset(s, o, emit_grid, fn, user, d)) return -1;
+    double t0 = o->start_time;
 
     /* initialisation, then the initial event iteration */
     s->t_left = NAN;

@@ -177,6 +177,10 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
  * check: run fl_sim_check_opts first. 0 or -1. */
 int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_output_fn fn, void *user,
                 fl_diag *d);
+/* The first part of fl_run_init: the integrator freed, the run's state and
+ * counters reset, the outputs selected; no initialisation (a snapshot's
+ * restore writes the state). 0 or -1. */
+int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn, void *user, fl_diag *d);
 /* IDA set up at (run.t, y, yp) with the algebraic rates (a (re)start).
  * s->t_end and s->h_out must be set (the first step's size). 0 or -1. */
 int fl_run_start_ida(fl_sim *s);

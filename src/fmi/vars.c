@@ -83,6 +83,15 @@ static size_t valid_component(const char *s, size_t n)
  * not identifiers are quoted ('...'), with ' and \ escaped. */
 static char *structured(const char *name)
 {
+    size_t len = strlen(name);
+    if (len > 5 && strncmp(name, "der(", 4) == 0 && name[len - 1] == ')') {
+        char *inner = fl_xstrndup(name + 4, len - 5);
+        char *s = structured(inner);
+        char *r = fl_xsprintf("der(%s)", s);
+        free(inner);
+        free(s);
+        return r;
+    }
     fl_buf b = {0};
     const char *p = name;
     for (;;) {
@@ -272,9 +281,14 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
             free(full);
         }
     }
-    /* the model's variables, but the energy audit */
+    /* the model's variables, but the energy audit and those an output
+     * already stands for */
     for (int i = 0; i < sys->nvars && !b.failed; i++) {
         if (fl_system_var_on_request(sys, i)) continue;
+        int is_output = 0;
+        for (int j = 0; j < out->n && !is_output; j++)
+            is_output = out->v[j].kind == FL_FMU_OUTPUT && out->v[j].index == i;
+        if (is_output) continue;
         const char *full = fl_system_var_name(sys, i);
         if (!full) fl_fail_oom(0);
         const char *name = strip(full, w);

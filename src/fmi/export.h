@@ -31,6 +31,12 @@ typedef struct fl_md_info {
     fl_experiment exp;
 } fl_md_info;
 
+/* Text escaped for XML (and HTML) content and attribute values: & < > " '
+ * as entities, line ends and tabs as character references, other control
+ * characters as blanks. */
+struct fl_buf;
+void fl_xml_escape(struct fl_buf *b, const char *s);
+
 /* modelDescription.xml (malloc'd). */
 char *fl_fmu_model_description(const fl_md_info *info, const fl_fmu_vars *t);
 

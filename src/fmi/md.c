@@ -20,7 +20,7 @@
 #include "util/guard.h"
 #include "util/util.h"
 
-static void esc(fl_buf *b, const char *s)
+void fl_xml_escape(fl_buf *b, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -45,7 +45,7 @@ static void esc(fl_buf *b, const char *s)
 static void attr(fl_buf *b, const char *name, const char *value)
 {
     fl_buf_printf(b, " %s=\"", name);
-    esc(b, value);
+    fl_xml_escape(b, value);
     fl_buf_addc(b, '"');
 }
 

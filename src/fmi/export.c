@@ -22,6 +22,7 @@
  *
  * An input is then the run-time parameter in_u.k (fl_sim_set_param), an
  * output the variable out_y.y; the FMU's other names drop "fmu_model.". */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -873,6 +874,25 @@ static int out_dir_exists(exporter *x, const char *out)
     return rc;
 }
 
+/* Messages about the wrapped model name its components without the
+ * wrapper's prefix, as the user wrote them. */
+static void unwrap_messages(fl_diag *d, int from)
+{
+    if (!d) return;
+    const char *pre = WRAPPED ".";
+    size_t n = strlen(pre);
+    for (int i = from; i < d->n; i++) {
+        char *t = d->items[i].text, *w = t;
+        for (const char *r = t; *r;) {
+            if (strncmp(r, pre, n) == 0 && (r == t || !(isalnum((unsigned char)r[-1]) || r[-1] == '_' || r[-1] == '.')))
+                r += n;
+            else
+                *w++ = *r++;
+        }
+        *w = '\0';
+    }
+}
+
 static void utc_now(char out[32])
 {
     time_t t = time(NULL);
@@ -1037,7 +1057,9 @@ FL_GUARDED(int, fl_fmu_export, (const char *path, const fl_fmu_opts *o, const ch
     x.d = d;
     fl_cleanup c;
     fl_cleanup_push(&c, exporter_free, &x);
+    int from = d ? d->n : 0;
     int rc = export_model(&x, path, o ? o : &none, out);
+    if (x.cfg.wrapped && x.cfg.wrapped[0]) unwrap_messages(d, from);
     fl_cleanup_pop(&c);
     exporter_free(&x);
     return rc;

@@ -228,6 +228,28 @@ printf 'param=fmu_model.mass.m=2\nparam=fmu_model.gap.d=30\n' | cmp -s - got && 
 unzip -p p.fmu modelDescription.xml | grep -A1 'name="gap.d"' | grep -q 'start="30"' \
   && ok "--param: the parameter's start value" || bad "--param: start of gap.d"
 
+# a plain top-level "output Real": an output of its own, no wrapper, not listed twice
+cat > PO.mo <<'EOF'
+model PO
+  output Real y "twice the position";
+  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 1, fixed = true), v(start = 0, fixed = true));
+  Modelica.Mechanics.Translational.Components.Spring spring(c = 10);
+  Modelica.Mechanics.Translational.Components.Fixed fixed;
+equation
+  connect(mass.flange_a, spring.flange_b);
+  connect(spring.flange_a, fixed.flange);
+  y = 2*mass.s;
+end PO;
+EOF
+"$FLANGE" fmu PO.mo --fmi 3 -o po.fmu 2> err
+first_err 0 "flange: wrote po.fmu (FMI 3.0, Co-Simulation and Model Exchange)" "a plain output Real: exported"
+unzip -p po.fmu modelDescription.xml > po.xml
+[ "$(grep -c 'name="y"' po.xml)" = 1 ] \
+  && grep -q '<Float64 name="y" valueReference="1" description="twice the position" causality="output" variability="continuous"/>' po.xml \
+  && grep -qx 'output=y|y||twice the position' <(unzip -p po.fmu resources/flange.cfg) \
+  && grep -qx 'wrapped=' <(unzip -p po.fmu resources/flange.cfg) \
+  && ok "a plain output Real: the output y (vr 1), once; no wrapper" || bad "plain output: $(grep 'name="y"' po.xml)"
+
 # table files go along, at their relative names
 mkdir -p m/data && printf '#1\ndouble tab1(3,2)\n0 0\n1 1\n2 4\n' > m/data/t.txt
 cat > m/Tab.mo <<'EOF'

@@ -108,15 +108,6 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     xfer(c, st, sizeof *st);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
 
 static void head_of(const fl_sim *s, snap_head *h)
 {
@@ -127,11 +118,11 @@ static void head_of(const fl_sim *s, snap_head *h)
     int32_t z[SNAP_NSIZES] = {sys->n,    sys->nd,   sys->nmodes, sys->nreal, sys->npar,
                               sys->nbodies, sys->nroot_fns, sys->nvars, sys->nelem, (int32_t)sizeof(fl_stats)};
     memcpy(h->sizes, z, sizeof z);
-    uint64_t x = fnv(14695981039346656037ULL, z, sizeof z);
-    for (int i = 0; i < sys->n; i++) x = fnv(x, sys->unk_name[i], strlen(sys->unk_name[i]) + 1);
+    uint64_t x = fl_fnv1a(FL_FNV1A_INIT, z, sizeof z);
+    for (int i = 0; i < sys->n; i++) x = fl_fnv1a(x, sys->unk_name[i], strlen(sys->unk_name[i]) + 1);
     for (int i = 0; i < sys->nvars; i++) {
         const char *nm = fl_system_var_name(sys, i);
-        if (nm) x = fnv(x, nm, strlen(nm) + 1);
+        if (nm) x = fl_fnv1a(x, nm, strlen(nm) + 1);
     }
     h->system = x;
     h->kind = s->run.kind;
@@ -162,7 +153,7 @@ int fl_sim_snapshot(const fl_sim *s, void *buf, size_t n)
     fl_stats st = fl_sim_stats(s);
     st.linear_solver = NULL;
     fields((fl_sim *)s, &c, &st); /* (saving reads s only) */
-    h.checksum = fnv(14695981039346656037ULL, p + sizeof h, c.off);
+    h.checksum = fl_fnv1a(FL_FNV1A_INIT, p + sizeof h, c.off);
     memcpy(p, &h, sizeof h);
     return 0;
 }
@@ -202,7 +193,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
         return -1;
     }
     const unsigned char *p = buf;
-    if (fnv(14695981039346656037ULL, p + sizeof h, n - sizeof h) != h.checksum) {
+    if (fl_fnv1a(FL_FNV1A_INIT, p + sizeof h, n - sizeof h) != h.checksum) {
         fl_err(d, fl_noloc, "the snapshot is corrupt: its checksum does not match its contents");
         return -1;
     }

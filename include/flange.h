@@ -597,6 +597,59 @@ FLANGE_API size_t fl_sweep_pack(const fl_sweep *s, long run, void *buf, size_t c
 FLANGE_API int fl_sweep_unpack(fl_sweep *s, const void *buf, size_t n, fl_diag *d);
 
 /* ------------------------------------------------------------------------
+ * FMU export (FMI 2.0 and 3.0, Co-Simulation and Model Exchange)
+ * ------------------------------------------------------------------------ */
+
+typedef struct fl_fmu_opts {
+    /* The model to export, as fl_load_opts.model_name (NULL: the only
+     * model of the file). */
+    const char *model_name;
+    /* 2 or 3 (FMI 2.0 or 3.0); 0 means 2. */
+    int fmi;
+    /* Parameter overrides "name=value" baked into the FMU (its parameters'
+     * start values), as fl_load_opts.params; the value must be a number,
+     * or an expression that gives a Real or Integer parameter a value. */
+    const char *const *params;
+    int nparams;
+    /* The FMU's binary, one shared object for every model (the CMake
+     * target flange_fmu, installed as LIBDIR/flange/flange_fmu.so). NULL
+     * searches: the environment variable FLANGE_FMU_TEMPLATE, then
+     * flange_fmu.so beside the running program, then
+     * ../lib/flange/flange_fmu.so from the program's directory. */
+    const char *template_path;
+} fl_fmu_opts;
+
+/* Export the model in the file path as an FMU, the zip out (a .fmu):
+ *   modelDescription.xml  FMI 2.0 or 3.0, with both <ModelExchange> and
+ *                         <CoSimulation>; modelIdentifier: the model's
+ *                         class name, characters other than letters,
+ *                         digits and '_' replaced by '_';
+ *   binaries/linux64/ID.so (FMI 2) or binaries/x86_64-linux/ID.so (FMI 3):
+ *                         a copy of the template, which loads and compiles
+ *                         the resources when instantiated;
+ *   resources/model.mo    the model text (with a generated wrapper model
+ *                         when the model has top-level RealInput/RealOutput
+ *                         connectors: they become the FMU's inputs and
+ *                         outputs), resources/flange.cfg, and the table
+ *                         files (tableOnFile) the model names by a path
+ *                         relative to its file;
+ *   documentation/index.html.
+ * The FMU's variables are the model's variables (names as in
+ * fl_system_var_name, causality local), its inputs and outputs, the Real,
+ * Integer and Boolean parameters of its components (tunable where
+ * fl_sim_set_param can change them during a run without changing any other
+ * parameter, fixed otherwise), the continuous states "_x.NAME" with their
+ * derivatives "der(_x.NAME)", and in FMI 3 the event indicators "_z[k]".
+ * Refused, with a message saying it is not supported yet: array, Integer
+ * and Boolean connectors and plain "input Real" at the top level, models
+ * that use libraries (--lib, MODELICAPATH), table files named by an
+ * absolute path. The model must load and compile. out is written as a
+ * temporary file beside it and renamed when complete (fl_sim_run_csv's
+ * rules): a failed export leaves no file and an existing one unchanged.
+ * Returns 0 on success. */
+FLANGE_API int fl_fmu_export(const char *path, const fl_fmu_opts *o, const char *out, fl_diag *d);
+
+/* ------------------------------------------------------------------------
  * Result comparison
  * ------------------------------------------------------------------------ */
 

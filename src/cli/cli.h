@@ -12,6 +12,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_components(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_fmu(int argc, char **argv);
 
 /* Print every diagnostic of d to stderr, one per line. */
 void cli_print_diags(const fl_diag *d);

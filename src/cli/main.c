@@ -29,6 +29,8 @@ static const char usage[] =
     "  components         list the component classes with their ports and parameters\n"
     "  compare RESULT.csv REFERENCE.csv [--signals FILE] [--tol 2e-3]\n"
     "                     tube comparison of a result against a reference (MSL regression test style)\n"
+    "  fmu MODEL.mo [--model NAME] [--fmi 2|3] [--param NAME=VALUE ...] -o MODEL.fmu\n"
+    "                     export a model as an FMU (Co-Simulation and Model Exchange; FMI 2 by default)\n"
     "\n"
     "flange --version prints the version; flange <command> --help describes a command.\n";
 
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0) return cmd_plot(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "fmu") == 0) return cmd_fmu(argc - 1, argv + 1);
     fprintf(stderr, "flange: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

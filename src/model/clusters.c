@@ -613,12 +613,7 @@ static void structure_key(const cbuild *b, fl_buf *k)
 
 static uint64_t fnv(const unsigned char *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return fl_fnv1a(FL_FNV1A_INIT, p, n);
 }
 
 static fl_uclass *find_class(fctx *c, uint64_t h, const fl_buf *k)

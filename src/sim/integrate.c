@@ -16,7 +16,6 @@
 #include "sim.h"
 #include "sim/opts.h"
 
-#define FL_MAX_EVENT_ITER 50
 /* consecutive steps that do not move time before the run is given up */
 #define FL_MAX_STALLED_STEPS 200
 
@@ -95,7 +94,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     return s;
 }
 
-static void free_integrator(fl_sim *s)
+void fl_free_integrator(fl_sim *s)
 {
     if (s->ida) IDAFree(&s->ida);
     if (s->LS) SUNLinSolFree(s->LS);
@@ -116,7 +115,7 @@ static void free_integrator(fl_sim *s)
 void fl_sim_free(fl_sim *s)
 {
     if (!s) return;
-    free_integrator(s);
+    fl_free_integrator(s);
     free(s->par);
     free(s->mode);
     free(s->rs);
@@ -155,6 +154,7 @@ void fl_sim_free(fl_sim *s)
     free(s->vals);
     free(s->g);
     free(s->rootdir);
+    free(s->run.z_ref);
     SUNContext_Free(&s->ctx);
     free(s);
 }
@@ -183,6 +183,8 @@ fl_stats fl_sim_stats(const fl_sim *s)
     fl_stats st;
     memset(&st, 0, sizeof st);
     if (s) st = s->stats;
+    /* a run taken in steps: IDA's counters since its last restart too */
+    if (s && s->run.kind == FL_RUN_CS) fl_add_ida_stats(s, &st);
     return st;
 }
 
@@ -350,15 +352,9 @@ static const char *worst_component(fl_sim *s)
 
 /* ---- output ------------------------------------------------------------- */
 
-typedef struct runctx {
-    fl_output_fn fn;
-    void *user;
-    int stopped;
-} runctx;
-
 static void track_penetration_at(fl_sim *s, double t, const double *y);
 
-static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *yp)
+int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
     if (sys->n > sys->nd && !s->out_kinematic) {
@@ -388,180 +384,42 @@ static int emit(fl_sim *s, runctx *rc, double t, const double *y, const double *
             return -1;
         }
     }
+    return 0;
+}
+
+/* An output point of a run with an output grid: the values, then fn. A
+ * stepping run computes its values when asked (fl_step_values). */
+static int emit(fl_sim *s, double t, const double *y, const double *yp)
+{
+    if (!s->run.emit_grid) return 0;
+    if (fl_run_values(s, t, y, yp)) return -1;
     s->stats.outputs++;
-    if (rc->fn) {
-        int r = rc->fn(rc->user, t, s->vals, sys->nvars);
+    if (s->run.fn) {
+        int r = s->run.fn(s->run.user, t, s->vals, s->sys->nvars);
         if (r) {
-            rc->stopped = r;
+            s->run.stopped = r;
             return -1;
         }
     }
     return 0;
 }
 
-static const char *elem_name(const fl_sim *s, int e)
+void fl_add_ida_stats(const fl_sim *s, fl_stats *st)
 {
-    const fl_system *sys = s->sys;
-    const char *n = e >= 0 && e < sys->nelem ? sys->insts[sys->elems[e].inst].name : "?";
-    return n[0] ? n : "the equations of the model";
-}
-
-/* Event iteration at t: update discrete states until nothing changes,
- * re-solving the continuous equations in between. Returns the number of
- * passes that changed something, or -1. */
-static int event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
-{
-    const fl_system *sys = s->sys;
-    /* inputs may have jumped (time events): make the continuous part
-     * consistent before the discrete states look at it */
-    if (force_resolve && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
-    int iter = 0;
-    for (; sys->nmodes || sys->nreal; iter++) {
-        if (iter >= FL_MAX_EVENT_ITER) {
-            fl_err(s->diag, fl_noloc,
-                   "event iteration at t = %.9g did not settle after %d passes: the modes of the "
-                   "friction/contact elements (last changed: %s) have no consistent combination",
-                   t, FL_MAX_EVENT_ITER, elem_name(s, s->last_changed));
-            return -1;
-        }
-        /* the crossings of this instant keep deciding their relations */
-        s->elem_warn[0] = '\0';
-        s->elem_warn_elem = -1;
-        int r = fl_event_update(s, t, s->y, s->yp, dir);
-        if (s->elem_warn[0] && strcmp(s->elem_warn, s->last_warn) != 0) { /* once, where it first holds */
-            const char *in = s->elem_warn_elem >= 0 ? s->sys->insts[s->sys->elems[s->elem_warn_elem].inst].name : "";
-            fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s%s%s", t, in, in[0] ? "." : "", s->elem_warn);
-            memcpy(s->last_warn, s->elem_warn, FL_ERRLEN);
-            s->last_warn_t = t;
-        }
-        if (r < 0) {
-            if (s->elem_err_loc.file) fl_err(s->diag, s->elem_err_loc, "at t = %.9g: %s", t, s->elem_err);
-            else fl_err(s->diag, fl_noloc, "at t = %.9g: %s: %s", t, elem_name(s, s->last_changed), s->elem_err);
-            return -1;
-        }
-        if (!r) break;
-        if (fl_solve_consistent(s, t, s->y, s->yp)) return -1;
-    }
-    return iter;
-}
-
-/* A relation whose root function is exactly zero at a (re)start is not seen
- * by IDA's root finding when it moves away from zero (IDA treats such a
- * component as inactive). Look a moment ahead along the motion (positions
- * to second order) and decide those relations by the side they move to,
- * as the crossing direction of an event would. */
-static int settle_zero_roots(fl_sim *s, double t)
-{
-    const fl_system *sys = s->sys;
-    int n = sys->n, nr = sys->nroot_fns;
-    if (!nr) return 0;
-    double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
-    double *yn = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-    int *dir = fl_xcalloc((size_t)nr, sizeof(int));
-    fl_eval_roots(s, t, s->y, s->yp, g0);
-    int zeros = 0;
-    for (int k = 0; k < nr; k++) zeros += g0[k] == 0;
-    int rc = 0, any = 0;
-    /* the rates of the algebraic unknowns too (IDA's are not known yet): a
-     * threshold that grows with a load from zero (a lossy gear's
-     * break-away under a torque starting at 0) moves only through them */
-    double *ypa = NULL;
-    if (zeros) {
-        ypa = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-        memcpy(ypa, s->yp, sizeof(double) * (size_t)n);
-        if (n) fl_algebraic_rates(s, t, s->y, ypa);
-    }
-    /* further ahead until every zero has moved (a position at rest moves
-     * only at second order, which a large coordinate can swallow) */
-    for (double dt = 1e-9; zeros && dt <= 1.1e-5; dt *= 100) {
-        double h = dt * fmax(1.0, fabs(t));
-        for (int i = 0; i < n; i++) yn[i] = s->y[i] + h * ypa[i];
-        for (int b = 0; b < sys->nbodies; b++)
-            if (sys->bodies[b].qi >= 0 && sys->bodies[b].vi >= 0)
-                yn[sys->bodies[b].qi] += 0.5 * h * h * s->yp[sys->bodies[b].vi];
-        fl_eval_roots(s, t + h, yn, s->yp, g1);
-        for (int k = 0; k < nr; k++)
-            if (g0[k] == 0 && !dir[k] && g1[k] != 0) {
-                dir[k] = g1[k] > 0 ? 1 : -1;
-                zeros--;
-                any = 1;
-            }
-    }
-    if (any) rc = event_iteration(s, t, dir, 0);
-    free(ypa);
-    free(g0);
-    free(g1);
-    free(yn);
-    free(dir);
-    return rc;
-}
-
-/* A model with nothing to integrate has no integrator to find the roots
- * of its relations (a threshold on a source's signal): they depend on time
- * alone, so they are looked for here, at eight points of the step from a
- * to *b and then by bisection to the rounding of time. 1 when one crosses:
- * *b is the first instant after the crossing and rootdir says which
- * crossed, in which direction. */
-static int time_roots(fl_sim *s, double a, double *b)
-{
-    int nr = s->sys->nroot_fns;
-    double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
-    fl_eval_roots(s, a, s->y, s->yp, g0);
-    double lo = a, hi = a;
-    int found = 0;
-    for (int i = 1; i <= 8 && !found; i++) {
-        hi = i == 8 ? *b : a + (*b - a) * i / 8;
-        fl_eval_roots(s, hi, s->y, s->yp, g1);
-        for (int k = 0; k < nr && !found; k++) found = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
-        if (!found) lo = hi;
-    }
-    if (found) {
-        fl_eval_roots(s, lo, s->y, s->yp, g0);
-        while (hi - lo > 4 * DBL_EPSILON * fmax(1.0, fabs(hi))) {
-            double mid = 0.5 * (lo + hi);
-            fl_eval_roots(s, mid, s->y, s->yp, g1);
-            int cross = 0;
-            for (int k = 0; k < nr && !cross; k++) cross = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
-            if (cross) hi = mid;
-            else lo = mid;
-        }
-        fl_eval_roots(s, hi, s->y, s->yp, g1);
-        for (int k = 0; k < nr; k++)
-            s->rootdir[k] = (g0[k] < 0 && g1[k] >= 0) ? 1 : (g0[k] > 0 && g1[k] <= 0) ? -1 : 0;
-        *b = hi;
-    }
-    free(g0);
-    free(g1);
-    return found;
-}
-
-/* sample() is true at its instants only: after an instant's event
- * iteration the elements that read it see its end (y = sample(0, 0.5)
- * is true in the values at the event, false in those after it). Returns
- * -1 on failure, 1 when values changed. */
-static int end_samples(fl_sim *s, double t)
-{
-    const fl_system *sys = s->sys;
-    int any = 0;
-    for (int g = 0; g < sys->negroups && !any; g++) any = (sys->egroups[g].ops->flags & FL_EK_SAMPLE) != 0;
-    if (!any) return 0;
-    s->samples_off = 1;
-    int changed = event_iteration(s, t, NULL, 0);
-    s->samples_off = 0;
-    return changed < 0 ? -1 : changed > 0;
+    if (!s->ida) return;
+    long v;
+    if (IDAGetNumSteps(s->ida, &v) == 0) st->steps += v;
+    if (IDAGetNumResEvals(s->ida, &v) == 0) st->res_evals += v;
+    if (IDAGetNumJacEvals(s->ida, &v) == 0) st->jac_evals += v;
+    if (IDAGetNumLinSolvSetups(s->ida, &v) == 0) st->lin_setups += v;
+    if (IDAGetNumErrTestFails(s->ida, &v) == 0) st->err_test_fails += v;
+    if (IDAGetNumNonlinSolvConvFails(s->ida, &v) == 0) st->nonlin_conv_fails += v;
 }
 
 /* IDA's counters restart at every IDAReInit: add them up before. */
 static void collect_stats(fl_sim *s)
 {
-    if (!s->ida) return;
-    long v;
-    if (IDAGetNumSteps(s->ida, &v) == 0) s->stats.steps += v;
-    if (IDAGetNumResEvals(s->ida, &v) == 0) s->stats.res_evals += v;
-    if (IDAGetNumJacEvals(s->ida, &v) == 0) s->stats.jac_evals += v;
-    if (IDAGetNumLinSolvSetups(s->ida, &v) == 0) s->stats.lin_setups += v;
-    if (IDAGetNumErrTestFails(s->ida, &v) == 0) s->stats.err_test_fails += v;
-    if (IDAGetNumNonlinSolvConvFails(s->ida, &v) == 0) s->stats.nonlin_conv_fails += v;
+    fl_add_ida_stats(s, &s->stats);
 }
 
 /* Positions are integrated as displacements from where the last (re)start
@@ -638,7 +496,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
     }
 }
 
-static int restart(fl_sim *s, double t)
+int fl_run_restart(fl_sim *s, double t)
 {
     int n = s->sys->n;
     collect_stats(s);
@@ -811,13 +669,10 @@ static void energy_advance(fl_sim *s, const double base[4], double a, double b)
     s->e_loss_neg = base[3] + inc[3];
 }
 
-FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d),
-           (s, o, fn, user, d), -1, d)
+int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn, void *user, fl_diag *d)
 {
-    if (!s || !o) return -1;
     const fl_system *sys = s->sys;
-    if (fl_sim_check_opts(o, d)) return -1;
-    free_integrator(s);
+    fl_free_integrator(s);
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
@@ -838,10 +693,33 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
     s->energy = o->energy;
     memset(s->y, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     memset(s->yp, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
-    runctx rc = {fn, user, 0};
+    fl_run *r = &s->run;
+    r->kind = FL_RUN_NONE;
+    r->emit_grid = emit_grid;
+    r->fn = fn;
+    r->user = user;
+    r->stopped = 0;
+    r->progress = o->progress;
+    r->progress_user = o->progress_user;
+    r->energy = o->energy;
+    r->me_dirty = r->me_zref = 0;
     if (select_outputs(s, o, d)) return -1;
-    double t0 = o->start_time, tend = o->stop_time, h = o->interval;
-    int ret = -1;
+    r->t0 = r->t = o->start_time;
+    r->tend = o->stop_time;
+    r->h = o->interval;
+    r->kgrid = 1;
+    r->stalled = 0;
+    return 0;
+}
+
+int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_output_fn fn, void *user,
+                fl_diag *d)
+{
+    const fl_system *sys = s->sys;
+    fl_run *r = &s->run;
+    if (check && fl_sim_check_opts(o, d)) return -1;
+    if (fl_run_reset(s, o, emit_grid, fn, user, d)) return -1;
+    double t0 = o->start_time;
 
     /* initialisation, then the initial event iteration */
     s->t_left = NAN;
@@ -851,42 +729,53 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
      * first guesses, solve, and again at the solution until they agree */
     fl_init_modes(s, t0, s->y, s->yp);
     for (int pass = 0;; pass++) {
-        if (fl_solve_initial(s, t0, s->y, s->yp)) goto out;
+        if (fl_solve_initial(s, t0, s->y, s->yp)) return -1;
         if (!fl_init_modes(s, t0, s->y, s->yp)) break;
         if (pass >= FL_MAX_EVENT_ITER) {
             fl_err(d, fl_noloc, "the initial modes of %s do not settle: no consistent initial state",
-                   elem_name(s, s->last_changed));
-            goto out;
+                   fl_elem_name(s, s->last_changed));
+            return -1;
         }
     }
     rebase_positions(s);
     fl_start_elements(s, t0, s->y, s->yp);
-    if (event_iteration(s, t0, NULL, 0) < 0) goto out;
+    if (fl_event_iteration(s, t0, NULL, 0) < 0) return -1;
     if (s->energy) fl_energy_begin(s, t0, s->y, s->yp);
-    if (emit(s, &rc, t0, s->y, s->yp)) goto out;
+    if (emit(s, t0, s->y, s->yp)) return -1;
     /* a relation leaving zero at the start is an event at t0: the initial
      * values, then the values after it */
-    int settled = settle_zero_roots(s, t0);
-    if (settled < 0 || (settled > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
-    int ended = end_samples(s, t0);
-    if (ended < 0 || (ended > 0 && emit(s, &rc, t0, s->y, s->yp))) goto out;
-    if (s->terminate) tend = t0; /* terminate() at the initialisation */
+    int settled = fl_settle_zero_roots(s, t0);
+    if (settled < 0 || (settled > 0 && emit(s, t0, s->y, s->yp))) return -1;
+    int ended = fl_end_samples(s, t0);
+    if (ended < 0 || (ended > 0 && emit(s, t0, s->y, s->yp))) return -1;
+    if (s->terminate) r->tend = t0; /* terminate() at the initialisation */
+    return 0;
+}
 
-    long kgrid = 1, stalled = 0;
-    double t = t0;
-    s->t_end = tend;
-    s->h_out = h;
-    if (sys->n) fl_algebraic_rates(s, t0, s->y, s->yp);
+int fl_run_start_ida(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    if (sys->n) fl_algebraic_rates(s, s->run.t, s->y, s->yp);
     /* the initialisation's sparse LU is not needed again in this run: on a
      * big model its factors weigh as much as the integrator's */
     if (s->use_klu) fl_linsys_free(&s->init_ls);
-    if (sys->n && setup_integrator(s, t0, o->tolerance)) {
-        fl_err(d, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
-        goto out;
+    if (sys->n && setup_integrator(s, s->run.t, s->rtol)) {
+        fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
+        return -1;
     }
-    while (t < tend) {
+    return 0;
+}
+
+int fl_run_advance(fl_sim *s, double target)
+{
+    const fl_system *sys = s->sys;
+    fl_run *r = &s->run;
+    const double t0 = r->t0, h = r->h, tend = r->tend;
+    double t = r->t;
+    /* a stepping run stops at target, a rounding error from it is there */
+    while (t < target && (r->emit_grid || !same_time(t, target))) {
         double te = fl_next_time_event(s, t);
-        double tstop = fmin(te, tend);
+        double tstop = fmin(te, target);
         /* up to the next breakpoint, signals there are left limits */
         s->t_left = te <= tend ? te : NAN;
         int flag = IDA_TSTOP_RETURN;
@@ -902,41 +791,42 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
             flag = IDASolve(s->ida, tstop, &tret, s->yv, s->ypv, IDA_ONE_STEP);
             if (flag < 0) {
                 memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
-                fail_solver(s, tret, flag);
-                goto out;
+                r->t = t;
+                return fail_solver(s, tret, flag);
             }
             /* IDA accepts steps too small to move t (its error test passes
              * when nothing changes) and can go on so for ever */
-            stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? stalled + 1 : 0;
-            if (stalled > FL_MAX_STALLED_STEPS) {
+            r->stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? r->stalled + 1 : 0;
+            if (r->stalled > FL_MAX_STALLED_STEPS) {
                 fail_stalled(s, tret);
-                goto out;
+                r->t = t;
+                return -1;
             }
         } else {
             /* nothing to integrate (an empty model, or only prescribed
              * motion and signals): steps of one output interval, over
              * which the energy audit's quadrature is exact enough */
-            double tg = grid_time(t0, h, tend, kgrid);
+            double tg = r->emit_grid ? grid_time(t0, h, tend, r->kgrid) : t + s->h_out;
             if (tg > t && tg < tret) tret = tg;
-            if (sys->nroot_fns && roots_active(s) && time_roots(s, t, &tret)) flag = IDA_ROOT_RETURN;
+            if (sys->nroot_fns && roots_active(s) && fl_time_roots(s, t, &tret)) flag = IDA_ROOT_RETURN;
         }
         double ebase[4] = {s->e_diss, s->e_work, s->e_work_abs, s->e_loss_neg}; /* at t, the start of the step */
         /* a discontinuity exactly at the stop time is not processed: the run
          * ends with the values just before it */
         int event_here = flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && tret == te && te < tend);
         /* output points up to this step's end (at an event, the event writes them) */
-        for (;;) {
-            double tout = grid_time(t0, h, tend, kgrid);
+        while (r->emit_grid) {
+            double tout = grid_time(t0, h, tend, r->kgrid);
             if (tout > tret && !same_time(tout, tret)) break;
             if (same_time(tout, tret) && event_here) break;
-            if (interpolate(s, tout)) goto out;
+            if (interpolate(s, tout)) return -1;
             if (s->energy) energy_advance(s, ebase, t, tout);
-            if (emit(s, &rc, tout, s->y, s->yp)) goto out;
-            kgrid++;
+            if (emit(s, tout, s->y, s->yp)) return -1;
+            r->kgrid++;
             if (tout >= tend) break;
         }
         if (s->energy) energy_advance(s, ebase, t, tret);
-        t = tret;
+        t = r->t = tret;
         if (sys->n) {
             memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
             memcpy(s->yp, N_VGetArrayPointer(s->ypv), sizeof(double) * (size_t)sys->n);
@@ -945,53 +835,80 @@ FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, v
          * (few of them); at output points when many are stepped through, where
          * a check of every contact at every step would cost a twentieth of the run */
         if (s->npen_el && s->contact_events) track_penetration(s, t);
-        if (o->progress) {
+        if (r->progress) {
             fl_stats st;
             current_stats(s, &st);
-            int r = o->progress(o->progress_user, t, &st);
-            if (r) {
-                rc.stopped = r;
-                fl_err(d, fl_noloc, "the run was stopped at t = %.9g", t);
-                goto out;
+            int rp = r->progress(r->progress_user, t, &st);
+            if (rp) {
+                r->stopped = rp;
+                fl_err(s->diag, fl_noloc, "the run was stopped at t = %.9g", t);
+                return -1;
             }
         }
         if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
             s->stats.state_events++;
-            if (sys->n && IDAGetRootInfo(s->ida, s->rootdir)) goto out;
+            if (sys->n && IDAGetRootInfo(s->ida, s->rootdir)) return -1;
         } else {
             s->stats.time_events++;
         }
         /* the values just before the event (left limits of time events),
          * the event iteration, the values after it, and a restart */
-        if (emit(s, &rc, t, s->y, s->yp)) goto out;
+        if (emit(s, t, s->y, s->yp)) return -1;
         s->t_left = NAN;
-        if (event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) goto out;
-        if (settle_zero_roots(s, t) < 0) goto out;
-        if (emit(s, &rc, t, s->y, s->yp)) goto out;
-        ended = end_samples(s, t);
-        if (ended < 0 || (ended > 0 && emit(s, &rc, t, s->y, s->yp))) goto out;
-        if (s->terminate) break; /* terminate(): the run ends here, successfully */
-        if (sys->n && restart(s, t)) goto out;
-        if (same_time(grid_time(t0, h, tend, kgrid), t)) kgrid++;
+        if (fl_event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) return -1;
+        if (fl_settle_zero_roots(s, t) < 0) return -1;
+        if (emit(s, t, s->y, s->yp)) return -1;
+        int ended = fl_end_samples(s, t);
+        if (ended < 0 || (ended > 0 && emit(s, t, s->y, s->yp))) return -1;
+        if (s->terminate) return 1; /* terminate(): the run ends here, successfully */
+        if (sys->n && fl_run_restart(s, t)) return -1;
+        if (r->emit_grid && same_time(grid_time(t0, h, tend, r->kgrid), t)) r->kgrid++;
     }
-    if (s->terminate) fl_note(d, fl_noloc, "the run ended at t = %.9g by terminate(): %s", t, s->term_msg);
+    if (t < target) r->t = target; /* a rounding error short of it (stepping) */
+    return s->terminate ? 1 : 0;
+}
+
+int fl_run_end(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    double t = s->run.t;
+    if (s->terminate) fl_note(s->diag, fl_noloc, "the run ended at t = %.9g by terminate(): %s", t, s->term_msg);
     /* terminal(): the equations see the end of the run once more */
     if (sys->nreal) {
         s->terminal = s->samples_off = 1; /* (the samples of this instant are over) */
-        int changed = event_iteration(s, t, NULL, 0);
+        int changed = fl_event_iteration(s, t, NULL, 0);
         s->terminal = s->samples_off = 0;
-        if (changed < 0) goto out;
-        if (changed > 0 && emit(s, &rc, t, s->y, s->yp)) goto out;
+        if (changed < 0) return -1;
+        if (changed > 0 && emit(s, t, s->y, s->yp)) return -1;
     }
-    if (o->energy) fl_energy_finish(s, t, d);
-    warn_penetration(s, d);
-    ret = 0;
-out:
+    if (s->run.energy) fl_energy_finish(s, t, s->diag);
+    warn_penetration(s, s->diag);
+    return 0;
+}
+
+int fl_run_close(fl_sim *s, int ret)
+{
     if (ret && s->func_err[0])
-        fl_note(d, fl_noloc, "a function the equations call failed: %s", s->func_err);
+        fl_note(s->diag, fl_noloc, "a function the equations call failed: %s", s->func_err);
     collect_stats(s);
     s->diag = NULL;
-    if (rc.stopped && ret) return rc.stopped;
+    s->run.kind = FL_RUN_NONE;
+    if (s->run.stopped && ret) return s->run.stopped;
     return ret;
+}
+
+FL_GUARDED(int, fl_sim_run, (fl_sim *s, const fl_sim_opts *o, fl_output_fn fn, void *user, fl_diag *d),
+           (s, o, fn, user, d), -1, d)
+{
+    if (!s || !o) return -1;
+    if (fl_sim_check_opts(o, d)) return -1;
+    s->run.stopped = 0;
+    int ret = fl_run_init(s, o, 0, 1, fn, user, d);
+    s->t_end = s->run.tend;
+    s->h_out = s->run.h;
+    if (!ret) ret = fl_run_start_ida(s);
+    if (!ret) ret = fl_run_advance(s, s->run.tend) < 0 ? -1 : 0;
+    if (!ret) ret = fl_run_end(s);
+    return fl_run_close(s, ret);
 }

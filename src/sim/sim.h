@@ -30,8 +30,39 @@ typedef struct fl_erates {
     double ploss, pwork; /* dissipated power and power of the sources */
 } fl_erates;
 
+/* Passes of an event iteration (and of the initial modes) before the modes
+ * are declared not to settle. */
+#define FL_MAX_EVENT_ITER 50
+
+/* What is under way on a sim (fl_run.kind). */
+enum { FL_RUN_NONE, FL_RUN_CS, FL_RUN_ME };
+
+/* A run between its phases (integrate.c): fl_sim_run drives them from the
+ * start to the stop time in one call; the stepping functions (step.c) take
+ * the same run in pieces, so both compute the same thing. */
+typedef struct fl_run {
+    double t0, h, tend; /* start, output interval, end of the run (+INFINITY: none, stepping) */
+    double t;           /* how far the run has come */
+    long kgrid;         /* the next output grid point, t0 + kgrid h */
+    long stalled;       /* consecutive steps that did not move time */
+    int emit_grid;      /* 1: values on the grid and at both sides of events go to fn
+                           (fl_sim_run); 0: none are computed (stepping) */
+    fl_output_fn fn;
+    void *user;
+    int stopped; /* what fn or progress returned to stop the run */
+    int (*progress)(void *user, double t, const struct fl_stats *st);
+    void *progress_user;
+    int energy; /* the energy audit was asked for (s->energy drops when it overflows) */
+    int kind;   /* FL_RUN_*: CS or ME between begin and end */
+    /* Model Exchange (step.c) */
+    int me_dirty;  /* time or states set since the algebraic part was solved */
+    int me_zref;   /* z_ref holds indicator values */
+    double *z_ref; /* the indicators after the last event or completed step */
+} fl_run;
+
 struct fl_sim {
     const fl_system *sys;
+    fl_run run;
     SUNContext ctx;
     double *par; /* own copy: runs may change parameters without recompiling */
     int *mode;
@@ -136,6 +167,61 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
 int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp);
 /* The elements' start hooks, after initialisation. */
 void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp);
+
+/* integrate.c: the phases of a run. fl_sim_run = fl_run_init +
+ * fl_run_start_ida + fl_run_advance(tend) + fl_run_end + fl_run_close. */
+/* Options checked, the run's state reset, outputs selected, the
+ * initialisation (seeds, modes, initial solve, start hooks, the initial
+ * event iteration, relations leaving zero, samples ended); with emit_grid
+ * the values at t0 go to fn. No integrator (Model Exchange uses it too).
+ * check: run fl_sim_check_opts first. 0 or -1. */
+int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_output_fn fn, void *user,
+                fl_diag *d);
+/* The first part of fl_run_init: the integrator freed, the run's state and
+ * counters reset, the outputs selected; no initialisation (a snapshot's
+ * restore writes the state). 0 or -1. */
+int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn, void *user, fl_diag *d);
+/* IDA set up at (run.t, y, yp) with the algebraic rates (a (re)start).
+ * s->t_end and s->h_out must be set (the first step's size). 0 or -1. */
+int fl_run_start_ida(fl_sim *s);
+/* Integrate to target (<= run.tend), processing every event on the way; an
+ * event exactly at target is processed unless target is the end of the run.
+ * 0 with run.t == target and y, yp there, 1 when terminate() ended the run
+ * earlier (run.t says when), -1 on failure (or run.stopped). */
+int fl_run_advance(fl_sim *s, double target);
+/* The end of a run at run.t: terminal(), the energy balance, the
+ * penetration warnings. 0 or -1. */
+int fl_run_end(fl_sim *s);
+/* After the phases (ret: their result): the note on a failed user function,
+ * IDA's counters added to the statistics, no run under way. Returns ret or
+ * the code fn/progress stopped the run with. */
+int fl_run_close(fl_sim *s, int ret);
+/* Restart IDA at t after a discontinuity (positions rebased, the
+ * algebraic rates solved). 0 or -1. */
+int fl_run_restart(fl_sim *s, double t);
+/* Every selected output at (t, y, yp) into s->vals, the algebraic unknowns
+ * re-solved consistently first; -1 with a message when one is not finite. */
+int fl_run_values(fl_sim *s, double t, const double *y, const double *yp);
+/* IDA and the linear systems freed. */
+void fl_free_integrator(fl_sim *s);
+/* IDA's counters since its last (re)start added to st. */
+void fl_add_ida_stats(const fl_sim *s, fl_stats *st);
+
+/* events.c */
+const char *fl_elem_name(const fl_sim *s, int e);
+/* Event iteration at t: update the discrete states until nothing changes,
+ * re-solving the continuous equations in between (force_resolve: also
+ * before the first pass, after inputs jumped). dir: crossing direction of
+ * each root function (NULL: none). The passes that changed something, or -1. */
+int fl_event_iteration(fl_sim *s, double t, const int *dir, int force_resolve);
+/* Relations whose root function is exactly zero at a (re)start decided by
+ * the side the motion moves them to. >= 0 or -1. */
+int fl_settle_zero_roots(fl_sim *s, double t);
+/* The end of a sample() instant at t: 1 when values changed, 0, -1. */
+int fl_end_samples(fl_sim *s, double t);
+/* Roots of the relations of a model with nothing to integrate in (a, *b]:
+ * 1 when one crosses (*b the first instant after it, s->rootdir which). */
+int fl_time_roots(fl_sim *s, double a, double *b);
 
 /* energy.c */
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r);

@@ -23,8 +23,7 @@ static const char head_text[] = "flange sweep journal 1\n";
 
 static void fnv(uint64_t *h, const void *p, size_t n)
 {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) *h = (*h ^ b[i]) * 0x100000001b3ULL;
+    *h = fl_fnv1a(*h, p, n);
 }
 
 static void fnv_str(uint64_t *h, const char *s)
@@ -35,7 +34,7 @@ static void fnv_str(uint64_t *h, const char *s)
 
 uint64_t sw_signature(const fl_sweep *s)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = FL_FNV1A_INIT;
     fnv_str(&h, s->model_text);
     fnv_str(&h, s->model_opt);
     for (int i = 0; i < s->nbase_params; i++) fnv_str(&h, s->base_params[i]);
@@ -77,7 +76,7 @@ static void put_record(sink *k, const fl_sweep *s, long run)
              w = (uint32_t)(1 + s->nsave);
     int64_t run64 = run, npts = r->npts;
     int32_t status = r->status;
-    k->h = 0xcbf29ce484222325ULL;
+    k->h = FL_FNV1A_INIT;
     put(k, &magic, 4);
     put(k, &run64, 8);
     put(k, &status, 4);
@@ -100,7 +99,7 @@ static void put_record(sink *k, const fl_sweep *s, long run)
 static int get_record(fl_sweep *s, const unsigned char *p, size_t n, size_t *used, int journal_it)
 {
     size_t o = 0;
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = FL_FNV1A_INIT;
 #define TAKE(dst, len)                         \
     do {                                       \
         if (o + (len) > n) return -1;          \

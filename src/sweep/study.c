@@ -297,6 +297,44 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
 }
 
+/* Whether a Real parameter can change at run time (fl_sim_set_param) with
+ * the values values[0], values[stride], ... (n of them): base is the model
+ * compiled, other the model compiled with the parameter changed to one of
+ * those values. Run time means: fl_sim_set_param may change it in base (a
+ * Real parameter the structure was not built from), compiling with another
+ * value changed no other parameter slot (no other binding depends on it,
+ * other than the component's own derived quantities), and no value would
+ * switch the component's law (a contact model). 1 run time, 0 structural.
+ * Shared by the study (classify) and the FMU exporter (tunable parameters). */
+int sw_param_runtime(const fl_system *base, const fl_system *other, const char *name, const double *values, long n,
+                     long stride)
+{
+    const char *dot = strrchr(name, '.');
+    int i = dot ? fl_system_inst_index(base, name, (size_t)(dot - name)) : -1;
+    int k = i >= 0 ? fl_class_param(base->insts[i].cls, dot + 1) : -1;
+    if (k < 0 || base->insts[i].cls->params[k].type != FL_P_REAL || base->par_fixed[base->insts[i].pofs + k] ||
+        other->npar != base->npar)
+        return 0;
+    /* run time, unless another parameter moved with it */
+    const fl_inst_rt *ir = &base->insts[i];
+    int lo = ir->pofs, hi = ir->pofs + ir->cls->nparams + ir->cls->nderived;
+    for (int q = 0; q < base->npar; q++) {
+        if (q == lo + k || (q >= lo + ir->cls->nparams && q < hi)) continue;
+        if (!same_bits(base->par[q], other->par[q])) return 0;
+    }
+    /* and unless a value would switch the element's law (a contact model) */
+    int structural = 0;
+    fl_diag *pd = fl_diag_new();
+    fl_sim *probe = fl_sim_new(base, pd);
+    for (long r = 0; probe && r < n && !structural; r++) {
+        int why = 0;
+        if (fl_sim_set_param_why(probe, name, values[r * stride], pd, &why) && why) structural = 1;
+    }
+    fl_sim_free(probe);
+    fl_diag_free(pd);
+    return !structural;
+}
+
 /* Decide how parameter j changes: 0 at run time, 1 structural, -1 error. */
 static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
 {
@@ -345,27 +383,8 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
             fl_diag_free(cd);
             return -1;
         }
-    } else if (k >= 0 && base->insts[i].cls->params[k].type == FL_P_REAL && !base->par_fixed[base->insts[i].pofs + k] &&
-               other->npar == base->npar) {
-        /* run time, unless another parameter moved with it */
-        const fl_inst_rt *ir = &base->insts[i];
-        int lo = ir->pofs, hi = ir->pofs + ir->cls->nparams + ir->cls->nderived;
-        structural = 0;
-        for (int q = 0; q < base->npar && !structural; q++) {
-            if (q == lo + k || (q >= lo + ir->cls->nparams && q < hi)) continue;
-            if (!same_bits(base->par[q], other->par[q])) structural = 1;
-        }
-        /* and unless a value would switch the element's law (a contact model) */
-        if (!structural) {
-            fl_diag *pd = fl_diag_new();
-            fl_sim *probe = fl_sim_new(base, pd);
-            for (long r = 0; probe && r < s->nruns && !structural; r++) {
-                int why = 0;
-                if (fl_sim_set_param_why(probe, name, s->runs[r * s->npar + j], pd, &why) && why) structural = 1;
-            }
-            fl_sim_free(probe);
-            fl_diag_free(pd);
-        }
+    } else {
+        structural = !sw_param_runtime(base, other, name, &s->runs[j], s->nruns, s->npar);
     }
     fl_system_free(other);
     fl_diag_free(cd);

@@ -143,6 +143,11 @@ void sw_store(fl_sweep *s, long run, int status, char *msg, double *vals, long n
 char *sw_first_error(const fl_diag *d);
 char *sw_override(const char *name, double v); /* "name=value", the value exactly */
 fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d);
+/* study.c: 1 when the Real parameter name of base can change at run time
+ * with the values values[r * stride], r < n; other is base compiled with one
+ * of them (also the FMU exporter's test of tunable parameters) */
+int sw_param_runtime(const fl_system *base, const fl_system *other, const char *name, const double *values, long n,
+                     long stride);
 
 /* study.c: the table of runs [first, first + count) (table.h) */
 struct sw_table;

@@ -134,16 +134,6 @@ static int check_table(const fl_value *tab, int dims, const fl_value *cols, int 
     return 0;
 }
 
-/* FNV-1a over the bytes of the table and its interpretation. */
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
 
 static int same_table(const utable *t, const utable *u)
 {
@@ -172,11 +162,11 @@ int fl_ufunc_table_add(fl_ufuncs *r, const fl_value *tab, int dims, const fl_val
         t.cols = fl_xmalloc(sizeof(int) * (size_t)t.ncols);
         for (int i = 0; i < t.ncols; i++) t.cols[i] = (int)cols->data[i] - 1;
     }
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = FL_FNV1A_INIT; /* over the table and its interpretation */
     int meta[6] = {t.nr, t.nc, t.dims, t.smooth, t.extrap, t.ncols};
-    h = hash_bytes(h, meta, sizeof meta);
-    h = hash_bytes(h, t.d, sizeof(double) * n);
-    if (t.ncols) h = hash_bytes(h, t.cols, sizeof(int) * (size_t)t.ncols);
+    h = fl_fnv1a(h, meta, sizeof meta);
+    h = fl_fnv1a(h, t.d, sizeof(double) * n);
+    if (t.ncols) h = fl_fnv1a(h, t.cols, sizeof(int) * (size_t)t.ncols);
     /* equal hashes chain through their order of arrival: key "h#k" */
     for (int k = 0;; k++) {
         char key[48];

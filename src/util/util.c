@@ -153,14 +153,19 @@ void fl_buf_cleanup(void *b)
 
 /* ---- hash map (FNV-1a, linear probing) ---- */
 
-static uint64_t hash_str(const char *s, size_t len)
+uint64_t fl_fnv1a(uint64_t h, const void *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+static uint64_t hash_str(const char *s, size_t len)
+{
+    return fl_fnv1a(FL_FNV1A_INIT, s, len);
 }
 
 static void map_grow(fl_map *m)

@@ -55,6 +55,11 @@ char *fl_buf_take(fl_buf *b); /* returns the string (never NULL), resets b */
 void fl_buf_free(fl_buf *b);
 void fl_buf_cleanup(void *b); /* fl_buf_free for fl_cleanup_push */
 
+/* FNV-1a over n bytes, continuing from h (start with FL_FNV1A_INIT): the
+ * one hash of byte strings the library uses (maps, signatures, checksums). */
+#define FL_FNV1A_INIT 0xcbf29ce484222325ULL
+uint64_t fl_fnv1a(uint64_t h, const void *p, size_t n);
+
 /* Open-addressing hash map from string to non-negative int. Keys are
  * copied (into an arena of the map's own, freed with it). */
 typedef struct fl_arena fl_arena;

@@ -601,6 +601,11 @@ void fl_b_error(fl_builder *b, const char *fmt, ...) __attribute__((format(print
 
 int fl_class_count(void);
 const fl_class *fl_class_at(int i);
+/* Free the table of classes (built again on the next use).
+ * For the FMU runtime (src/fmi/inst.c), whose copy of the library is unmapped
+ * when the importer unloads the FMU: what it allocated for the whole process
+ * would be lost with every unload. No simulation may be alive. */
+void fl_registry_shutdown(void);
 const fl_class *fl_class_find(const char *path);
 /* Unique class whose last path component is name; NULL if none or several
  * (*ambiguous set). */

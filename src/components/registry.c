@@ -43,6 +43,14 @@ static void free_registry(void)
     nall = 0;
 }
 
+void fl_registry_shutdown(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    if (atomic_load_explicit(&reg_ready, memory_order_relaxed)) free_registry();
+    atomic_store_explicit(&reg_ready, 0, memory_order_release);
+    pthread_mutex_unlock(&reg_lock);
+}
+
 /* The tables are built once, on first use, under a lock. An allocation
  * failure must leave neither the lock held nor a half-built table: the
  * build runs under a recovery point of its own, and the failure is passed

@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 
 #include "components/user.h"
+#include "components/component.h"
+#include "model/bundled.h"
+#include "model/classtext.h"
 #include "model/model.h"
 #include "sim/sim.h"
 #include "sim/step.h"
@@ -25,10 +28,16 @@
 /* ---- unloading -------------------------------------------------------------- */
 
 /* When the importer unloads the FMU, no thread may later run a destructor
- * that went away with it (the register files of user classes, user.c). */
+ * that went away with it (the register files of user classes, user.c), and
+ * the library's process-wide tables (the class registry, the parsed class
+ * texts and bundled classes) are freed, else every load and unload of the
+ * FMU (FMPy does one per simulation) would lose them. */
 __attribute__((destructor)) static void fmu_unload(void)
 {
     fl_user_regs_shutdown();
+    fl_class_texts_shutdown();
+    fl_registry_shutdown();
+    fl_bundled_shutdown();
 }
 
 /* ---- messages ------------------------------------------------------------- */

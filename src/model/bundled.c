@@ -102,6 +102,19 @@ static fl_file_ast *const *loaded(void)
     return f;
 }
 
+void fl_bundled_shutdown(void)
+{
+    pthread_mutex_lock(&lock);
+    if (files) {
+        parse_job j = {files, names, paths, npaths, NULL};
+        parse_job_free(&j);
+        files = NULL;
+        names = paths = NULL;
+        npaths = 0;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 /* The class at the rest of a path below a class: its nested classes,
  * dot by dot ("Internal.Filter.base.CriticalDamping"). */
 static const fl_class_ast *nested(const fl_class_ast *c, const char *rest)

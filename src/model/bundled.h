@@ -44,4 +44,10 @@ void fl_bundled_print(FILE *out);
  * (as fl_class_suggest does for the C classes). */
 void fl_bundled_suggest(const char *written, fl_suggest *s);
 
+/* Free the parsed bundled classes (parsed again on the next use).
+ * For the FMU runtime (src/fmi/inst.c), whose copy of the library is unmapped
+ * when the importer unloads the FMU: what it allocated for the whole process
+ * would be lost with every unload. No simulation may be alive. */
+void fl_bundled_shutdown(void);
+
 #endif

@@ -83,6 +83,14 @@ static void free_texts(void)
     nclasses = 0;
 }
 
+void fl_class_texts_shutdown(void)
+{
+    pthread_mutex_lock(&text_lock);
+    if (atomic_load_explicit(&text_ready, memory_order_relaxed)) free_texts();
+    atomic_store_explicit(&text_ready, 0, memory_order_release);
+    pthread_mutex_unlock(&text_lock);
+}
+
 /* Parsed once, under a lock, as the registry is built (registry.c): a
  * failure leaves neither the lock held nor half-parsed tables. */
 static void ensure(void)

@@ -31,4 +31,10 @@ int fl_class_param_text(const fl_class *c, int k, int start, fl_class_par_fn par
  * has none (it always exists). */
 int fl_class_port_cond(const fl_class *c, int k, fl_class_par_fn par, void *ctx, fl_value *out, fl_diag *d);
 
+/* Free the parsed class texts (parsed again on the next use).
+ * For the FMU runtime (src/fmi/inst.c), whose copy of the library is unmapped
+ * when the importer unloads the FMU: what it allocated for the whole process
+ * would be lost with every unload. No simulation may be alive. */
+void fl_class_texts_shutdown(void);
+
 #endif

@@ -23,6 +23,10 @@
  *      steps, and the errors an importer gets (with the logged reason) for
  *      a wrong GUID, a fixed parameter set during the run, an unknown value
  *      reference, a step from the wrong time and an unsupported function.
+ * The FMUs are unloaded at the end (dlclose): under LeakSanitizer that
+ * checks that unloading frees what the FMU's copy of the library holds for
+ * the whole process (FMU_TEST_KEEP_LOADED=1 keeps them loaded, so that a
+ * leak report can name the FMU's frames).
  * Usage: fmu_threads FMI2_DIR FMI3_DIR (unpacked FMUs). */
 #include <dlfcn.h>
 #include <locale.h>

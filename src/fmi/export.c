@@ -46,8 +46,12 @@
 #include "util/util.h"
 
 #define WRAPPED "fmu_model"
-#define TUNABLE_MAX_CANDIDATES 200 /* compilations spent on finding tunable parameters */
-#define TUNABLE_MAX_SECONDS 2.0
+/* Compilations spent on finding tunable parameters: at most 200, and fewer
+ * on big models (a budget of 2e5 element compilations, some seconds), so an
+ * export stays quick; counted, not timed, so that the same model always
+ * gives the same modelDescription.xml. */
+#define TUNABLE_MAX_CANDIDATES 200
+#define TUNABLE_ELEMENT_BUDGET 200000.0
 
 /* Everything an export holds, freed in one place (also after a failure
  * that unwinds). */
@@ -89,13 +93,6 @@ static void exporter_free(void *arg)
     free(x->tables);
     free(x->template_path);
     memset(x, 0, sizeof *x);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int is_file(const char *p)
@@ -510,8 +507,8 @@ static void classify_tunable(exporter *x, int *nskipped)
 {
     fl_fmu_cfg *cfg = &x->cfg;
     const fl_fmu_vars *t = &x->vars;
-    double t0 = now();
     int tried = 0;
+    double cost = (double)x->sys->nelem + 1; /* of one compilation, in elements */
     *nskipped = 0;
     fl_diag *pd = fl_diag_new();
     fl_sim *probe = fl_sim_new(x->sys, pd);
@@ -528,7 +525,7 @@ static void classify_tunable(exporter *x, int *nskipped)
             if (why || fl_sim_set_param_why(probe, v->pname, probe_v, pd, &why)) continue;
         }
         fl_sim_set_param(probe, v->pname, v->start, NULL);
-        if (tried >= TUNABLE_MAX_CANDIDATES || now() - t0 > TUNABLE_MAX_SECONDS) {
+        if (tried >= TUNABLE_MAX_CANDIDATES || (tried + 1) * cost > TUNABLE_ELEMENT_BUDGET) {
             (*nskipped)++;
             continue;
         }
@@ -649,7 +646,7 @@ static char *documentation(const exporter *x, int nskipped)
                    "<li>Tunable parameters may be changed during a run; fixed ones only before initialisation "
                    "(the model is then compiled again with the new value).</li>\n</ul>\n");
     if (nskipped)
-        fl_buf_printf(&b, "<p>%d parameters were not tested for run-time changes (the export's time budget) and are "
+        fl_buf_printf(&b, "<p>%d parameters were not tested for run-time changes (the export's budget of compilations) and are "
                           "fixed.</p>\n",
                       nskipped);
     html_list(&b, t, FL_FMU_INPUT, 0, "Inputs");
@@ -672,6 +669,20 @@ static char *documentation(const exporter *x, int nskipped)
 }
 
 /* ---- the zip ------------------------------------------------------------------------ */
+
+/* When the FMU is made (generationDateAndTime, the members' times): now, or
+ * SOURCE_DATE_EPOCH when set (reproducible builds: the same model then gives
+ * the same FMU byte for byte). */
+static time_t generation_time(void)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+        char *end;
+        long long v = strtoll(sde, &end, 10);
+        if (!*end && v >= 0) return (time_t)v;
+    }
+    return time(NULL);
+}
 
 typedef struct zipper {
     zip_source_t *src;
@@ -700,11 +711,13 @@ static int zip_add_copy(exporter *x, zipper *z, const char *name, const void *da
         fl_err(x->d, fl_noloc, "cannot add %s to the FMU: %s", name, zip_strerror(z->za));
         return -1;
     }
-    if (zip_file_add(z->za, name, s, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE) < 0) {
+    zip_int64_t idx = zip_file_add(z->za, name, s, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+    if (idx < 0) {
         zip_source_free(s);
         fl_err(x->d, fl_noloc, "cannot add %s to the FMU: %s", name, zip_strerror(z->za));
         return -1;
     }
+    zip_file_set_mtime(z->za, (zip_uint64_t)idx, generation_time(), 0);
     return 0;
 }
 
@@ -890,7 +903,7 @@ static void unwrap_messages(fl_diag *d, int from)
 
 static void utc_now(char out[32])
 {
-    time_t t = time(NULL);
+    time_t t = generation_time();
     struct tm tm;
     if (gmtime_r(&t, &tm)) strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
     else out[0] = '\0';

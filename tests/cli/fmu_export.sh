@@ -320,6 +320,13 @@ FLANGE_FMU_TEMPLATE=$T/none.so bin/flange fmu "$M" -o x.fmu 2> err
 first_err 1 "error: no FMU template (flange_fmu.so) found: tried $T/none.so, $T/bin/flange_fmu.so, $T/bin/../lib/flange/flange_fmu.so (build the CMake target flange_fmu, or name it with FLANGE_FMU_TEMPLATE)" \
   "FLANGE_FMU_TEMPLATE names no file"
 [ ! -e x.fmu ] && ok "no FMU written by the failures" || bad "x.fmu exists"
+# reproducible: with SOURCE_DATE_EPOCH two exports are the same bytes (the
+# XML's generationDateAndTime and the members' times are that instant)
+SOURCE_DATE_EPOCH=1700000000 "$FLANGE" fmu "$EX/msl/Friction.mo" -o r1.fmu 2>/dev/null
+sleep 2
+SOURCE_DATE_EPOCH=1700000000 "$FLANGE" fmu "$EX/msl/Friction.mo" -o r2.fmu 2>/dev/null
+cmp -s r1.fmu r2.fmu && unzip -p r1.fmu modelDescription.xml | grep -q 'generationDateAndTime="2023-11-14T22:13:20Z"' \
+  && ok "SOURCE_DATE_EPOCH: the same FMU byte for byte, dated by it" || bad "SOURCE_DATE_EPOCH: the FMUs differ"
 "$FLANGE" fmu --help | grep -q '(default 2)' && ok "fmu --help: FMI 2 by default" || bad "fmu --help"
 
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }

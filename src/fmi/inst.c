@@ -415,6 +415,8 @@ static void inst_free(fmu_inst *in)
     free(in->over_name);
     free(in->over_text);
     free(in->xbuf);
+    for (int k = 0; k < in->nstates; k++) free(in->states[k]);
+    free(in->states);
     free(in->model_text);
     free(in->model_path);
     free(in->resdir);
@@ -1019,8 +1021,9 @@ int fmu_get_indicators(fmu_inst *in, double *z, size_t nz)
 int fmu_completed_step(fmu_inst *in, int *enter_event, int *terminate)
 {
     if (me_call(in, "completedIntegratorStep", FMU_IN(FMU_CONT), 0, 0, NULL)) return FMU_ERROR;
-    if (fl_me_completed_step(in->sim, in->diag)) return FMU_ERROR;
-    if (enter_event) *enter_event = 0;
+    int crossed = fl_me_completed_step(in->sim, in->diag);
+    if (crossed < 0) return FMU_ERROR;
+    if (enter_event) *enter_event = crossed;
     if (terminate) *terminate = 0;
     return FMU_OK;
 }
@@ -1078,6 +1081,39 @@ typedef struct saved {
 
 static const char saved_magic[8] = {'F', 'L', 'F', 'M', 'U', 'S', '0', '1'};
 
+/* The states an instance handed out are kept in a list: freeing checks it
+ * (a pointer that is not one of them is refused, not freed), the instance
+ * frees the ones the importer forgot, and a free that is given the state
+ * itself instead of its address (fmusim 0.0.38 does so) is recognised. */
+static int state_index(const fmu_inst *in, const void *p)
+{
+    for (int k = 0; p && k < in->nstates; k++)
+        if (in->states[k] == p) return k;
+    return -1;
+}
+
+static void state_track(fmu_inst *in, void *p)
+{
+    in->states = fl_xrealloc(in->states, sizeof(void *) * (size_t)(in->nstates + 1));
+    in->states[in->nstates++] = p;
+}
+
+static void state_drop(fmu_inst *in, int k)
+{
+    free(in->states[k]);
+    in->states[k] = in->states[--in->nstates];
+}
+
+/* Put a new state where the importer asked: an earlier state of this
+ * instance there is replaced (FMI: "the state is updated"). */
+static void state_store(fmu_inst *in, void **state, void *s)
+{
+    int k = state_index(in, *state);
+    if (k >= 0) state_drop(in, k);
+    state_track(in, s);
+    *state = s;
+}
+
 int fmu_state_get(fmu_inst *in, void **state)
 {
     if (!state) return fmu_error(in, "getting the FMU state: NULL pointer");
@@ -1108,8 +1144,7 @@ int fmu_state_get(fmu_inst *in, void **state)
         free(s);
         return fmu_error(in, "getting the FMU state failed");
     }
-    free(*state);
-    *state = s;
+    state_store(in, state, s);
     return FMU_OK;
 }
 
@@ -1131,6 +1166,7 @@ int fmu_state_set(fmu_inst *in, const void *state)
 {
     const saved *s = state;
     if (!s) return fmu_error(in, "setting the FMU state: NULL state");
+    if (state_index(in, s) < 0) return fmu_error(in, "setting the FMU state: not a state of this instance");
     if (fmu_allowed(in, "setting the FMU state", FMU_IN(FMU_INSTANTIATED) | FMU_IN(FMU_INIT) | FMU_IN(FMU_STEP) |
                                                       FMU_IN(FMU_EVENT) | FMU_IN(FMU_CONT) | FMU_IN(FMU_TERMINATED)))
         return FMU_ERROR;
@@ -1160,11 +1196,17 @@ int fmu_state_set(fmu_inst *in, const void *state)
 
 int fmu_state_free(fmu_inst *in, void **state)
 {
-    (void)in;
-    if (state) {
-        free(*state);
-        *state = NULL;
+    if (!state) return FMU_OK;
+    int k = state_index(in, state); /* given the state itself */
+    if (k >= 0) {
+        state_drop(in, k);
+        return FMU_OK;
     }
+    if (!*state) return FMU_OK;
+    k = state_index(in, *state);
+    if (k < 0) return fmu_error(in, "freeing an FMU state: not a state of this instance");
+    state_drop(in, k);
+    *state = NULL;
     return FMU_OK;
 }
 
@@ -1172,7 +1214,7 @@ int fmu_state_size(fmu_inst *in, const void *state, size_t *size)
 {
     const saved *s = state;
     if (!s || !size) return fmu_error(in, "the size of an FMU state: NULL argument");
-    if (memcmp(s->magic, saved_magic, 8)) return fmu_error(in, "the size of an FMU state: not a state of flange");
+    if (state_index(in, s) < 0) return fmu_error(in, "the size of an FMU state: not a state of this instance");
     *size = sizeof *s + (size_t)s->nsim;
     return FMU_OK;
 }
@@ -1196,7 +1238,6 @@ int fmu_state_deserialize(fmu_inst *in, const void *bytes, size_t size, void **s
     if (check_saved(in, &head, size, "deserializing an FMU state")) return FMU_ERROR;
     void *s = fl_xmalloc(size);
     memcpy(s, bytes, size);
-    free(*state);
-    *state = s;
+    state_store(in, state, s);
     return FMU_OK;
 }

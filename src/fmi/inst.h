@@ -57,6 +57,8 @@ struct fmu_inst {
     fl_sim *sim;
     fl_fmu_vars vars;
     double *xbuf;     /* scratch: states, derivatives, indicators */
+    void **states;    /* the FMU states this instance handed out and not yet freed */
+    int nstates;
     size_t xcap;
 
     /* fixed parameters set before initialisation: "name=value" overrides

@@ -277,10 +277,24 @@ FL_GUARDED(int, fl_me_completed_step, (fl_sim *s, fl_diag *d), (s, d), -1, d)
     if (no_run(s, FL_RUN_ME, d)) return -1;
     s->diag = d;
     if (me_update(s)) return step_failed(s);
-    if (s->sys->nroot_fns) fl_eval_roots(s, s->run.t, s->y, s->yp, s->run.z_ref);
-    s->run.me_zref = 1;
+    int nr = s->sys->nroot_fns, crossed = 0;
+    if (nr) {
+        /* an indicator that changed sign since the reference is an event the
+         * importer's root finding did not report (it stepped over it, or
+         * it lies exactly at the end of the step): the reference is kept
+         * for the event mode that follows, so that the crossing decides */
+        double *z = fl_xmalloc(sizeof(double) * (size_t)nr);
+        fl_eval_roots(s, s->run.t, s->y, s->yp, z);
+        for (int k = 0; k < nr && s->run.me_zref && !crossed; k++) {
+            double a = s->run.z_ref[k], b = z[k];
+            crossed = (a < 0 && b >= 0) || (a > 0 && b <= 0);
+        }
+        if (!crossed) memcpy(s->run.z_ref, z, sizeof(double) * (size_t)nr);
+        free(z);
+    }
+    if (!crossed) s->run.me_zref = 1;
     s->diag = NULL;
-    return 0;
+    return crossed;
 }
 
 FL_GUARDED(int, fl_me_event, (fl_sim *s, int *states_changed, int *terminate, double *next_time, fl_diag *d),
@@ -311,11 +325,16 @@ FL_GUARDED(int, fl_me_event, (fl_sim *s, int *states_changed, int *terminate, do
     if (crossed) s->stats.state_events++;
     else if (isfinite(s->t_left) && fabs(t - s->t_left) <= 1e-12 * fmax(1.0, fabs(t))) s->stats.time_events++;
     s->t_left = NAN; /* at the event: the values after it */
-    int rc = fl_event_iteration(s, t, crossed ? dir : NULL, 1) < 0 || fl_settle_zero_roots(s, t) < 0 ||
-                     fl_end_samples(s, t) < 0
-                 ? -1
-                 : 0;
-    int changed = 0;
+    int passes = fl_event_iteration(s, t, crossed ? dir : NULL, 1);
+    int settled = passes < 0 ? -1 : fl_settle_zero_roots(s, t);
+    int ended = settled < 0 ? -1 : fl_end_samples(s, t);
+    int rc = passes < 0 || settled < 0 || ended < 0 ? -1 : 0;
+    /* A discrete change (a contact made, a friction locking) changes the
+     * derivatives discontinuously even where no state jumps: it is reported
+     * as a change of the states too, so that the importer restarts its
+     * integrator instead of carrying a history across the jump (CVODE's
+     * error test fails there otherwise). */
+    int changed = passes > 0 || settled > 0 || ended > 0;
     for (int i = 0; i < n && !rc; i++) changed |= sys->id[i] && s->y[i] != y0[i];
     free(dir);
     free(z);

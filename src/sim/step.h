@@ -72,13 +72,16 @@ int fl_me_derivatives(fl_sim *s, double *dx, fl_diag *d);
  * friction switches (the functions IDA's root finding sees in a CS run). */
 int fl_me_indicators(fl_sim *s, double *z, fl_diag *d);
 /* After an accepted integrator step: the indicator values become the
- * reference the next event's crossing directions are taken against. */
+ * reference the next event's crossing directions are taken against. 1 (and
+ * the reference kept) when an indicator changed sign since the reference:
+ * the importer must enter event mode now (FMI's enterEventMode); 0 or -1. */
 int fl_me_completed_step(fl_sim *s, fl_diag *d);
 /* Event mode at the current time: a time event, a state event (the
  * indicators that changed sign since the reference crossed), or a change of
  * inputs/parameters. Runs the event iteration and everything fl_sim_run does
  * at an event. *states_changed: a continuous state jumped (an impact, a
- * locking friction, reinit); *terminate: terminate() was called;
+ * locking friction, reinit) or a discrete state changed (the derivatives
+ * jump: the importer must restart its integrator); *terminate: terminate() was called;
  * *next_time: the next time event (+INFINITY: none). 0 or -1. */
 int fl_me_event(fl_sim *s, int *states_changed, int *terminate, double *next_time, fl_diag *d);
 /* The first time event after the current time (+INFINITY: none). */

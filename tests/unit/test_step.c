@@ -307,7 +307,7 @@ static int rk_run(rk *r, double t1, double h)
             r->events++;
             if (changed) fl_me_get_states(r->s, r->x);
             if (term) return 1;
-        } else if (fl_me_completed_step(r->s, r->d)) {
+        } else if (fl_me_completed_step(r->s, r->d) < 0) {
             return -1;
         }
         if (fl_me_indicators(r->s, r->z, r->d)) return -1;

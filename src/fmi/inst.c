@@ -830,7 +830,8 @@ static int set_one(fmu_inst *in, const fl_fmu_var *v, double x, const char *what
             else {
                 in->inputs_dirty = 1;
                 in->values_dirty = 1;
-                if (!in->cs) fl_me_set_time(in->sim, fl_step_time(in->sim)); /* the algebraic part again */
+                if (!in->cs) fl_me_invalidate(in->sim); /* the algebraic part again */
+                if (!in->cs && in->phase == FMU_EVENT) in->inputs_jumped = 1;
             }
         }
         return FMU_OK;
@@ -1048,6 +1049,10 @@ int fmu_update_discrete(fmu_inst *in, int *states_changed, int *terminate, int *
         }
         in->inputs_dirty = 0;
         in->values_dirty = 1;
+        /* an input that jumped changes the derivatives discontinuously: the
+         * importer restarts its integrator only when told the states changed */
+        changed |= in->inputs_jumped;
+        in->inputs_jumped = 0;
         fmu_note(in, "event at t = %.17g%s%s", fl_step_time(in->sim), changed ? ": the states jumped" : "",
                  term ? ": terminate" : "");
     } else {

@@ -58,6 +58,7 @@ struct fmu_inst {
     fl_fmu_vars vars;
     double *xbuf;     /* scratch: states, derivatives, indicators */
     void **states;    /* the FMU states this instance handed out and not yet freed */
+    int inputs_jumped; /* ME: an input or tunable parameter changed in event mode */
     int nstates;
     size_t xcap;
 

@@ -240,6 +240,11 @@ void fl_me_set_time(fl_sim *s, double t)
     s->run.me_dirty = 1;
 }
 
+void fl_me_invalidate(fl_sim *s)
+{
+    s->run.me_dirty = 1;
+}
+
 void fl_me_set_states(fl_sim *s, const double *x)
 {
     const fl_system *sys = s->sys;

@@ -64,6 +64,9 @@ void fl_me_nominals(const fl_sim *s, double *nominal);
 /* Set the time / the states; the algebraic part is solved lazily, at the next
  * call that needs it. */
 void fl_me_set_time(fl_sim *s, double t);
+/* Parameters or inputs changed (fl_sim_set_param): the algebraic part and
+ * the derivatives are solved again at the next call that needs them. */
+void fl_me_invalidate(fl_sim *s);
 void fl_me_set_states(fl_sim *s, const double *x);
 /* Derivatives of the states (the algebraic part solved at the current time
  * and states). 0 or -1. */

@@ -24,18 +24,21 @@ mkdir -p "$FLANGE_BUILD/tools"
 EX="$FLANGE_SRC/examples"
 cd "$T" || exit 1
 
-# run NAME MODEL SIGNALS [fmusim options...]: export FMI 2 and 3, run cs and
-# me, compare each with flange simulate's result in the 2e-3 tube
+# run NAME MODEL SIGNALS [INTERVAL]: export FMI 2 and 3, run cs and me,
+# compare each with flange simulate's result in the 2e-3 tube (both on the
+# output grid INTERVAL when given, else the model's experiment)
 run() {
-  local name=$1 model=$2 sig=$3; shift 3
-  "$FLANGE" simulate "$model" -o "$name.ref.csv" --quiet || { bad "$name: flange simulate"; return; }
+  local name=$1 model=$2 sig=$3 iv=${4:-}
+  local simopt=() fsopt=()
+  [ -n "$iv" ] && simopt=(--interval "$iv") && fsopt=(--output-interval "$iv")
+  "$FLANGE" simulate "$model" "${simopt[@]}" -o "$name.ref.csv" --quiet || { bad "$name: flange simulate"; return; }
   local vars=() v
   for v in $(grep -v '^time$' "$sig"); do vars+=(--output-variable "$v"); done
   for V in 2 3; do
     "$FLANGE" fmu "$model" --fmi $V -o "$name$V.fmu" 2> err || { bad "$name FMI $V: export: $(cat err)"; continue; }
     for it in cs me; do
       local out="$name$V.$it.csv"
-      "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 "${vars[@]}" "$@" \
+      "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 "${vars[@]}" "${fsopt[@]}" \
         --output-file "$out" "$name$V.fmu" > log 2>&1
       local rc=$?
       if [ $rc != 0 ]; then bad "$name FMI $V $it: fmusim status $rc: $(tail -c 800 log)"; continue; fi
@@ -48,7 +51,11 @@ run() {
   done
 }
 
-run hardstop "$EX/hardstop_hysteresis.mo" "$FLANGE_SRC/tests/fmu/hardstop.signals"
+# The hard stop chatters in contacts of about 3.5 ms late in the run, shorter
+# than the example's 5 ms output interval: a grid that samples them at another
+# phase than the reference does finds values the reference never shows (the
+# contact force's peaks). A 0.1 ms grid resolves them, for both.
+run hardstop "$EX/hardstop_hysteresis.mo" "$FLANGE_SRC/tests/fmu/hardstop.signals" 1e-4
 for m in Friction ElastoGap Brake; do
   run "$m" "$EX/msl/$m.mo" "$SH/validation/msl/$m/signals.txt"
 done

@@ -22,7 +22,9 @@
  *
  * An input is then the run-time parameter in_u.k (fl_sim_set_param), an
  * output the variable out_y.y; the FMU's other names drop "fmu_model.". */
+#define _GNU_SOURCE /* dladdr */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -115,19 +117,55 @@ static char *exe_dir(void)
     return fl_xstrdup(buf[0] ? buf : "/");
 }
 
+/* The directory of the library this code is in: libflange.so for a program
+ * or an interpreter (Python) that loads it, the program itself when it is
+ * linked statically. */
+static char *lib_dir(void)
+{
+    Dl_info info;
+    if (!dladdr((void *)lib_dir, &info) || !info.dli_fname) return NULL;
+    char *real = realpath(info.dli_fname, NULL); /* a static program is named as it was started */
+    if (!real) return NULL;
+    char *slash = strrchr(real, '/');
+    char *dir = slash && slash > real ? fl_xstrndup(real, (size_t)(slash - real)) : NULL;
+    free(real);
+    return dir;
+}
+
+#ifndef FLANGE_FMU_LIBDIR_REL
+#define FLANGE_FMU_LIBDIR_REL "../lib/flange" /* installed: from bin to lib/flange */
+#endif
+
+static void add_tried(char **tried, int *n, char *p)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(tried[i], p) == 0) {
+            free(p);
+            return;
+        }
+    tried[(*n)++] = p;
+}
+
 static int find_template(exporter *x, const char *given)
 {
-    char *tried[4];
+    char *tried[6];
     int n = 0;
     if (given && *given) tried[n++] = fl_xstrdup(given);
     const char *env = getenv("FLANGE_FMU_TEMPLATE");
     if (env && *env) tried[n++] = fl_xstrdup(env);
-    char *dir = exe_dir();
+    char *dir = exe_dir(), *ldir = lib_dir();
     if (dir) {
-        tried[n++] = fl_xsprintf("%s/flange_fmu.so", dir);
-        tried[n++] = fl_xsprintf("%s/../lib/flange/flange_fmu.so", dir);
-        free(dir);
+        add_tried(tried, &n, fl_xsprintf("%s/flange_fmu.so", dir));
+        add_tried(tried, &n, fl_xsprintf("%s/" FLANGE_FMU_LIBDIR_REL "/flange_fmu.so", dir));
     }
+    if (ldir && (!dir || strcmp(ldir, dir) != 0)) {
+        /* libflange.so in a program or interpreter (Python): beside it (the
+         * build tree), or in its flange/ (installed) */
+        add_tried(tried, &n, fl_xsprintf("%s/flange_fmu.so", ldir));
+        add_tried(tried, &n, fl_xsprintf("%s/flange/flange_fmu.so", ldir));
+    }
+    free(dir);
+    free(ldir);
     for (int i = 0; i < n; i++)
         if (!x->template_path && is_file(tried[i])) x->template_path = fl_xstrdup(tried[i]);
     if (!x->template_path) {

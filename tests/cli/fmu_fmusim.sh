@@ -12,6 +12,9 @@
 SH=${FLANGE_SHARED:-}
 FS_SRC="$SH/tools/fmusim"
 [ -x "$FS_SRC/build.sh" ] || { echo "skip: $FS_SRC/build.sh not found (../shared is absent): the FMUs were not checked by fmusim"; exit 77; }
+case "${FLANGE_CFLAGS:-}" in *sanitize*)
+  echo "skip: a sanitizer build: fmusim is not instrumented and cannot load the instrumented FMU binary (tests/fmu/fmu_threads runs the FMU under the sanitizers)"; exit 77 ;;
+esac
 for h in /usr/include/minizip/unzip.h /usr/include/libxml2/libxml/parser.h /usr/include/cvode/cvode.h; do
   [ -f "$h" ] || { echo "skip: $h is missing (run scripts/install-deps.sh): fmusim cannot be built"; exit 77; }
 done

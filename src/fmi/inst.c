@@ -20,7 +20,6 @@
 #include "model/bundled.h"
 #include "model/classtext.h"
 #include "model/model.h"
-#include "sim/sim.h"
 #include "sim/step.h"
 #include "util/diag.h"
 #include "util/util.h"
@@ -689,25 +688,17 @@ static int ready(fmu_inst *in, const fl_fmu_var *v)
     return FMU_OK;
 }
 
-/* Derivatives and event indicators: in Model Exchange the step.h calls
- * (the algebraic part solved at the importer's time and states); in
- * Co-Simulation the run's own solution at the communication point, where
- * IDA left y and y' (the indicators evaluated there). */
+/* Derivatives and event indicators: in Model Exchange the algebraic part
+ * solved at the importer's time and states; in Co-Simulation the run's own
+ * solution at the communication point (step.h serves both). */
 static int derivatives(fmu_inst *in, double *dx)
 {
-    if (!in->cs) return fl_me_derivatives(in->sim, dx, in->diag);
-    const fl_sim *s = in->sim;
-    for (int i = 0, k = 0; i < s->sys->n; i++)
-        if (s->sys->id[i]) dx[k++] = s->yp[i];
-    return 0;
+    return fl_me_derivatives(in->sim, dx, in->diag);
 }
 
 static int indicators(fmu_inst *in, double *z)
 {
-    if (!in->cs) return fl_me_indicators(in->sim, z, in->diag);
-    fl_sim *s = in->sim;
-    if (s->sys->nroot_fns) fl_eval_roots(s, fl_step_time(s), s->y, s->yp, z);
-    return 0;
+    return fl_me_indicators(in->sim, z, in->diag);
 }
 
 static int value_of(fmu_inst *in, const fl_fmu_var *v, double *out)

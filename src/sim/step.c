@@ -63,6 +63,14 @@ static int no_run(const fl_sim *s, int kind, fl_diag *d)
     return -1;
 }
 
+/* No run of either kind under way. */
+static int no_run_any(const fl_sim *s, fl_diag *d)
+{
+    if (s && s->run.kind != FL_RUN_NONE) return 0;
+    fl_err(d, fl_noloc, "no run under way (begin one first)");
+    return -1;
+}
+
 /* A failure inside a step: the failed user function named, as at the end of
  * fl_sim_run. */
 static int step_failed(fl_sim *s)
@@ -257,7 +265,7 @@ void fl_me_set_states(fl_sim *s, const double *x)
 
 FL_GUARDED(int, fl_me_derivatives, (fl_sim *s, double *dx, fl_diag *d), (s, dx, d), -1, d)
 {
-    if (no_run(s, FL_RUN_ME, d)) return -1;
+    if (no_run_any(s, d)) return -1;
     s->diag = d;
     if (me_update(s)) return step_failed(s);
     const fl_system *sys = s->sys;
@@ -269,7 +277,7 @@ FL_GUARDED(int, fl_me_derivatives, (fl_sim *s, double *dx, fl_diag *d), (s, dx, 
 
 FL_GUARDED(int, fl_me_indicators, (fl_sim *s, double *z, fl_diag *d), (s, z, d), -1, d)
 {
-    if (no_run(s, FL_RUN_ME, d)) return -1;
+    if (no_run_any(s, d)) return -1;
     s->diag = d;
     if (me_update(s)) return step_failed(s);
     if (s->sys->nroot_fns) fl_eval_roots(s, s->run.t, s->y, s->yp, z);

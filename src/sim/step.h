@@ -69,10 +69,12 @@ void fl_me_set_time(fl_sim *s, double t);
 void fl_me_invalidate(fl_sim *s);
 void fl_me_set_states(fl_sim *s, const double *x);
 /* Derivatives of the states (the algebraic part solved at the current time
- * and states). 0 or -1. */
+ * and states). In a CS run: the derivatives at the communication point, as
+ * the integrator left them. 0 or -1. */
 int fl_me_derivatives(fl_sim *s, double *dx, fl_diag *d);
 /* The event indicators: the root functions of the relations, contacts and
- * friction switches (the functions IDA's root finding sees in a CS run). */
+ * friction switches (the functions IDA's root finding sees in a CS run; in a
+ * CS run evaluated at the communication point). */
 int fl_me_indicators(fl_sim *s, double *z, fl_diag *d);
 /* After an accepted integrator step: the indicator values become the
  * reference the next event's crossing directions are taken against. 1 (and

@@ -185,35 +185,31 @@ static void header(fl_buf *b, const fl_md_info *in, const fl_fmu_vars *t)
     fl_buf_add(b, ">\n");
 }
 
+/* The capabilities both interfaces share, then each one's own (the order
+ * of attributes is free in XML; kept as each standard lists them). */
+static const char *const common_caps[2] = {
+    " needsExecutionTool=\"false\" canBeInstantiatedOnlyOncePerProcess=\"false\""
+    " canNotUseMemoryManagementFunctions=\"true\" canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\""
+    " providesDirectionalDerivative=\"false\"",
+    " needsExecutionTool=\"false\" canBeInstantiatedOnlyOncePerProcess=\"false\""
+    " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\""
+    " providesDirectionalDerivatives=\"false\" providesAdjointDerivatives=\"false\""};
+
 static void interfaces(fl_buf *b, const fl_md_info *in)
 {
+    const char *common = common_caps[in->fmi == 2 ? 0 : 1];
     fl_buf_add(b, "  <ModelExchange");
     attr(b, "modelIdentifier", in->identifier);
-    if (in->fmi == 2)
-        fl_buf_add(b, " needsExecutionTool=\"false\" completedIntegratorStepNotNeeded=\"false\""
-                      " canBeInstantiatedOnlyOncePerProcess=\"false\" canNotUseMemoryManagementFunctions=\"true\""
-                      " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\""
-                      " providesDirectionalDerivative=\"false\"/>\n");
-    else
-        fl_buf_add(b, " needsExecutionTool=\"false\" canBeInstantiatedOnlyOncePerProcess=\"false\""
-                      " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\""
-                      " providesDirectionalDerivatives=\"false\" providesAdjointDerivatives=\"false\""
-                      " needsCompletedIntegratorStep=\"true\"/>\n");
+    fl_buf_add(b, common);
+    fl_buf_add(b, in->fmi == 2 ? " completedIntegratorStepNotNeeded=\"false\"/>\n"
+                               : " needsCompletedIntegratorStep=\"true\"/>\n");
     fl_buf_add(b, "  <CoSimulation");
     attr(b, "modelIdentifier", in->identifier);
-    if (in->fmi == 2)
-        fl_buf_add(b, " needsExecutionTool=\"false\" canHandleVariableCommunicationStepSize=\"true\""
-                      " canInterpolateInputs=\"false\" maxOutputDerivativeOrder=\"0\" canRunAsynchronuously=\"false\""
-                      " canBeInstantiatedOnlyOncePerProcess=\"false\" canNotUseMemoryManagementFunctions=\"true\""
-                      " canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\""
-                      " providesDirectionalDerivative=\"false\"/>\n");
-    else
-        fl_buf_add(b, " needsExecutionTool=\"false\" canBeInstantiatedOnlyOncePerProcess=\"false\""
-                      " canGetAndSetFMUState=\"true\" canSerializeFMUState=\"true\""
-                      " providesDirectionalDerivatives=\"false\" providesAdjointDerivatives=\"false\""
-                      " canHandleVariableCommunicationStepSize=\"true\" maxOutputDerivativeOrder=\"0\""
-                      " providesIntermediateUpdate=\"false\" mightReturnEarlyFromDoStep=\"false\""
-                      " canReturnEarlyAfterIntermediateUpdate=\"false\" hasEventMode=\"false\"/>\n");
+    fl_buf_add(b, common);
+    fl_buf_add(b, " canHandleVariableCommunicationStepSize=\"true\" maxOutputDerivativeOrder=\"0\"");
+    fl_buf_add(b, in->fmi == 2 ? " canInterpolateInputs=\"false\" canRunAsynchronuously=\"false\"/>\n"
+                               : " providesIntermediateUpdate=\"false\" mightReturnEarlyFromDoStep=\"false\""
+                                 " canReturnEarlyAfterIntermediateUpdate=\"false\" hasEventMode=\"false\"/>\n");
 }
 
 static void log_categories(fl_buf *b)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,14 @@
  * the library's process-wide tables (the class registry, the parsed class
  * texts and bundled classes) are freed, else every load and unload of the
  * FMU (FMPy does one per simulation) would lose them. */
+static atomic_int live_instances; /* instances not yet freed */
+
+/* A process that exits while threads still simulate (or an importer that
+ * unloads the FMU with instances alive) runs this too: the tables are in
+ * use then, and are left to the operating system. */
 __attribute__((destructor)) static void fmu_unload(void)
 {
+    if (atomic_load(&live_instances) > 0) return;
     fl_user_regs_shutdown();
     fl_class_texts_shutdown();
     fl_registry_shutdown();
@@ -422,6 +429,7 @@ static void inst_free(fmu_inst *in)
     free(in->name);
     fl_diag_free(in->diag);
     if (in->cloc) freelocale(in->cloc);
+    if (in->magic == FMU_MAGIC) atomic_fetch_sub(&live_instances, 1);
     in->magic = 0;
     free(in);
 }
@@ -489,6 +497,7 @@ fmu_inst *fmu_new(const fmu_inst *proto, const char *token, const char *resloc, 
     fmu_inst *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->magic = FMU_MAGIC;
+    atomic_fetch_add(&live_instances, 1);
     in->fmi = proto->fmi;
     in->cs = proto->cs;
     in->env = proto->env;

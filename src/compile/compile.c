@@ -176,6 +176,7 @@ void fl_system_free(fl_system *s)
     free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
     free(s->vars);
+    fl_mparams_free(s->mparams, s->nmparams);
     free(s->name);
     free(s);
 }
@@ -195,6 +196,8 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     fl_cleanup_push(&cl, system_cleanup, s);
     s->name = fl_xstrdup(m->name);
     s->exp = fl_model_experiment(m);
+    s->mparams = fl_mparams_copy(m->mparams, m->nmparams);
+    s->nmparams = m->nmparams;
     s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
     s->ninst = (int)m->insts.n;
     for (int i = 0; i < s->ninst; i++) {

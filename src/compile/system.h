@@ -315,6 +315,8 @@ struct fl_system {
     int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
 
     int has_time_events;
+    fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
+    int nmparams;
 };
 
 /* compile stages (compile/...) */

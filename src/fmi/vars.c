@@ -265,7 +265,8 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
             if (pd->type == FL_P_REAL) type = FL_FMU_REAL;
             else if (pd->type == FL_P_INT) type = FL_FMU_INTEGER;
             else if (pd->type == FL_P_BOOL) type = FL_FMU_BOOLEAN;
-            else continue; /* enumerations, strings, arrays */
+            else if (pd->type == FL_P_ENUM && pd->enum_type) type = FL_FMU_INTEGER; /* the literal's index */
+            else continue; /* strings, arrays */
             char *full = fl_xsprintf("%s.%s", ir->name, pd->name);
             const char *name = strip(full, w);
             double val = sys->par[ir->pofs + k];
@@ -276,10 +277,30 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
                     full = NULL;
                     v->start = val;
                     v->tunable = type == FL_FMU_REAL && is_tunable(cfg, v->pname);
+                    v->enum_type = pd->type == FL_P_ENUM ? pd->enum_type : NULL;
                 }
             }
             free(full);
         }
+    }
+    /* the parameters of the model itself (its top level; without the
+     * wrapper's prefix), but those a component's already stand for (the
+     * instance of a wrapped model's equations): fixed, their value the one
+     * compiled */
+    for (int i = 0; i < sys->nmparams && !b.failed; i++) {
+        const fl_mparam *mp = &sys->mparams[i];
+        const char *name = strip(mp->name, w);
+        if (!name || strchr(name, '.')) continue;
+        fl_fmu_type type = mp->type == FL_P_REAL ? FL_FMU_REAL : mp->type == FL_P_BOOL ? FL_FMU_BOOLEAN : FL_FMU_INTEGER;
+        char *sname = structured(name);
+        int taken = fl_map_get(&b.names, sname) >= 0;
+        free(sname);
+        if (taken || !isfinite(mp->value)) continue;
+        fl_fmu_var *v = add(&b, name, mp->unit, mp->desc, FL_FMU_PARAM, type, -1);
+        if (!v) break;
+        v->pname = fl_xstrdup(mp->name);
+        v->start = mp->value;
+        v->enum_type = mp->type == FL_P_ENUM ? mp->enum_type : NULL;
     }
     /* the model's variables, but the energy audit and those an output
      * already stands for */

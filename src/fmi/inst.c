@@ -370,7 +370,10 @@ static int reload(fmu_inst *in)
     }
     for (int i = 0; i < in->vars.n; i++) {
         const fl_fmu_var *v = &in->vars.v[i];
-        if (!(v->kind == FL_FMU_INPUT || (v->kind == FL_FMU_PARAM && v->tunable))) continue;
+        /* only what the importer set: the others take their values from
+         * the new compilation (a binding may read the fixed parameter) */
+        if (!(v->kind == FL_FMU_INPUT || (v->kind == FL_FMU_PARAM && v->tunable)) || !in->touched || !in->touched[i])
+            continue;
         double old = fl_sim_param(in->sim, v->pname), now = fl_sim_param(b.sim, v->pname);
         if (old != now && !isnan(old) && fl_sim_set_param(b.sim, v->pname, old, in->diag)) {
             fl_cleanup_pop(&c);
@@ -411,6 +414,7 @@ static void inst_free(fmu_inst *in)
     }
     free(in->over_name);
     free(in->over_text);
+    free(in->touched);
     free(in->xbuf);
     for (int k = 0; k < in->nstates; k++) free(in->states[k]);
     free(in->states);
@@ -617,6 +621,8 @@ int fmu_reset(fmu_inst *in)
     }
     in->nover = 0;
     in->reload = 0;
+    free(in->touched);
+    in->touched = NULL;
     if (had_over && in->compiled_over) {
         if (reload(in)) return FMU_ERROR;
     } else {
@@ -813,11 +819,16 @@ static int set_one(fmu_inst *in, const fl_fmu_var *v, double x, const char *what
         if (v->kind == FL_FMU_PARAM && in->phase == FMU_CONT)
             return fmu_error(in, "%s: the tunable parameter %s can be set in event mode, not in continuous-time mode",
                              what, v->name);
+        if (!in->touched) in->touched = fl_xcalloc((size_t)in->vars.n, 1);
         double cur = fl_sim_param(in->sim, v->pname);
-        if (cur == x) return FMU_OK; /* importers set inputs at every step: unchanged is no discontinuity */
+        if (cur == x) { /* importers set inputs at every step: unchanged is no discontinuity */
+            in->touched[v - in->vars.v] = 1;
+            return FMU_OK;
+        }
         if (!isfinite(x)) return fmu_error(in, "%s: %s = %g is not finite", what, v->name, x);
         if (fl_sim_set_param(in->sim, v->pname, x, in->diag))
             return fmu_error(in, "%s: %s cannot be set to %.17g", what, v->name, x);
+        in->touched[v - in->vars.v] = 1;
         if (in->begun) {
             if (before) in->rebegin = 1;
             else {

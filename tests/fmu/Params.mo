@@ -3,11 +3,14 @@
 // mass on a spring (c = 100 N/m, d = 20 N.s/m, m = 1 kg) pushed by a
 // constant force that the top-level parameters set; at the stop time it
 // rests at s = n*k/c if push, else 0 (the transient has decayed below 1e-14).
+// sel (an enumeration: an FMU Integer) has no effect on the result.
 model Params "a damped mass pushed by n*k newtons if push"
   parameter Real k(unit = "N") = 10 "force of one push";
   parameter Integer n = 3 "number of pushes";
   parameter Boolean push = true "whether the force acts";
-  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 0, fixed = true), v(start = 0, fixed = true));
+  parameter StateSelect sel = StateSelect.default "state selection of the mass (an enumeration)";
+  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 0, fixed = true), v(start = 0, fixed = true),
+    stateSelect = sel);
   Modelica.Mechanics.Translational.Components.Spring spring(c = 100);
   Modelica.Mechanics.Translational.Components.Damper damper(d = 20);
   Modelica.Mechanics.Translational.Components.Fixed fixed;

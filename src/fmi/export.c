@@ -394,7 +394,19 @@ static int make_wrapper(exporter *x, const fl_class_ast *top, const io_decl *io,
         if (io[i].input) fl_buf_printf(&b, "  connect(in_%s.y, " WRAPPED ".%s);\n", n, n);
         else if (io[i].connector) fl_buf_printf(&b, "  connect(" WRAPPED ".%s, out_%s.u);\n", n, n);
     }
+    /* the experiment: the model's own, or as the loader takes it, that of
+     * a base class in the same file */
     const fl_experiment_ast *e = &top->experiment;
+    if (!e->has_start && !e->has_stop && !e->has_interval && !e->has_tolerance)
+        for (size_t i = 0; i < top->extends.n; i++) {
+            fl_buf pb = {0};
+            found f = {NULL, NULL, 0};
+            for (size_t j = 0; j < x->ast->classes.n; j++)
+                find_models(x->ast->classes.v[j], &pb, x->ast->within, top->extends.v[i].base, &f);
+            fl_buf_free(&pb);
+            free(f.path);
+            if (f.n == 1) e = &f.c->experiment;
+        }
     if (e->has_start || e->has_stop || e->has_interval || e->has_tolerance) {
         fl_buf_add(&b, "  annotation(experiment(");
         const char *sep = "";
@@ -701,7 +713,9 @@ static char *documentation(const exporter *x, int nskipped)
                   count[FL_FMU_INPUT], count[FL_FMU_OUTPUT], count[FL_FMU_PARAM], ntun, count[FL_FMU_VAR],
                   count[FL_FMU_STATE], count[FL_FMU_INDICATOR]);
     fl_buf_add(&b, "<h2>Names</h2>\n<ul>\n<li>Model variables keep their Modelica names (<code>mass.s</code>); "
-                   "parameters are the components' Real, Integer and Boolean parameters.</li>\n"
+                   "parameters are the model's own top-level parameters (<code>k</code>) and the components' "
+                   "Real, Integer, Boolean and enumeration parameters (an enumeration is an Integer: the index of "
+                   "its literal, from 1).</li>\n"
                    "<li><code>_x.NAME</code> are the continuous states (body positions as displacements from the "
                    "initial position, velocities, states of equations) and <code>der(_x.NAME)</code> their "
                    "derivatives; <code>_z[k]</code> are the event indicators (FMI 3).</li>\n"
@@ -718,8 +732,8 @@ static char *documentation(const exporter *x, int nskipped)
                    "<li>array, Integer and Boolean input/output connectors, and plain <code>input Real</code> at "
                    "the top level;</li>\n"
                    "<li>models using libraries (<code>--lib</code>, <code>MODELICAPATH</code>);</li>\n"
-                   "<li>the top-level model's own parameters (set them at export with <code>--param</code>), "
-                   "enumeration, String and array parameters;</li>\n"
+                   "<li>String and array parameters, and the parameters of models nested inside the model (set "
+                   "them at export with <code>--param</code>);</li>\n"
                    "<li>start values of the states as parameters;</li>\n"
                    "<li>directional derivatives and sparse dependencies in ModelStructure;</li>\n"
                    "<li>FMI 3 event mode in Co-Simulation, early return, clocks and arrays;</li>\n"

@@ -284,6 +284,9 @@ unzip -p pin.fmu modelDescription.xml > pin.xml
 grep -q '<ScalarVariable name="k" valueReference="[0-9]*" description="force of one push" causality="parameter" variability="fixed">' pin.xml \
   && grep -A1 'name="k"' pin.xml | grep -q 'start="4"' && ! grep -q 'name="fmu_model' pin.xml \
   && ok "ParamsIn: the parameter k without the wrapper's prefix, start 4" || bad "ParamsIn k: $(grep -A1 'name="k"' pin.xml)"
+grep -q '<DefaultExperiment startTime="0" stopTime="4" ' pin.xml \
+  && ok "ParamsIn: the experiment of its base class Params (StopTime = 4) in the wrapper" \
+  || bad "ParamsIn experiment: $(grep DefaultExperiment pin.xml)"
 
 # a plain top-level "output Real": an output of its own, no wrapper, not listed twice
 cat > PO.mo <<'EOF'

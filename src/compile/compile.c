@@ -306,6 +306,25 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
     return fl_map_getn(&s->inst_index, name, len);
 }
 
+int fl_system_param(const fl_system *s, const char *name, int *inst)
+{
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    int i = dot ? fl_system_inst_index(s, name, (size_t)(dot - name)) : -1;
+    int k = i >= 0 ? fl_class_param(s->insts[i].cls, dot + 1) : -1;
+    if (k < 0 && name && *name) {
+        /* the top-level equations' instance holds the parameters they read
+         * by their full names ("c", "sub.p"; "fmu_model.c" in a wrapper) */
+        int t = fl_system_inst_index(s, "", 0);
+        int kt = t >= 0 ? fl_class_param(s->insts[t].cls, name) : -1;
+        if (kt >= 0) {
+            i = t;
+            k = kt;
+        }
+    }
+    *inst = i;
+    return k;
+}
+
 /* A variable of instance i by its full name: a scan of its variables, or
  * for an instance of many (the equations of a big model) a map of them
  * built on first use. */

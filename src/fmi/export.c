@@ -444,13 +444,10 @@ fail:
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-/* The definition of component parameter name in sys, or NULL (not a
- * component's). */
+/* The definition of parameter name in sys (fl_system_param), or NULL. */
 static const fl_param_def *param_def(const fl_system *sys, const char *name)
 {
-    const char *dot = strrchr(name, '.');
-    int i = dot ? fl_system_inst_index(sys, name, (size_t)(dot - name)) : -1;
-    int k = i >= 0 ? fl_class_param(sys->insts[i].cls, dot + 1) : -1;
+    int i, k = fl_system_param(sys, name, &i);
     return k >= 0 ? &sys->insts[i].cls->params[k] : NULL;
 }
 

@@ -288,6 +288,37 @@ grep -q '<DefaultExperiment startTime="0" stopTime="4" ' pin.xml \
   && ok "ParamsIn: the experiment of its base class Params (StopTime = 4) in the wrapper" \
   || bad "ParamsIn experiment: $(grep DefaultExperiment pin.xml)"
 
+# a parameter of the model that its equations read (ParamsEq.d): tunable
+"$FLANGE" fmu "$FM/Params.mo" --model ParamsEq -o peq.fmu 2> err
+first_err 0 "flange: wrote peq.fmu (FMI 2.0, Co-Simulation and Model Exchange)" "ParamsEq: exported"
+unzip -p peq.fmu modelDescription.xml > peq.xml
+grep -q '<ScalarVariable name="d" valueReference="[0-9]*" description="damping" causality="parameter" variability="tunable">' peq.xml \
+  && grep -A1 'name="d"' peq.xml | grep -q '<Real unit="N.s/m" start="20"/>' && grep -qx 'tunable=d' <(unzip -p peq.fmu resources/flange.cfg) \
+  && ok "ParamsEq: d, read by the model's equations, is a tunable parameter" || bad "ParamsEq d: $(grep -A1 'name="d"' peq.xml)"
+
+# a wrapped model whose equations read the input u and give the output y: u and y once each
+cat > UY.mo <<'EOF'
+model UY
+  parameter Real c(unit = "N/m") = 50 "stiffness";
+  Modelica.Blocks.Interfaces.RealInput u(unit = "N");
+  Modelica.Blocks.Interfaces.RealOutput y(unit = "m");
+  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 0, fixed = true), v(start = 0, fixed = true));
+  Modelica.Mechanics.Translational.Sources.Force force;
+equation
+  force.f = u - c*mass.s - 10*mass.v;
+  y = mass.s;
+  connect(force.flange, mass.flange_a);
+end UY;
+EOF
+"$FLANGE" fmu UY.mo -o uy.fmu 2> err
+first_err 0 "flange: wrote uy.fmu (FMI 2.0, Co-Simulation and Model Exchange)" "UY (equations read u, give y): exported"
+unzip -p uy.fmu modelDescription.xml > uy.xml
+[ "$(grep -c 'name="u"' uy.xml)" = 1 ] && [ "$(grep -c 'name="y"' uy.xml)" = 1 ] \
+  && grep -q 'name="u" valueReference="0" causality="input"' uy.xml \
+  && grep -q 'name="c" valueReference="[0-9]*" description="stiffness" causality="parameter" variability="tunable"' uy.xml \
+  && ok "UY: the input u and the output y once each; c (read by the equations, through the wrapper) tunable" \
+  || bad "UY: $(grep 'name="[uyc]"' uy.xml)"
+
 # a plain top-level "output Real": an output of its own, no wrapper, not listed twice
 cat > PO.mo <<'EOF'
 model PO

@@ -39,3 +39,20 @@ equation
   connect(ps.flange, mass.flange_b);
   connect(ps.s, y);
 end ParamsIn;
+
+// A parameter of the model itself that its equations read: d is a tunable
+// FMU parameter (fl_sim_set_param reaches it in the instance of the
+// top-level equations, and it moves no other parameter).
+model ParamsEq "a mass on a spring, its damping force an equation of d"
+  parameter Real d(unit = "N.s/m") = 20 "damping";
+  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 0.1, fixed = true), v(start = 0, fixed = true));
+  Modelica.Mechanics.Translational.Components.Spring spring(c = 100);
+  Modelica.Mechanics.Translational.Components.Fixed fixed;
+  Modelica.Mechanics.Translational.Sources.Force damping;
+equation
+  damping.f = -d*mass.v;
+  connect(spring.flange_a, fixed.flange);
+  connect(spring.flange_b, mass.flange_a);
+  connect(damping.flange, mass.flange_b);
+  annotation(experiment(StopTime = 2));
+end ParamsEq;

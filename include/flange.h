@@ -426,7 +426,8 @@ FLANGE_API fl_stats fl_sim_stats(const fl_sim *sim);
  * Parameter studies
  * ------------------------------------------------------------------------ */
 
-/* Change a Real parameter ("stop.stiff_up") for the following runs of this
+/* Change a Real parameter ("stop.stiff_up", or "d", a parameter of the
+ * model itself that its equations read) for the following runs of this
  * simulation only: the compiled system is untouched, so simulations of one
  * system can differ in parameters. The value is range-checked as at compile
  * time and the component's derived quantities are recomputed. Refused, with

@@ -176,6 +176,7 @@ void fl_system_free(fl_system *s)
     free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
     free(s->vars);
+    fl_mparams_free(s->mparams, s->nmparams);
     free(s->name);
     free(s);
 }
@@ -195,6 +196,8 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     fl_cleanup_push(&cl, system_cleanup, s);
     s->name = fl_xstrdup(m->name);
     s->exp = fl_model_experiment(m);
+    s->mparams = fl_mparams_copy(m->mparams, m->nmparams);
+    s->nmparams = m->nmparams;
     s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
     s->ninst = (int)m->insts.n;
     for (int i = 0; i < s->ninst; i++) {
@@ -301,6 +304,25 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
     pthread_mutex_unlock(&w->index_lock);
     if (failed) fl_guard_rethrow(&g);
     return fl_map_getn(&s->inst_index, name, len);
+}
+
+int fl_system_param(const fl_system *s, const char *name, int *inst)
+{
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    int i = dot ? fl_system_inst_index(s, name, (size_t)(dot - name)) : -1;
+    int k = i >= 0 ? fl_class_param(s->insts[i].cls, dot + 1) : -1;
+    if (k < 0 && name && *name) {
+        /* the top-level equations' instance holds the parameters they read
+         * by their full names ("c", "sub.p"; "fmu_model.c" in a wrapper) */
+        int t = fl_system_inst_index(s, "", 0);
+        int kt = t >= 0 ? fl_class_param(s->insts[t].cls, name) : -1;
+        if (kt >= 0) {
+            i = t;
+            k = kt;
+        }
+    }
+    *inst = i;
+    return k;
 }
 
 /* A variable of instance i by its full name: a scan of its variables, or

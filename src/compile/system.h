@@ -315,6 +315,8 @@ struct fl_system {
     int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
 
     int has_time_events;
+    fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
+    int nmparams;
 };
 
 /* compile stages (compile/...) */
@@ -353,5 +355,11 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap);
 
 /* Index of the instance whose name is name[0..len), -1 if none (thread-safe). */
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len);
+/* The parameter called name: "inst.param" of a component, or else a
+ * parameter of the model itself that its top-level equations read (one of
+ * the instance of those equations, named "", by its full name: "c",
+ * "sub.p"). Its class parameter index with *inst (the instance, -1 if none
+ * was found), or -1 (thread-safe). */
+int fl_system_param(const fl_system *s, const char *name, int *inst);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fmi/fmu.h"
+#include "model/value.h"
 #include "util/diag.h"
 #include "util/util.h"
 
@@ -47,7 +48,7 @@ char *fl_fmu_cfg_format(const fl_fmu_cfg *c)
         fl_buf_add(&b, "param=");
         add_escaped(&b, c->param_names[i]);
         fl_buf_addc(&b, '=');
-        add_number(&b, c->param_values[i]);
+        add_escaped(&b, c->param_values[i]);
         fl_buf_addc(&b, '\n');
     }
     for (int i = 0; i < c->ntunable; i++) {
@@ -133,6 +134,19 @@ static int parse_number(const char *s, double *x)
     return *s && !*end && !isnan(*x) ? 0 : -1;
 }
 
+/* A parameter's value as the loader takes it: a number, true or false, or
+ * an enumeration literal by its full name. */
+static int param_value_ok(const char *s)
+{
+    double x;
+    if (!parse_number(s, &x) || !strcmp(s, "true") || !strcmp(s, "false")) return 1;
+    fl_value e;
+    memset(&e, 0, sizeof e);
+    int ok = fl_enum_parse(s, &e) == 1 && e.kind == V_ENUM;
+    fl_value_free(&e);
+    return ok;
+}
+
 #define PUSH(arr, n, x)                                                   \
     do {                                                                  \
         (arr) = fl_xrealloc((arr), sizeof *(arr) * (size_t)((n) + 1));   \
@@ -182,16 +196,15 @@ int fl_fmu_cfg_parse(const char *text, fl_fmu_cfg *c, fl_diag *d)
                 goto fail;
             }
             val = fl_xstrndup(eq2 + 1, vlen - (size_t)(eq2 + 1 - v));
-            double x;
-            if (parse_number(val, &x) || !*name) {
-                fl_err(d, fl_noloc, "flange.cfg:%d: param %s: '%s' is not a number", line, name, val);
+            if (!param_value_ok(val) || !*name) {
+                fl_err(d, fl_noloc, "flange.cfg:%d: param %s: '%s' is not a number, true, false or an enumeration "
+                       "literal", line, name, val);
                 free(name);
                 free(val);
                 goto fail;
             }
-            free(val);
-            c->param_values = fl_xrealloc(c->param_values, sizeof(double) * (size_t)(c->nparams + 1));
-            c->param_values[c->nparams] = x;
+            c->param_values = fl_xrealloc(c->param_values, sizeof(char *) * (size_t)(c->nparams + 1));
+            c->param_values[c->nparams] = val;
             PUSH(c->param_names, c->nparams, name);
             p = next;
             continue;
@@ -286,7 +299,10 @@ void fl_fmu_cfg_free(fl_fmu_cfg *c)
     free(c->flange_version);
     free(c->model);
     free(c->wrapped);
-    for (int i = 0; i < c->nparams; i++) free(c->param_names[i]);
+    for (int i = 0; i < c->nparams; i++) {
+        free(c->param_names[i]);
+        free(c->param_values[i]);
+    }
     free(c->param_names);
     free(c->param_values);
     for (int i = 0; i < c->ntunable; i++) free(c->tunable[i]);

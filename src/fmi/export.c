@@ -394,7 +394,19 @@ static int make_wrapper(exporter *x, const fl_class_ast *top, const io_decl *io,
         if (io[i].input) fl_buf_printf(&b, "  connect(in_%s.y, " WRAPPED ".%s);\n", n, n);
         else if (io[i].connector) fl_buf_printf(&b, "  connect(" WRAPPED ".%s, out_%s.u);\n", n, n);
     }
+    /* the experiment: the model's own, or as the loader takes it, that of
+     * a base class in the same file */
     const fl_experiment_ast *e = &top->experiment;
+    if (!e->has_start && !e->has_stop && !e->has_interval && !e->has_tolerance)
+        for (size_t i = 0; i < top->extends.n; i++) {
+            fl_buf pb = {0};
+            found f = {NULL, NULL, 0};
+            for (size_t j = 0; j < x->ast->classes.n; j++)
+                find_models(x->ast->classes.v[j], &pb, x->ast->within, top->extends.v[i].base, &f);
+            fl_buf_free(&pb);
+            free(f.path);
+            if (f.n == 1) e = &f.c->experiment;
+        }
     if (e->has_start || e->has_stop || e->has_interval || e->has_tolerance) {
         fl_buf_add(&b, "  annotation(experiment(");
         const char *sep = "";
@@ -432,13 +444,11 @@ fail:
 
 /* ---- parameters ------------------------------------------------------------------ */
 
-/* The type of component parameter name in sys, or -1 (not a component's). */
-static int param_type(const fl_system *sys, const char *name)
+/* The definition of parameter name in sys (fl_system_param), or NULL. */
+static const fl_param_def *param_def(const fl_system *sys, const char *name)
 {
-    const char *dot = strrchr(name, '.');
-    int i = dot ? fl_system_inst_index(sys, name, (size_t)(dot - name)) : -1;
-    int k = i >= 0 ? fl_class_param(sys->insts[i].cls, dot + 1) : -1;
-    return k >= 0 ? (int)sys->insts[i].cls->params[k].type : -1;
+    int i, k = fl_system_param(sys, name, &i);
+    return k >= 0 ? &sys->insts[i].cls->params[k] : NULL;
 }
 
 static int parse_plain_number(const char *s, double *v)
@@ -452,10 +462,25 @@ static int parse_plain_number(const char *s, double *v)
     return *end || !isfinite(*v) ? -1 : 0;
 }
 
-/* --param overrides as numbers in the configuration (names as the loaded
- * model spells them: with the wrapper's prefix), checked against a first
- * compilation of the model with the overrides as given. */
-static int numeric_overrides(exporter *x, const fl_fmu_opts *o, const fl_system *sys, fl_sim *sim)
+/* A value of a parameter of type t as the loader takes it (malloc'd), NULL
+ * when it has none (not finite, not a literal of the enumeration). */
+static char *value_text(int t, const char *enum_type, double v)
+{
+    if (!isfinite(v)) return NULL;
+    if (t == FL_P_BOOL) return fl_xstrdup(v != 0 ? "true" : "false");
+    if (t == FL_P_ENUM) {
+        const fl_enum_type *et = enum_type ? fl_enum_find(enum_type) : NULL;
+        if (!et || v < 1 || v > et->n || v != floor(v)) return NULL;
+        return fl_xcat(et->path, ".", et->lits[(int)v - 1], (char *)NULL);
+    }
+    return fl_xsprintf("%.17g", v);
+}
+
+/* --param overrides in the configuration, evaluated, as the loader takes
+ * them (names as the loaded model spells them: with the wrapper's prefix):
+ * read back from a first compilation of the model with the overrides as
+ * given. */
+static int export_overrides(exporter *x, const fl_fmu_opts *o, const fl_system *sys, fl_sim *sim)
 {
     fl_fmu_cfg *cfg = &x->cfg;
     const char *prefix = cfg->wrapped[0] ? WRAPPED "." : "";
@@ -469,37 +494,44 @@ static int numeric_overrides(exporter *x, const fl_fmu_opts *o, const fl_system 
         size_t n = strlen(nm);
         while (n && nm[n - 1] == ' ') nm[--n] = '\0';
         char *full = fl_xsprintf("%s%s", prefix, nm);
-        double v;
-        int type = param_type(sys, full);
-        int ok = 0;
-        if (type == FL_P_REAL || type == FL_P_INT) {
-            v = fl_sim_param(sim, full);
-            ok = isfinite(v);
-        } else if (type < 0) {
-            ok = parse_plain_number(eq + 1, &v) == 0; /* a parameter of the model itself */
+        free(name);
+        char *text = NULL;
+        int type = -1;
+        const fl_param_def *pd = param_def(sys, full);
+        const fl_mparam *mp = NULL;
+        for (int j = 0; !pd && j < sys->nmparams && !mp; j++)
+            if (strcmp(sys->mparams[j].name, full) == 0) mp = &sys->mparams[j];
+        if (pd) {
+            type = (int)pd->type;
+            if (type <= FL_P_ENUM) text = value_text(type, pd->enum_type, fl_sim_param(sim, full));
+        } else if (mp) {
+            type = (int)mp->type;
+            text = value_text(type, mp->enum_type, mp->value);
+        } else {
+            double v; /* another parameter of the model (nested deeper): a number as given */
+            if (parse_plain_number(eq + 1, &v) == 0) text = fl_xsprintf("%.17g", v);
         }
-        if (!ok) {
+        if (!text) {
             fl_err(x->d, fl_noloc,
-                   "--param %s: not supported yet in an FMU: only numbers can be given to its parameters (this is %s)",
-                   s, type == FL_P_BOOL ? "a Boolean parameter" : type == FL_P_ENUM ? "an enumeration parameter"
-                      : type == FL_P_STRING ? "a String parameter" : type >= 0 ? "an array parameter"
-                      : "no number");
-            free(name);
+                   "--param %s: not supported yet in an FMU: only numbers, Booleans and enumeration literals can be "
+                   "given to its parameters (this is %s)",
+                   s, type == FL_P_STRING ? "a String parameter" : type >= 0 ? "an array parameter" : "no number");
             free(full);
             return -1;
         }
-        free(name);
         int j;
         for (j = 0; j < cfg->nparams && strcmp(cfg->param_names[j], full) != 0; j++) {}
         if (j == cfg->nparams) {
             cfg->param_names = fl_xrealloc(cfg->param_names, sizeof(char *) * (size_t)(j + 1));
-            cfg->param_values = fl_xrealloc(cfg->param_values, sizeof(double) * (size_t)(j + 1));
+            cfg->param_values = fl_xrealloc(cfg->param_values, sizeof(char *) * (size_t)(j + 1));
             cfg->param_names[j] = full;
+            cfg->param_values[j] = NULL;
             cfg->nparams++;
         } else {
             free(full);
         }
-        cfg->param_values[j] = v;
+        free(cfg->param_values[j]);
+        cfg->param_values[j] = text;
     }
     return 0;
 }
@@ -514,7 +546,8 @@ static fl_model *load_as_fmu(exporter *x, const char *name, double value, fl_dia
     int n = 0, replaced = 0;
     for (int i = 0; i < cfg->nparams; i++) {
         int here = name && strcmp(cfg->param_names[i], name) == 0;
-        ps[n++] = fl_xsprintf("%s=%.17g", cfg->param_names[i], here ? value : cfg->param_values[i]);
+        ps[n++] = here ? fl_xsprintf("%s=%.17g", name, value)
+                       : fl_xcat(cfg->param_names[i], "=", cfg->param_values[i], (char *)NULL);
         replaced |= here;
     }
     if (name && !replaced) ps[n++] = fl_xsprintf("%s=%.17g", name, value);
@@ -552,7 +585,7 @@ static void classify_tunable(exporter *x, int *nskipped)
     fl_sim *probe = fl_sim_new(x->sys, pd);
     for (int i = 0; probe && i < t->n; i++) {
         const fl_fmu_var *v = &t->v[i];
-        if (v->kind != FL_FMU_PARAM || v->type != FL_FMU_REAL || x->sys->par_fixed[v->index]) continue;
+        if (v->kind != FL_FMU_PARAM || v->type != FL_FMU_REAL || v->index < 0 || x->sys->par_fixed[v->index]) continue;
         double probe_v = v->start != 0 ? v->start * (1 + 1e-3) : 1e-3;
         int why = 0;
         fl_diag_clear(pd);
@@ -677,7 +710,9 @@ static char *documentation(const exporter *x, int nskipped)
                   count[FL_FMU_INPUT], count[FL_FMU_OUTPUT], count[FL_FMU_PARAM], ntun, count[FL_FMU_VAR],
                   count[FL_FMU_STATE], count[FL_FMU_INDICATOR]);
     fl_buf_add(&b, "<h2>Names</h2>\n<ul>\n<li>Model variables keep their Modelica names (<code>mass.s</code>); "
-                   "parameters are the components' Real, Integer and Boolean parameters.</li>\n"
+                   "parameters are the model's own top-level parameters (<code>k</code>) and the components' "
+                   "Real, Integer, Boolean and enumeration parameters (an enumeration is an Integer: the index of "
+                   "its literal, from 1).</li>\n"
                    "<li><code>_x.NAME</code> are the continuous states (body positions as displacements from the "
                    "initial position, velocities, states of equations) and <code>der(_x.NAME)</code> their "
                    "derivatives; <code>_z[k]</code> are the event indicators (FMI 3).</li>\n"
@@ -694,8 +729,8 @@ static char *documentation(const exporter *x, int nskipped)
                    "<li>array, Integer and Boolean input/output connectors, and plain <code>input Real</code> at "
                    "the top level;</li>\n"
                    "<li>models using libraries (<code>--lib</code>, <code>MODELICAPATH</code>);</li>\n"
-                   "<li>the top-level model's own parameters (set them at export with <code>--param</code>), "
-                   "enumeration, String and array parameters;</li>\n"
+                   "<li>String and array parameters, and the parameters of models nested inside the model (set "
+                   "them at export with <code>--param</code>);</li>\n"
                    "<li>start values of the states as parameters;</li>\n"
                    "<li>directional derivatives and sparse dependencies in ModelStructure;</li>\n"
                    "<li>FMI 3 event mode in Co-Simulation, early return, clocks and arrays;</li>\n"
@@ -1032,7 +1067,7 @@ static int export_model(exporter *x, const char *path, const fl_fmu_opts *o, con
         if (!x->sys) return -1;
         x->sim = fl_sim_new(x->sys, d);
         if (!x->sim) return -1;
-        if (numeric_overrides(x, o, x->sys, x->sim)) return -1;
+        if (export_overrides(x, o, x->sys, x->sim)) return -1;
         fl_sim_free(x->sim);
         fl_system_free(x->sys);
         fl_model_free(x->model);

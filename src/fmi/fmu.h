@@ -14,7 +14,10 @@
  *   model=<class to load from resources/model.mo>
  *   wrapped=<instance name of the user's model inside the generated wrapper,
  *            "" when the model is loaded as it is>
- *   param=<name>=<value %.17g>          (repeated: --param overrides at export)
+ *   param=<name>=<value>                 (repeated: --param overrides at export,
+ *                                         as the loader takes them: a number
+ *                                         %.17g, true/false, or an enumeration
+ *                                         literal by its full name)
  *   tunable=<name>                       (repeated: parameters fl_sim_set_param
  *                                         may change during a run; names as the
  *                                         loaded model spells them)
@@ -36,7 +39,7 @@ typedef struct fl_fmu_cfg {
     char *model;
     char *wrapped; /* "" if none */
     char **param_names;
-    double *param_values;
+    char **param_values; /* the text of each value (see param= above) */
     int nparams;
     char **tunable;
     int ntunable;
@@ -56,7 +59,9 @@ typedef enum fl_fmu_type { FL_FMU_REAL, FL_FMU_INTEGER, FL_FMU_BOOLEAN } fl_fmu_
 typedef enum fl_fmu_kind {
     FL_FMU_INPUT,     /* causality input; value = parameter `carrier` (fl_sim_set_param) */
     FL_FMU_OUTPUT,    /* causality output; value = system variable `index` */
-    FL_FMU_PARAM,     /* causality parameter; value = fl_sim_param(pname) */
+    FL_FMU_PARAM,     /* causality parameter; value = fl_sim_param(pname), or for a
+                         parameter of the model itself (index -1, never tunable)
+                         the value it was compiled with (start) */
     FL_FMU_VAR,       /* causality local; value = system variable `index` */
     FL_FMU_STATE,     /* local continuous state `index` (fl_me_get_states order) */
     FL_FMU_DERIV,     /* der() of state `index` */
@@ -71,8 +76,11 @@ typedef struct fl_fmu_var {
     char *desc;   /* "" if none */
     fl_fmu_kind kind;
     fl_fmu_type type;
-    int index;    /* see fl_fmu_kind */
-    char *pname;  /* INPUT/PARAM: the name fl_sim_param / fl_sim_set_param take */
+    int index;    /* see fl_fmu_kind; PARAM: slot in sys->par, -1 for the model's own */
+    char *pname;  /* INPUT/PARAM: the name fl_sim_param / fl_sim_set_param and
+                     the loader's overrides take (with the wrapper's prefix) */
+    const char *enum_type; /* PARAM of an enumeration (an FMU Integer: the
+                     literal's index from 1): the type's full path; else NULL */
     int tunable;  /* PARAM: changeable during a run */
     double start; /* INPUT/PARAM: the exported value */
     int state;    /* DERIV: table index of its state; else -1 */

@@ -286,9 +286,7 @@ static int build(fmu_inst *in, built *b)
         for (int j = 0; j < in->nover; j++)
             if (!strcmp(in->over_name[j], in->cfg.param_names[i])) replaced = 1;
         if (replaced) continue;
-        char v[40];
-        snprintf(v, sizeof v, "%.17g", in->cfg.param_values[i]);
-        params[k++] = fl_xcat(in->cfg.param_names[i], "=", v, (char *)NULL);
+        params[k++] = fl_xcat(in->cfg.param_names[i], "=", in->cfg.param_values[i], (char *)NULL);
     }
     for (int j = 0; j < in->nover; j++) params[k++] = fl_xstrdup(in->over_text[j]);
     fl_load_opts lo = {0};
@@ -379,7 +377,10 @@ static int reload(fmu_inst *in)
     }
     for (int i = 0; i < in->vars.n; i++) {
         const fl_fmu_var *v = &in->vars.v[i];
-        if (!(v->kind == FL_FMU_INPUT || (v->kind == FL_FMU_PARAM && v->tunable))) continue;
+        /* only what the importer set: the others take their values from
+         * the new compilation (a binding may read the fixed parameter) */
+        if (!(v->kind == FL_FMU_INPUT || (v->kind == FL_FMU_PARAM && v->tunable)) || !in->touched || !in->touched[i])
+            continue;
         double old = fl_sim_param(in->sim, v->pname), now = fl_sim_param(b.sim, v->pname);
         if (old != now && !isnan(old) && fl_sim_set_param(b.sim, v->pname, old, in->diag)) {
             fl_cleanup_pop(&c);
@@ -420,6 +421,7 @@ static void inst_free(fmu_inst *in)
     }
     free(in->over_name);
     free(in->over_text);
+    free(in->touched);
     free(in->xbuf);
     for (int k = 0; k < in->nstates; k++) free(in->states[k]);
     free(in->states);
@@ -628,6 +630,8 @@ int fmu_reset(fmu_inst *in)
     }
     in->nover = 0;
     in->reload = 0;
+    free(in->touched);
+    in->touched = NULL;
     if (had_over && in->compiled_over) {
         if (reload(in)) return FMU_ERROR;
     } else {
@@ -720,11 +724,15 @@ static int value_of(fmu_inst *in, const fl_fmu_var *v, double *out)
                 if (!strcmp(in->over_name[j], v->pname)) {
                     const char *eq = strchr(in->over_text[j], '=');
                     const char *val = eq ? eq + 1 : "0";
-                    *out = !strcmp(val, "true") ? 1 : !strcmp(val, "false") ? 0 : strtod(val, NULL);
+                    fl_value e;
+                    memset(&e, 0, sizeof e);
+                    if (v->enum_type && fl_enum_parse(val, &e) == 1) *out = e.num;
+                    else *out = !strcmp(val, "true") ? 1 : !strcmp(val, "false") ? 0 : strtod(val, NULL);
                     return FMU_OK;
                 }
         }
-        *out = fl_sim_param(in->sim, v->pname);
+        /* the model's own parameters: the value compiled */
+        *out = v->kind == FL_FMU_PARAM && v->index < 0 ? v->start : fl_sim_param(in->sim, v->pname);
         return FMU_OK;
     }
     case FL_FMU_OUTPUT:
@@ -820,11 +828,16 @@ static int set_one(fmu_inst *in, const fl_fmu_var *v, double x, const char *what
         if (v->kind == FL_FMU_PARAM && in->phase == FMU_CONT)
             return fmu_error(in, "%s: the tunable parameter %s can be set in event mode, not in continuous-time mode",
                              what, v->name);
+        if (!in->touched) in->touched = fl_xcalloc((size_t)in->vars.n, 1);
         double cur = fl_sim_param(in->sim, v->pname);
-        if (cur == x) return FMU_OK; /* importers set inputs at every step: unchanged is no discontinuity */
+        if (cur == x) { /* importers set inputs at every step: unchanged is no discontinuity */
+            in->touched[v - in->vars.v] = 1;
+            return FMU_OK;
+        }
         if (!isfinite(x)) return fmu_error(in, "%s: %s = %g is not finite", what, v->name, x);
         if (fl_sim_set_param(in->sim, v->pname, x, in->diag))
             return fmu_error(in, "%s: %s cannot be set to %.17g", what, v->name, x);
+        in->touched[v - in->vars.v] = 1;
         if (in->begun) {
             if (before) in->rebegin = 1;
             else {
@@ -844,8 +857,18 @@ static int set_one(fmu_inst *in, const fl_fmu_var *v, double x, const char *what
         if (value_of(in, v, &cur)) return FMU_ERROR;
         if (cur == x) return FMU_OK;
         char text[64];
+        const fl_enum_type *et = v->enum_type ? fl_enum_find(v->enum_type) : NULL;
+        if (v->enum_type && (!et || x < 1 || x > et->n))
+            return fmu_error(in, "%s: %s = %.0f is not the index of a literal of %s (1 to %d)", what, v->name, x,
+                             v->enum_type, et ? et->n : 0);
         if (v->type == FL_FMU_BOOLEAN) snprintf(text, sizeof text, "%s", x != 0 ? "true" : "false");
-        else if (v->type == FL_FMU_INTEGER) snprintf(text, sizeof text, "%d", (int)x);
+        else if (et) {
+            char *ov = fl_xcat(v->pname, "=", et->path, ".", et->lits[(int)x - 1], (char *)NULL);
+            add_override(in, v->pname, ov);
+            free(ov);
+            in->reload = 1;
+            return FMU_OK;
+        } else if (v->type == FL_FMU_INTEGER) snprintf(text, sizeof text, "%d", (int)x);
         else {
             if (!isfinite(x)) return fmu_error(in, "%s: %s = %g is not finite", what, v->name, x);
             snprintf(text, sizeof text, "%.17g", x);

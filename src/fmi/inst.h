@@ -67,6 +67,9 @@ struct fmu_inst {
     char **over_name, **over_text;
     int nover;
     int reload;       /* the overrides changed since the last compilation */
+    unsigned char *touched; /* per table entry: an input or tunable parameter the
+                               importer set (kept when the model is compiled
+                               again); NULL: none yet */
     int compiled_over;/* the system was compiled with overrides */
 
     int phase;        /* FMU_INSTANTIATED... */

@@ -254,32 +254,63 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
         const char *unit = io->unit && *io->unit ? io->unit : fl_system_var_unit(sys, k);
         if (!add(&b, io->name, unit, io->desc, FL_FMU_OUTPUT, var_type(sys, k), k)) break;
     }
-    /* parameters: every Real, Integer and Boolean parameter of a component
-     * that fl_sim_param reads back by its name */
+    /* parameters: every Real, Integer, Boolean and enumeration parameter of
+     * a component that fl_sim_param reads back by its name; those of the
+     * instance of the top-level equations (named "") are the model's own
+     * that the equations read */
     for (int i = 0; i < sys->ninst && !b.failed; i++) {
         const fl_inst_rt *ir = &sys->insts[i];
-        if (!ir->name || !*ir->name) continue;
+        if (!ir->name) continue;
         for (int k = 0; k < ir->cls->nparams && !b.failed; k++) {
             const fl_param_def *pd = &ir->cls->params[k];
             fl_fmu_type type;
             if (pd->type == FL_P_REAL) type = FL_FMU_REAL;
             else if (pd->type == FL_P_INT) type = FL_FMU_INTEGER;
             else if (pd->type == FL_P_BOOL) type = FL_FMU_BOOLEAN;
-            else continue; /* enumerations, strings, arrays */
-            char *full = fl_xsprintf("%s.%s", ir->name, pd->name);
+            else if (pd->type == FL_P_ENUM && pd->enum_type) type = FL_FMU_INTEGER; /* the literal's index */
+            else continue; /* strings, arrays */
+            char *full = *ir->name ? fl_xsprintf("%s.%s", ir->name, pd->name) : fl_xstrdup(pd->name);
             const char *name = strip(full, w);
             double val = sys->par[ir->pofs + k];
-            if (name && isfinite(val) && same_bits(fl_sim_param(sim, full), val)) {
-                fl_fmu_var *v = add(&b, name, pd->unit, pd->desc, FL_FMU_PARAM, type, ir->pofs + k);
+            int pi, pk = fl_system_param(sys, full, &pi); /* the name reaches this very parameter */
+            if (name && pi == i && pk == k && isfinite(val) && same_bits(fl_sim_param(sim, full), val)) {
+                /* the declaration's unit and description for the model's own */
+                const char *unit = pd->unit, *desc = pd->desc;
+                for (int j = 0; j < sys->nmparams; j++)
+                    if (!strcmp(sys->mparams[j].name, full)) {
+                        if (!unit || !*unit) unit = sys->mparams[j].unit;
+                        if (!desc || !*desc) desc = sys->mparams[j].desc;
+                    }
+                fl_fmu_var *v = add(&b, name, unit, desc, FL_FMU_PARAM, type, ir->pofs + k);
                 if (v) {
                     v->pname = full;
                     full = NULL;
                     v->start = val;
                     v->tunable = type == FL_FMU_REAL && is_tunable(cfg, v->pname);
+                    v->enum_type = pd->type == FL_P_ENUM ? pd->enum_type : NULL;
                 }
             }
             free(full);
         }
+    }
+    /* the parameters of the model itself (its top level; without the
+     * wrapper's prefix), but those a component's already stand for (the
+     * instance of a wrapped model's equations): fixed, their value the one
+     * compiled */
+    for (int i = 0; i < sys->nmparams && !b.failed; i++) {
+        const fl_mparam *mp = &sys->mparams[i];
+        const char *name = strip(mp->name, w);
+        if (!name || strchr(name, '.')) continue;
+        fl_fmu_type type = mp->type == FL_P_REAL ? FL_FMU_REAL : mp->type == FL_P_BOOL ? FL_FMU_BOOLEAN : FL_FMU_INTEGER;
+        char *sname = structured(name);
+        int taken = fl_map_get(&b.names, sname) >= 0;
+        free(sname);
+        if (taken || !isfinite(mp->value)) continue;
+        fl_fmu_var *v = add(&b, name, mp->unit, mp->desc, FL_FMU_PARAM, type, -1);
+        if (!v) break;
+        v->pname = fl_xstrdup(mp->name);
+        v->start = mp->value;
+        v->enum_type = mp->type == FL_P_ENUM ? mp->enum_type : NULL;
     }
     /* the model's variables, but the energy audit and those an output
      * already stands for */
@@ -293,6 +324,12 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
         if (!full) fl_fail_oom(0);
         const char *name = strip(full, w);
         if (!name) continue;
+        /* the wrapped model's connector u, when its equations read it, is
+         * the input u (equal to it); y is the output y */
+        char *sname = structured(name);
+        int k = fl_map_get(&b.names, sname);
+        free(sname);
+        if (k >= 0 && (out->v[k].kind == FL_FMU_INPUT || out->v[k].kind == FL_FMU_OUTPUT)) continue;
         add(&b, name, fl_system_var_unit(sys, i), var_desc(sys, i), FL_FMU_VAR, var_type(sys, i), i);
     }
     /* continuous states and their derivatives, in system order */

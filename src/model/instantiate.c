@@ -2075,6 +2075,47 @@ static int declare_elements(env *e, iparts *ip)
     return rc;
 }
 
+/* The model's own parameters (fl_mparam): those of the top-level model and
+ * of its components that are models in Modelica, evaluated. */
+static void record_params(env *e)
+{
+    const char *dot = strchr(e->prefix, '.');
+    if (dot && strchr(dot + 1, '.')) return; /* deeper than a component of the top level */
+    fl_model *m = e->ic->m;
+    for (size_t i = 0; i < e->params.n; i++) {
+        const pslot *s = &e->params.v[i];
+        const fl_decl *dc = s->decl;
+        if (s->state != 2 || (dc->prefix & (FL_PFX_CONSTANT | FL_PFX_PROTECTED | FL_PFX_FINAL)) || dc->ndims ||
+            dc->ntype_dims)
+            continue;
+        fl_ptype t;
+        if (s->type == PT_REAL && fl_value_is_number(&s->val)) t = FL_P_REAL;
+        else if (s->type == PT_INT && s->val.kind == V_INT) t = FL_P_INT;
+        else if (s->type == PT_BOOL && s->val.kind == V_BOOL) t = FL_P_BOOL;
+        else if (s->type == PT_ENUM && s->val.kind == V_ENUM && s->val.enum_type) t = FL_P_ENUM;
+        else continue;
+        const char *unit = "";
+        for (int k = 0; k < dc->nmods; k++)
+            if (strcmp(dc->mods[k].name, "unit") == 0 && dc->mods[k].value && dc->mods[k].value->kind == EX_STR)
+                unit = dc->mods[k].value->str;
+        if (!*unit && t == FL_P_REAL) {
+            unsigned char vt;
+            int nlits;
+            const char *u = "";
+            if (fl_flat_is_var_type(e->ic, s->lex, dc->type, &vt, &u, &nlits) == 1) unit = u;
+        }
+        m->mparams = fl_xrealloc(m->mparams, sizeof *m->mparams * (size_t)(m->nmparams + 1));
+        fl_mparam *p = &m->mparams[m->nmparams++];
+        memset(p, 0, sizeof *p);
+        p->type = t;
+        p->value = s->val.num;
+        p->enum_type = t == FL_P_ENUM ? s->val.enum_type : NULL;
+        p->name = fl_xcat(e->prefix, s->name, (char *)NULL);
+        p->unit = fl_xstrdup(unit);
+        p->desc = fl_xstrdup(dc->comment ? dc->comment : "");
+    }
+}
+
 static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix, pmod_vec *mods, fl_loc loc, env *up)
 {
     if (ic->depth > 30) {
@@ -2105,6 +2146,7 @@ static int instantiate_class(ictx *ic, const fl_class_ast *c, const char *prefix
     int rc = gather_parts(&e, c, mods, &ip);
     e.ip = &ip;
     if (declare_params(&e, &ip)) rc = -1;
+    else record_params(&e);
     if (declare_elements(&e, &ip)) rc = -1;
     /* equations (their connects inside for-loops and if-equations too),
      * then the plain connects (those of failed declarations are dropped) */

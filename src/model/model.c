@@ -61,8 +61,32 @@ void fl_model_free(fl_model *m)
     free(m->path);
     for (size_t i = 0; i < m->nfiles; i++) free(m->files[i]);
     free(m->files);
+    fl_mparams_free(m->mparams, m->nmparams);
     free(m->name);
     free(m);
+}
+
+fl_mparam *fl_mparams_copy(const fl_mparam *p, int n)
+{
+    if (n <= 0) return NULL;
+    fl_mparam *c = fl_xmalloc(sizeof *c * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        c[i] = p[i];
+        c[i].name = fl_xstrdup(p[i].name);
+        c[i].unit = fl_xstrdup(p[i].unit);
+        c[i].desc = fl_xstrdup(p[i].desc);
+    }
+    return c;
+}
+
+void fl_mparams_free(fl_mparam *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(p[i].name);
+        free(p[i].unit);
+        free(p[i].desc);
+    }
+    free(p);
 }
 
 int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc loc, fl_diag *d)

@@ -66,6 +66,24 @@ typedef struct fl_mconn {
     fl_loc loc;
 } fl_mconn;
 
+/* A parameter of the model itself rather than of a library component: one
+ * of the top-level model (name "k") or of a component of it that is a
+ * model written in Modelica ("sub.k"), as evaluated at instantiation (with
+ * the --param overrides). Scalars of type Real, Integer, Boolean and
+ * enumeration only, not protected, final or constant. The FMU exporter
+ * lists the top-level ones as parameters. */
+typedef struct fl_mparam {
+    char *name;            /* full dotted name */
+    fl_ptype type;         /* FL_P_REAL, FL_P_INT, FL_P_BOOL, FL_P_ENUM */
+    double value;          /* Booleans 0/1, enumerations the literal's index (1-based) */
+    const char *enum_type; /* FL_P_ENUM: the type's full path (static) */
+    char *unit, *desc;     /* "" if none */
+} fl_mparam;
+
+/* Copy and free arrays of them (the compiled system keeps a copy). */
+fl_mparam *fl_mparams_copy(const fl_mparam *p, int n);
+void fl_mparams_free(fl_mparam *p, int n);
+
 struct fl_model {
     char *name;
     FL_VEC(fl_minst) insts;
@@ -79,6 +97,8 @@ struct fl_model {
     size_t nfiles;
     int strict_init; /* under-determined initial conditions are an error (fl_model_set_strict_init) */
     struct fl_ufuncs *funcs; /* functions of the model's files, held (symbolic/func.h); NULL if none */
+    fl_mparam *mparams; /* the model's own parameters, in declaration order */
+    int nmparams;
 };
 
 fl_model *fl_model_alloc(const char *name);

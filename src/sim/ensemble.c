@@ -16,13 +16,12 @@ static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl
 {
     const fl_system *sys = sim->sys;
     const char *dot = name ? strrchr(name, '.') : NULL;
-    int i = dot ? fl_system_inst_index(sys, name, (size_t)(dot - name)) : -1;
-    if (i < 0) {
+    int i, j = fl_system_param(sys, name, &i); /* a bare name: a parameter the top-level equations read */
+    if (i < 0 || (!dot && j < 0)) {
         fl_err(d, fl_noloc, "no component for parameter '%s' (write component.parameter)", name ? name : "");
         return -1;
     }
     const fl_class *c = sys->insts[i].cls;
-    int j = fl_class_param(c, dot + 1);
     if (j < 0) {
         fl_err(d, fl_noloc, "%s (%s) has no parameter '%s'", sys->insts[i].name, c->path, dot + 1);
         return -1;

@@ -309,9 +309,7 @@ static int same_bits(double a, double b)
 int sw_param_runtime(const fl_system *base, const fl_system *other, const char *name, const double *values, long n,
                      long stride)
 {
-    const char *dot = strrchr(name, '.');
-    int i = dot ? fl_system_inst_index(base, name, (size_t)(dot - name)) : -1;
-    int k = i >= 0 ? fl_class_param(base->insts[i].cls, dot + 1) : -1;
+    int i, k = fl_system_param(base, name, &i);
     if (k < 0 || base->insts[i].cls->params[k].type != FL_P_REAL || base->par_fixed[base->insts[i].pofs + k] ||
         other->npar != base->npar)
         return 0;
@@ -339,9 +337,7 @@ int sw_param_runtime(const fl_system *base, const fl_system *other, const char *
 static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
 {
     const char *name = s->par[j].name;
-    const char *dot = strrchr(name, '.');
-    int i = dot ? fl_system_inst_index(base, name, (size_t)(dot - name)) : -1;
-    int k = i >= 0 ? fl_class_param(base->insts[i].cls, dot + 1) : -1;
+    int i, k = fl_system_param(base, name, &i);
     /* a value of the runs that differs from the compiled one */
     double v0 = k >= 0 ? base->par[base->insts[i].pofs + k] : NAN;
     double v = NAN;

@@ -6,7 +6,8 @@
 # Co-Simulation (IDA inside) and as Model Exchange (fmusim's CVODE outside),
 # and every listed signal must stay in the 2e-3 tube around `flange simulate`
 # of the same model. An FMU state saved by fmusim half-way and restored by a
-# second fmusim run continues the first run. Skips where ../shared or the
+# second fmusim run continues the first run. The model's own parameters set
+# with --start-value act as flange simulate --param. Skips where ../shared or the
 # Debian packages fmusim needs are absent.
 . "$(dirname "$0")/../lib/cli.sh"
 SH=${FLANGE_SHARED:-}
@@ -81,6 +82,47 @@ for V in 2 3; do
       ok "ForceInput FMI $V $it: the output s follows the input file as the Step-driven model does"
     else
       bad "ForceInput FMI $V $it: $(tail -n 5 cmp)"
+    fi
+  done
+done
+
+# ---- the model's own parameters set by the importer (--start-value) -----------
+# tests/fmu/Params.mo: the top-level k, n and push (Real, Integer, Boolean)
+# set the force on a damped mass; fmusim sets them before initialisation (the
+# FMU compiles the model again with them) and the run must stay in the tube
+# of flange simulate --param with the same values.
+printf 'time\nmass.s\nmass.v\nforce.f\n' > params.signals
+"$FLANGE" simulate "$FLANGE_SRC/tests/fmu/Params.mo" --model Params --param k=7.25 --param n=2 --param push=true \
+  -o params.ref.csv --quiet || bad "Params: flange simulate --param"
+for V in 2 3; do
+  "$FLANGE" fmu "$FLANGE_SRC/tests/fmu/Params.mo" --model Params --param push=false --fmi $V -o params$V.fmu 2> err \
+    || { bad "Params FMI $V: export: $(cat err)"; continue; }
+  for it in cs me; do
+    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 --start-value k 7.25 --start-value n 2 \
+      --start-value push true --output-variable mass.s --output-variable mass.v --output-variable force.f \
+      --output-file params$V.$it.csv params$V.fmu > log 2>&1 || { bad "Params FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
+    if "$FLANGE" compare params$V.$it.csv params.ref.csv --signals params.signals --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
+      ok "Params FMI $V $it: --start-value k 7.25, n 2, push true (exported with push=false) as flange simulate --param (2e-3 tube)"
+    else
+      bad "Params FMI $V $it: $(tail -n 5 cmp)"
+    fi
+  done
+done
+
+# ParamsEq: d, read by the model's equations, is tunable (set at run time)
+printf 'time\nmass.s\nmass.v\n' > peq.signals
+"$FLANGE" simulate "$FLANGE_SRC/tests/fmu/Params.mo" --model ParamsEq --param d=3 -o peq.ref.csv --quiet \
+  || bad "ParamsEq: flange simulate --param"
+for V in 2 3; do
+  "$FLANGE" fmu "$FLANGE_SRC/tests/fmu/Params.mo" --model ParamsEq --fmi $V -o peq$V.fmu 2> err \
+    || { bad "ParamsEq FMI $V: export: $(cat err)"; continue; }
+  for it in cs me; do
+    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 --start-value d 3 --output-variable mass.s \
+      --output-variable mass.v --output-file peq$V.$it.csv peq$V.fmu > log 2>&1 || { bad "ParamsEq FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
+    if "$FLANGE" compare peq$V.$it.csv peq.ref.csv --signals peq.signals --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
+      ok "ParamsEq FMI $V $it: --start-value d 3 (tunable) as flange simulate --param d=3 (2e-3 tube)"
+    else
+      bad "ParamsEq FMI $V $it: $(tail -n 5 cmp)"
     fi
   done
 done

@@ -117,6 +117,37 @@ int main(void)
     CHECK(fl_ensemble_run(sys, &o, 0, 2, setup, on_done, &r, d) == 0);
 
     fl_system_free(sys);
+
+    /* a parameter of the model itself that its equations read, by its bare
+     * name: a damping force -d*v written as an equation */
+    static const char eqm[] = "model Eq\n"
+                              "  parameter Real d = 20;\n"
+                              "  parameter Real unused = 1;\n"
+                              "  Modelica.Mechanics.Translational.Components.Mass mass(m = 1, s(start = 1, fixed = true),\n"
+                              "    v(start = 0, fixed = true));\n"
+                              "  Modelica.Mechanics.Translational.Sources.Force f;\n"
+                              "equation\n"
+                              "  f.f = -d*mass.v - 100*mass.s;\n"
+                              "  connect(f.flange, mass.flange_a);\n"
+                              "end Eq;\n";
+    m = fl_model_load_string(eqm, "eq.mo", NULL, d);
+    sys = m ? fl_compile(m, d) : NULL;
+    fl_model_free(m);
+    CHECK(sys != NULL);
+    if (sys) {
+        sim = fl_sim_new(sys, d);
+        CHECK(fl_sim_param(sim, "d") == 20);
+        CHECK(fl_sim_set_param(sim, "d", 0, d) == 0 && fl_sim_param(sim, "d") == 0);
+        o = fl_sim_default_opts(sys);
+        o.stop_time = 0.1 * acos(-1.0); /* half a period of the undamped oscillation */
+        CHECK(fl_sim_run(sim, &o, NULL, NULL, d) == 0);
+        CHECK_NEAR(fl_sim_value(sim, fl_system_var_index(sys, "mass.s")), -1, 1e-4);
+        CHECK(isnan(fl_sim_param(sim, "unused"))); /* read by no equation: not the instance's */
+        CHECK(fl_sim_set_param(sim, "unused", 2, d) == -1);
+        CHECK_STR_CONTAINS(last_error(d), "error: no component for parameter 'unused' (write component.parameter)");
+        fl_sim_free(sim);
+        fl_system_free(sys);
+    }
     fl_diag_free(d);
     return check_done();
 }

@@ -65,12 +65,12 @@ static void test_units(void)
 
 static void test_cfg(void)
 {
-    char *pn[] = {"mass.m", "fmu_model.k"};
-    double pv[] = {2.5, 0.1};
+    char *pn[] = {"mass.m", "fmu_model.k", "fmu_model.on", "fmu_model.init"};
+    char *pv[] = {"2.5", "0.10000000000000001", "false", "Modelica.Blocks.Types.Init.NoInit"};
     char *tun[] = {"spring.c"};
     fl_fmu_io in[] = {{"f", "in_f.k", "N", "force | on \\ the mass\nsecond line", -1.0 / 3}};
     fl_fmu_io out[] = {{"s", "out_s.y", "m", "", 0}};
-    fl_fmu_cfg c = {"0.1.0", 3, "FlangeFMU_M", "fmu_model", pn, pv, 2, tun, 1, in, out, 1, 1,
+    fl_fmu_cfg c = {"0.1.0", 3, "FlangeFMU_M", "fmu_model", pn, pv, 4, tun, 1, in, out, 1, 1,
                     "{01234567-89ab-cdef-0123-456789abcdef}"};
     char *text = fl_fmu_cfg_format(&c);
     fl_diag *d = fl_diag_new();
@@ -78,8 +78,9 @@ static void test_cfg(void)
     CHECK(fl_fmu_cfg_parse(text, &r, d) == 0);
     CHECK(strcmp(r.flange_version, "0.1.0") == 0 && r.fmi == 3 && strcmp(r.model, "FlangeFMU_M") == 0 &&
           strcmp(r.wrapped, "fmu_model") == 0);
-    CHECK(r.nparams == 2 && strcmp(r.param_names[1], "fmu_model.k") == 0 && r.param_values[1] == 0.1 &&
-          r.param_values[0] == 2.5);
+    CHECK(r.nparams == 4 && strcmp(r.param_names[1], "fmu_model.k") == 0 && strtod(r.param_values[1], NULL) == 0.1 &&
+          strcmp(r.param_values[0], "2.5") == 0 && strcmp(r.param_values[2], "false") == 0 &&
+          strcmp(r.param_values[3], "Modelica.Blocks.Types.Init.NoInit") == 0);
     CHECK(r.ntunable == 1 && strcmp(r.tunable[0], "spring.c") == 0);
     CHECK(r.ninputs == 1 && strcmp(r.inputs[0].desc, in[0].desc) == 0 && r.inputs[0].start == -1.0 / 3 &&
           strcmp(r.inputs[0].carrier, "in_f.k") == 0 && strcmp(r.inputs[0].unit, "N") == 0);
@@ -98,7 +99,11 @@ static void test_cfg(void)
         {"fmi=4\nmodel=M\n", "flange.cfg:1: fmi must be 2 or 3, not '4'"},
         {"model=M\n", "flange.cfg: fmi= missing"},
         {"fmi=2\n", "flange.cfg: model= missing"},
-        {"fmi=2\nmodel=M\nparam=k=abc\n", "flange.cfg:3: param k: 'abc' is not a number"},
+        {"fmi=2\nmodel=M\nparam=k=abc\n",
+         "flange.cfg:3: param k: 'abc' is not a number, true, false or an enumeration literal"},
+        {"fmi=2\nmodel=M\nparam=k=Modelica.Blocks.Types.Init.Nothing\n",
+         "flange.cfg:3: param k: 'Modelica.Blocks.Types.Init.Nothing' is not a number, true, false or an "
+         "enumeration literal"},
         {"fmi=2\nmodel=M\ninput=f|in_f.k|N\n", "flange.cfg:3: input needs 5 fields separated by '|', got 3"},
         {"fmi=2\nmodel=M\nnothing\n", "flange.cfg:3: expected key=value"},
         {"fmi=2\nmodel=M\ntoken=a\\q\n", "flange.cfg:3: bad escape in the value"},
@@ -119,9 +124,12 @@ static void test_cfg(void)
 
 static const char model[] =
     "model P\n"
+    "  parameter Real dk(unit = \"N.s/m\") = 3 \"the damping\";\n"
+    "  parameter Boolean on = true \"a switch\";\n"
+    "  parameter Modelica.Blocks.Types.Init ini = Modelica.Blocks.Types.Init.NoInit;\n"
     "  Modelica.Mechanics.Translational.Components.Mass mass(m = 2, s(start = 0, fixed = true),\n"
     "    v(start = 1, fixed = true));\n"
-    "  Modelica.Mechanics.Translational.Components.Damper damper(d = 3);\n"
+    "  Modelica.Mechanics.Translational.Components.Damper damper(d = dk);\n"
     "  Modelica.Mechanics.Translational.Components.Fixed fixed;\n"
     "  Integer cnt(start = 0);\n"
     "  Boolean fast;\n"
@@ -159,7 +167,17 @@ static void test_vars(void)
           strcmp(t.v[i].unit, "N.s/m") == 0 && strcmp(t.v[i].pname, "damper.d") == 0);
     CHECK((i = find(&t, "mass.m")) >= 0 && t.v[i].kind == FL_FMU_PARAM && !t.v[i].tunable);
     CHECK((i = find(&t, "damper.useHeatPort")) >= 0 && t.v[i].type == FL_FMU_BOOLEAN && t.v[i].start == 0);
-    CHECK(find(&t, "damper.stateSelect") < 0); /* enumerations are not exposed */
+    /* enumerations: Integers, the literal's index (StateSelect.default is the third) */
+    CHECK((i = find(&t, "mass.stateSelect")) >= 0 && t.v[i].type == FL_FMU_INTEGER && t.v[i].start == 3 &&
+          t.v[i].enum_type && strcmp(t.v[i].enum_type, "StateSelect") == 0);
+    /* the model's own parameters: fixed, their value the compiled one */
+    CHECK((i = find(&t, "dk")) >= 0 && t.v[i].kind == FL_FMU_PARAM && t.v[i].type == FL_FMU_REAL && !t.v[i].tunable &&
+          t.v[i].index == -1 && t.v[i].start == 3 && strcmp(t.v[i].unit, "N.s/m") == 0 &&
+          strcmp(t.v[i].desc, "the damping") == 0 && strcmp(t.v[i].pname, "dk") == 0);
+    CHECK((i = find(&t, "on")) >= 0 && t.v[i].type == FL_FMU_BOOLEAN && t.v[i].start == 1 && t.v[i].index == -1);
+    CHECK((i = find(&t, "ini")) >= 0 && t.v[i].type == FL_FMU_INTEGER && t.v[i].start == 1 && t.v[i].enum_type &&
+          strcmp(t.v[i].enum_type, "Modelica.Blocks.Types.Init") == 0);
+    CHECK(find(&t, "dk") < find(&t, "mass.s"));
     CHECK((i = find(&t, "cnt")) >= 0 && t.v[i].type == FL_FMU_INTEGER && t.v[i].kind == FL_FMU_VAR);
     CHECK((i = find(&t, "fast")) >= 0 && t.v[i].type == FL_FMU_BOOLEAN);
     CHECK((i = find(&t, "mass.v")) >= 0 && t.v[i].type == FL_FMU_REAL && strcmp(t.v[i].unit, "m/s") == 0);

@@ -608,15 +608,18 @@ typedef struct fl_fmu_opts {
     /* 2 or 3 (FMI 2.0 or 3.0); 0 means 2. */
     int fmi;
     /* Parameter overrides "name=value" baked into the FMU (its parameters'
-     * start values), as fl_load_opts.params; the value must be a number,
-     * or an expression that gives a Real or Integer parameter a value. */
+     * start values), as fl_load_opts.params: a number or an expression for
+     * a Real or Integer parameter, true/false for a Boolean, a literal for
+     * an enumeration. */
     const char *const *params;
     int nparams;
     /* The FMU's binary, one shared object for every model (the CMake
      * target flange_fmu, installed as LIBDIR/flange/flange_fmu.so). NULL
      * searches: the environment variable FLANGE_FMU_TEMPLATE, then
-     * flange_fmu.so beside the running program, then
-     * ../lib/flange/flange_fmu.so from the program's directory. */
+     * flange_fmu.so beside the running program, then LIBDIR/flange/ seen
+     * from the program's directory (BINDIR), then flange_fmu.so beside
+     * libflange.so and in its flange/ directory (a program or interpreter
+     * that loads the shared library). */
     const char *template_path;
 } fl_fmu_opts;
 

@@ -7,6 +7,15 @@
  *   gen chain-user N the wagon chain with its coupler written as equations (a user
  *                    model extending PartialCompliantWithRelativeStates)
  *   gen chain-array N the wagon chain written with component arrays and for loops
+ *   gen fricchain N  the friction chain: N masses (1 kg) on SupportFriction
+ *                    (Coulomb 4..6 N rising along the chain, break-away peak 1.2,
+ *                    every mass), neighbours joined by spring-dampers, each
+ *                    mass pushed by the same 8 N, 0.5 Hz sine force: every
+ *                    mass sticks and slips at its own instants; 2 s
+ *   gen bounce N     N independent bouncing bodies: each a mass (1 kg)
+ *                    between two RESTITUTION stops (HardStop, cor 0.8, gap
+ *                    +-0.01 m) on the one Fixed ground, each driven by its own
+ *                    Sine force (amplitude 20..36 N, 4..9 Hz, own phase); 0.5 s
  * Output on stdout. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +101,57 @@ static void chain_array(long n)
            CHAIN_STOP / 500, CHAIN_RTOL);
 }
 
+/* The friction chain (event-heavy): every mass's friction differs a little
+ * (Coulomb force from 4 N at the first to 6 N at the last, peak 1.2), so that no two masses
+ * stick or break away at the same instant. */
+static void fricchain(long n)
+{
+    printf("model FrictionChain \"%ld masses on friction supports joined by spring-dampers, all driven by a sine "
+           "force\"\n",
+           n);
+    printf("  Modelica.Blocks.Sources.Sine sine(amplitude=8, f=0.5);\n");
+    for (long i = 1; i <= n; i++) {
+        double fc = 4 + 2.0 * (double)(i - 1) / (double)(n - 1);
+        printf("  " MTC "Mass m%ld(m=1, s(fixed=true), v(fixed=true));\n", i);
+        printf("  " MTC "SupportFriction fr%ld(f_pos=[0, %.4g; 1, %.4g; 10, %.4g], peak=1.2);\n", i, fc, fc + 0.5,
+               fc + 2);
+        printf("  Modelica.Mechanics.Translational.Sources.Force f%ld;\n", i);
+        if (i < n) printf("  " MTC "SpringDamper c%ld(c=100, d=1);\n", i);
+    }
+    printf("equation\n");
+    for (long i = 1; i <= n; i++) {
+        printf("  connect(m%ld.flange_b, fr%ld.flange_a);\n  connect(f%ld.flange, m%ld.flange_a);\n"
+               "  connect(sine.y, f%ld.f);\n",
+               i, i, i, i, i);
+        if (i < n)
+            printf("  connect(m%ld.flange_b, c%ld.flange_a);\n  connect(c%ld.flange_b, m%ld.flange_a);\n", i, i, i,
+                   i + 1);
+    }
+    printf("  annotation(experiment(StopTime=2, Interval=0.004, Tolerance=1e-6));\nend FrictionChain;\n");
+}
+
+/* N independent bouncing bodies: nothing couples them but the ground. */
+static void bounce(long n)
+{
+    printf("model Bounce \"%ld independent bodies between restitution stops, each with its own sine force\"\n", n);
+    printf("  " MTC "Fixed ground;\n");
+    for (long i = 1; i <= n; i++) {
+        double amp = 20 + (double)(i % 17), f = 4 + 5.0 * (double)(i % 13) / 12, ph = 0.1 * (double)(i % 31);
+        printf("  " MTC "Mass m%ld(m=1, s(fixed=true), v(fixed=true));\n", i);
+        printf("  Flange.Components.HardStop hs%ld(hs_model=Flange.Types.HardStopModel.RESTITUTION, cor=0.8, "
+               "upper_bnd=0.01, lower_bnd=-0.01);\n",
+               i);
+        printf("  Modelica.Mechanics.Translational.Sources.Force f%ld;\n", i);
+        printf("  Modelica.Blocks.Sources.Sine sine%ld(amplitude=%g, f=%.6g, phase=%g);\n", i, amp, f, ph);
+    }
+    printf("equation\n");
+    for (long i = 1; i <= n; i++)
+        printf("  connect(ground.flange, hs%ld.C);\n  connect(hs%ld.R, m%ld.flange_a);\n"
+               "  connect(f%ld.flange, m%ld.flange_b);\n  connect(sine%ld.y, f%ld.f);\n",
+               i, i, i, i, i, i, i);
+    printf("  annotation(experiment(StopTime=0.5, Interval=0.001, Tolerance=1e-6));\nend Bounce;\n");
+}
+
 static void hosc(long n)
 {
     printf("model HarmonicOscillator \"%ld masses joined by springs\"\n", n);
@@ -129,7 +189,7 @@ static void hoscnet(long n)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: gen chain|chain-user|chain-array|hosc|hoscnet N\n");
+        fprintf(stderr, "usage: gen chain|chain-user|chain-array|hosc|hoscnet|fricchain|bounce N\n");
         return 2;
     }
     long n = atol(argv[2]);
@@ -142,6 +202,8 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "hoscnet") == 0) hoscnet(n);
     else if (strcmp(argv[1], "chain-user") == 0) chain_user(n);
     else if (strcmp(argv[1], "chain-array") == 0) chain_array(n);
+    else if (strcmp(argv[1], "fricchain") == 0) fricchain(n);
+    else if (strcmp(argv[1], "bounce") == 0) bounce(n);
     else {
         fprintf(stderr, "gen: unknown model '%s'\n", argv[1]);
         return 2;

@@ -2,7 +2,8 @@
 # bench/run.sh - the benchmark suite behind `make bench`. Runs every case of
 # bench/README.md (the examples through the CLI, the wagon chain as text and
 # through the C API next to a hand-written IDA model and scipy, the
-# ScalableTestSuite oscillators, the hard-stop parameter study) and prints a
+# ScalableTestSuite oscillators, the event-heavy friction chain and bouncing
+# bodies, the hard-stop parameter study) and prints a
 # Markdown table, also written to bench/results.md: median wall time of 5
 # runs (1 run for cases that take over 20 s), min-max, solver counters,
 # peak memory and the exact command.
@@ -12,8 +13,9 @@
 #
 # Environment: BUILD (Release build directory, default build-release),
 # BENCH_OUT (default bench/results.md), BENCH_REPS (default 5),
-# BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
-# (seconds above which a case runs once, default 20).
+# BENCH_ONLY=events (only the event-heavy cases), BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
+# (seconds above which a case runs once, default 20), BENCH_EV_CAP (an
+# event-heavy size is skipped when the one before took longer, default 60).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-release}
@@ -22,6 +24,8 @@ REPS=${BENCH_REPS:-5}
 RUNS=${BENCH_RUNS:-10000}
 LONG=${BENCH_LONG:-20}
 QUICK=${BENCH_QUICK:-0}
+ONLY=${BENCH_ONLY:-} # "events": only the event-heavy cases (and their target)
+case "$ONLY" in ""|events) ;; *) echo "bench: BENCH_ONLY must be empty or 'events'" >&2; exit 2 ;; esac
 FLANGE=$BUILD/flange
 B=$BUILD/bench
 W=$(mktemp -d)
@@ -98,6 +102,7 @@ say "Counters: steps, residual evaluations (res), Jacobian evaluations (jac), li
 say "and events (state + time) of the last run; peak RSS is the largest of the runs; cases over $LONG s run once."
 say "\$TMP is a scratch directory."
 
+if [ -z "$ONLY" ]; then
 # ---- the examples, end to end through the CLI -----------------------------
 header "Examples (flange simulate, all variables to CSV, energy audit on)"
 for f in examples/*.mo examples/msl/*.mo; do
@@ -197,6 +202,50 @@ for kind in hosc hoscnet; do
   done
 done
 
+fi # BENCH_ONLY
+
+# ---- event-heavy cases (issue 16) -------------------------------------------
+# The friction chain (every mass on a SupportFriction, sticking and slipping
+# at its own instants) and N independent bouncing bodies (restitution stops,
+# each with its own sine force): every event restarts the integrator, so
+# these measure what an event costs. A size is skipped when the one before
+# it took over EV_CAP s (default 60), to keep the suite finite.
+EV_CAP=${BENCH_EV_CAP:-60}
+if [ "$QUICK" = 1 ]; then FRIC_N="10 30 100 300"; BOUNCE_N="10 30 100 300"
+else FRIC_N="10 30 100 300 1000 3000"; BOUNCE_N="10 30 100 300 1000"; fi
+declare -A T_EV
+# ev_cases KIND TITLE SIZES: one table, each row followed by the time per
+# event (median wall time / events) and Jacobian evaluations per step
+ev_cases() {
+  local kind=$1 title=$2 sizes=$3 n prev= skip=
+  header "$title"
+  for n in $sizes; do
+    if [ -n "$skip" ]; then
+      say "| $kind N=$n | skipped: N=$prev took ${T_EV[$kind,$prev]} s > $EV_CAP s | | | | | | | | | |"
+      continue
+    fi
+    "$B/bench_gen" "$kind" "$n" >"$W/${kind}_$n.mo"
+    bench_case "$kind N=$n" -- "$FLANGE" simulate "$W/${kind}_$n.mo" --vars m1.s -o "$W/x.csv" --no-energy --quiet --stats
+    rm -f "$W/${kind}_$n.mo"
+    T_EV[$kind,$n]=$MEDIAN
+    [ -z "$MEDIAN" ] && { skip=1; prev=$n; T_EV[$kind,$n]=failed; continue; }
+    local ev st jac res
+    ev=$(( $(kv state_events "$W/out") + $(kv time_events "$W/out") )); st=$(kv steps "$W/out")
+    jac=$(kv jac "$W/out"); res=$(kv res "$W/out")
+    say "|  | $(awk -v t="$MEDIAN" -v e="$ev" -v s="$st" -v j="$jac" -v r="$res" 'BEGIN {
+      printf "%s ms per event, %.3f jac per step, %.2f res per step", (e > 0 ? sprintf("%.3f", 1000 * t / e) : "n/a"), j / s, r / s }') | | | | | | | | | |"
+    awk -v t="$MEDIAN" -v c="$EV_CAP" 'BEGIN { exit !(t > c) }' && skip=1
+    prev=$n
+  done
+}
+ev_cases fricchain "Friction chain: N masses on SupportFriction joined by spring-dampers, all driven by one sine force, 2 s (bench_gen fricchain)" "$FRIC_N"
+ev_cases bounce "Independent bouncing bodies: N masses between restitution stops, each with its own sine force, 0.5 s (bench_gen bounce)" "$BOUNCE_N"
+BOUNCE_SCALE=$(ratio "${T_EV[bounce,1000]:-}" "${T_EV[bounce,100]:-}")
+[ "$QUICK" = 1 ] && BOUNCE_SCALE=$(ratio "${T_EV[bounce,300]:-}" "${T_EV[bounce,100]:-}")
+say ""
+say "Bouncing bodies, scaling: time(N=$([ "$QUICK" = 1 ] && echo 300 || echo 1000))/time(N=100) = $BOUNCE_SCALE (linear would be $([ "$QUICK" = 1 ] && echo 3 || echo 10))."
+
+if [ -z "$ONLY" ]; then
 # ---- peers: scipy, and the accuracy of everyone against a tight run --------
 declare -A T_SCIPY T_SCIPY_INT
 if [ $have_scipy = 1 ]; then
@@ -264,12 +313,16 @@ else
 fi
 eff() { awk -v one="$1" -v two="$2" 'BEGIN { if (one > 0 && two > 0) printf "%.0f %%", 100 * one / (2 * two); else print "n/a" }'; }
 
+fi # BENCH_ONLY
+
 # ---- the targets of the speed issue ----------------------------------------
 say ""
 say "### Targets"
 say ""
 say "| target | measured |"
 say "|---|---|"
+say "| bouncing bodies: time(N=1000)/time(N=100) ≤ 12 (issue 16, target 3) | $([ "$QUICK" = 1 ] && echo "n/a (quick run; time(300)/time(100) = $BOUNCE_SCALE)" || echo "$BOUNCE_SCALE (${T_EV[bounce,1000]:-n/a} s vs ${T_EV[bounce,100]:-n/a} s)") |"
+if [ -z "$ONLY" ]; then
 say "| overhead vs hand-written IDA at N=1e4 ≤ 1.3, steps within 5% | ${PAIR_MEDIAN:-n/a} (median of interleaved pairs; $(ratio "${T_API[10000]:-}" "${T_IDA[10000]:-}") from the separate medians), steps ${S_API[10000]:-} vs ${S_IDA[10000]:-} |"
 if [ $have_scipy = 1 ]; then
   for n in 100 1000; do
@@ -288,5 +341,6 @@ say "| the 1e4 chain with a user-written coupler within 1.5x of the built-in Spr
 say "| the $ARR_N chain written with arrays, parse + compile within 2x of the flat text | $(ratio "${T_ARR:-}" "${T_FLAT:-}") ($T_ARR s vs $T_FLAT s) |"
 say "| ensemble throughput ($RUNS runs) | 2 threads: ${ENS[2]:-n/a}; 1 thread: ${ENS[1]:-n/a} |"
 say "| flange sweep, 1000 runs: efficiency of 2 threads / of mpirun -n 2 against 1 thread | $(eff "${SW[1]:-}" "${SW[2]:-}") / $(eff "${SW[1]:-}" "${SW[mpi]:-}") (1 thread ${SW[1]:-n/a} s, 2 threads ${SW[2]:-n/a} s, 2 ranks ${SW[mpi]:-n/a} s) |"
+fi # BENCH_ONLY
 mv "$OUT.tmp" "$OUT"
 echo "bench: wrote $OUT" >&2

@@ -25,11 +25,21 @@ static double node_level(const fl_sim *s, int node, int level)
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
+    /* Source blocks depend on (parameters, t, left limit) only: at the time
+     * point of the last evaluation their values are still in u, du, ddu
+     * (see fl_sim.src_ok). The time is compared bit for bit (0 and -0
+     * differ for a sine). */
+    int left = t == s->t_left;
+    int cached = s->src_ok && left == s->src_left && memcmp(&t, &s->src_t, sizeof t) == 0;
+    s->src_t = t;
+    s->src_left = left;
+    s->src_ok = 1;
     /* signals from source blocks (time only), and from own unknowns of
      * user classes; their derivatives where an element asks for them */
     for (int k = 0; k < sys->nsig; k++) {
         const fl_sigref *sr = &sys->sigs[k];
         if (sr->kind == SIG_BLOCK) {
+            if (cached) continue;
             s->u[k] = block_value(s, sr->inst, sr->out, 0, t);
             if (sr->nderiv >= 1) s->du[k] = block_value(s, sr->inst, sr->out, 1, t);
             if (sr->nderiv >= 2) s->ddu[k] = block_value(s, sr->inst, sr->out, 2, t);
@@ -45,7 +55,7 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         int nder = ir->cls->drv->nderiv;
         for (int q = 0; q < dv->nin; q++) {
             const fl_sigref *sr = &sys->sigs[dv->sig + q];
-            if (sr->kind != SIG_BLOCK) continue;
+            if (sr->kind != SIG_BLOCK || cached) continue;
             if (nder >= 1) s->du[dv->sig + q] = block_value(s, sr->inst, sr->out, 1, t);
             if (nder >= 2) s->ddu[dv->sig + q] = block_value(s, sr->inst, sr->out, 2, t);
         }

@@ -499,6 +499,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
 int fl_run_restart(fl_sim *s, double t)
 {
     int n = s->sys->n;
+    fl_sources_stale(s);
     collect_stats(s);
     rebase_positions(s);
     memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
@@ -673,6 +674,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
 {
     const fl_system *sys = s->sys;
     fl_free_integrator(s);
+    fl_sources_stale(s);
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);

@@ -119,6 +119,17 @@ struct fl_sim {
     int *rootdir;
     /* event handling */
     double t_left;  /* signals are evaluated as left limits at exactly this time */
+    /* Cache of the time-only sources (the SIG_BLOCK entries of u, du, ddu):
+     * while src_ok they hold the values at time src_t (as left limits if
+     * src_left), and fl_eval_kinematics does not evaluate them again at that
+     * same time point (the residual calls of a Newton iteration, the
+     * Jacobian). A block's value depends only on its parameters, t and the
+     * left flag, so the cached values are bit for bit those it would
+     * compute; fl_sources_stale drops them wherever parameters may change
+     * (fl_sim_set_param, snapshot restore, the start of a run) and at
+     * events and restarts. */
+    double src_t;
+    int src_left, src_ok;
     int initial;
     /* integrator */
     void *ida;
@@ -281,5 +292,9 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp);
  * the parameter (or this value of it) needs a new compilation, 0 when the
  * value is out of range or the name unknown. */
 int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural);
+
+/* The cached values of the time-only sources are no longer valid (see
+ * fl_sim.src_ok): parameters changed, a run starts, an event or restart. */
+static inline void fl_sources_stale(fl_sim *s) { s->src_ok = 0; }
 
 #endif

@@ -216,6 +216,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
     cursor c = {(unsigned char *)p + sizeof h, 0, 1};
     fl_stats st;
     fields(s, &c, &st);
+    fl_sources_stale(s); /* the parameters may differ */
     st.linear_solver = s->use_klu ? "klu" : "dense";
     s->stats = st;
     s->run.kind = kind;

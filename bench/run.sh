@@ -12,20 +12,21 @@
 #   BENCH_QUICK=1 bench/run.sh sizes up to 1e4 only (a few minutes)
 #
 # Environment: BUILD (Release build directory, default build-release),
-# BENCH_OUT (default bench/results.md), BENCH_REPS (default 5),
+# BENCH_OUT (default bench/results.md; bench/results-events.md with BENCH_ONLY=events), BENCH_REPS (default 5),
 # BENCH_ONLY=events (only the event-heavy cases), BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
 # (seconds above which a case runs once, default 20), BENCH_EV_CAP (an
 # event-heavy size is skipped when the one before took longer, default 60).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-release}
-OUT=${BENCH_OUT:-bench/results.md}
 REPS=${BENCH_REPS:-5}
 RUNS=${BENCH_RUNS:-10000}
 LONG=${BENCH_LONG:-20}
 QUICK=${BENCH_QUICK:-0}
 ONLY=${BENCH_ONLY:-} # "events": only the event-heavy cases (and their target)
 case "$ONLY" in ""|events) ;; *) echo "bench: BENCH_ONLY must be empty or 'events'" >&2; exit 2 ;; esac
+# a partial run does not overwrite the full table
+if [ -n "$ONLY" ]; then OUT=${BENCH_OUT:-bench/results-$ONLY.md}; else OUT=${BENCH_OUT:-bench/results.md}; fi
 FLANGE=$BUILD/flange
 B=$BUILD/bench
 W=$(mktemp -d)

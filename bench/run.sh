@@ -12,8 +12,8 @@
 #   BENCH_QUICK=1 bench/run.sh sizes up to 1e4 only (a few minutes)
 #
 # Environment: BUILD (Release build directory, default build-release),
-# BENCH_OUT (default bench/results.md; bench/results-events.md with BENCH_ONLY=events), BENCH_REPS (default 5),
-# BENCH_ONLY=events (only the event-heavy cases), BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
+# BENCH_OUT (default bench/results.md; bench/results-ONLY.md with BENCH_ONLY), BENCH_REPS (default 5),
+# BENCH_ONLY=events (only the event-heavy cases) or scipy (only the scipy peer, integration and whole process), BENCH_RUNS (parameter sets of the ensemble, default 10000), BENCH_LONG
 # (seconds above which a case runs once, default 20), BENCH_EV_CAP (an
 # event-heavy size is skipped when the one before took longer, default 60).
 set -u
@@ -23,8 +23,8 @@ REPS=${BENCH_REPS:-5}
 RUNS=${BENCH_RUNS:-10000}
 LONG=${BENCH_LONG:-20}
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-} # "events": only the event-heavy cases (and their target)
-case "$ONLY" in ""|events) ;; *) echo "bench: BENCH_ONLY must be empty or 'events'" >&2; exit 2 ;; esac
+ONLY=${BENCH_ONLY:-} # "events": only the event-heavy cases; "scipy": only the scipy peer (issue 16 target 5)
+case "$ONLY" in ""|events|scipy) ;; *) echo "bench: BENCH_ONLY must be empty, 'events' or 'scipy'" >&2; exit 2 ;; esac
 # a partial run does not overwrite the full table
 if [ -n "$ONLY" ]; then OUT=${BENCH_OUT:-bench/results-$ONLY.md}; else OUT=${BENCH_OUT:-bench/results.md}; fi
 FLANGE=$BUILD/flange
@@ -53,16 +53,21 @@ kv() { grep -o "\b$1=[^ ]*" "$2" | tail -n 1 | cut -d= -f2; }
 # case NAME -- COMMAND...: runs COMMAND REPS times (once if the first run
 # takes over LONG s), prints a table row; leaves the last run's output in
 # $W/out and sets MEDIAN for the caller.
-MEDIAN=
+# With INNER_KEY set (e.g. seconds, run_s), also collects that key of each
+# run's output and sets MEDIAN_IN to its median (the integration time a
+# program reports itself, without start, imports, load and compile).
+MEDIAN= MEDIAN_IN= INNER_KEY=
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 bench_case() {
   local name=$1; shift; shift
-  local times=() rss=0 n=0 ok=1
+  local times=() inner=() rss=0 n=0 ok=1
   : >"$W/meas"
   while [ $n -lt "$REPS" ]; do
     if ! "$B/measure" "$W/meas" "$@" >"$W/out" 2>"$W/err"; then ok=0; break; fi
     n=$((n + 1))
     local t; t=$(kv wall_s "$W/meas")
     times+=("$t")
+    [ -n "$INNER_KEY" ] && inner+=("$(kv "$INNER_KEY" "$W/out")")
     local r; r=$(kv rss_kb "$W/meas"); [ "$r" -gt "$rss" ] && rss=$r
     awk -v t="$t" -v l="$LONG" 'BEGIN { exit !(t > l) }' && break
   done
@@ -73,6 +78,7 @@ bench_case() {
   fi
   local sorted; sorted=$(printf '%s\n' "${times[@]}" | sort -g)
   MEDIAN=$(printf '%s\n' "$sorted" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+  MEDIAN_IN=; [ -n "$INNER_KEY" ] && MEDIAN_IN=$(printf '%s\n' "${inner[@]}" | median)
   local lo hi; lo=$(printf '%s\n' "$sorted" | head -n 1); hi=$(printf '%s\n' "$sorted" | tail -n 1)
   local steps res jac ls ev
   steps=$(kv steps "$W/out"); res=$(kv res "$W/out"); [ -z "$res" ] && res=$(kv rhs "$W/out")
@@ -211,6 +217,7 @@ fi # BENCH_ONLY
 # each with its own sine force): every event restarts the integrator, so
 # these measure what an event costs. A size is skipped when the one before
 # it took over EV_CAP s (default 60), to keep the suite finite.
+if [ "$ONLY" != scipy ]; then
 EV_CAP=${BENCH_EV_CAP:-60}
 if [ "$QUICK" = 1 ]; then FRIC_N="10 30 100 300"; BOUNCE_N="10 30 100 300"
 else FRIC_N="10 30 100 300 1000 3000"; BOUNCE_N="10 30 100 300 1000"; fi
@@ -245,6 +252,7 @@ BOUNCE_SCALE=$(ratio "${T_EV[bounce,1000]:-}" "${T_EV[bounce,100]:-}")
 [ "$QUICK" = 1 ] && BOUNCE_SCALE=$(ratio "${T_EV[bounce,300]:-}" "${T_EV[bounce,100]:-}")
 say ""
 say "Bouncing bodies, scaling: time(N=$([ "$QUICK" = 1 ] && echo 300 || echo 1000))/time(N=100) = $BOUNCE_SCALE (linear would be $([ "$QUICK" = 1 ] && echo 3 || echo 10))."
+fi # not scipy
 
 if [ -z "$ONLY" ]; then
 # ---- peers: scipy, and the accuracy of everyone against a tight run --------
@@ -316,13 +324,79 @@ eff() { awk -v one="$1" -v two="$2" 'BEGIN { if (one > 0 && two > 0) printf "%.0
 
 fi # BENCH_ONLY
 
+# ---- the scipy peer: integration and whole process (issue 16 target 5) ------
+# The chain at N = 100, 1000, 10000 as a user runs it in each: `flange
+# simulate` on the generated text (whole process = load + compile + run +
+# writing m1.s, m1.v; integration = run_s of --stats) and chain_scipy.py
+# (whole process = Python's start, imports, setup; integration = its
+# seconds=, time.perf_counter around solve_ivp). A scipy run is stopped
+# after BENCH_SCIPY_CAP s (default 600) and the larger sizes skipped. Then
+# the final state of each against a tight reference (chain_ida --events
+# --rtol 1e-10): a factor between different accuracies would mean nothing.
+declare -A P5
+if [ -z "$ONLY" ] || [ "$ONLY" = scipy ]; then
+if [ $have_scipy = 1 ]; then
+  P5_N="100 1000 10000"; [ "$QUICK" = 1 ] && P5_N="100 1000"
+  P5_CAP=${BENCH_SCIPY_CAP:-600}
+  header "scipy peer: integration and whole process (flange simulate on the chain text; chain_scipy.py, solve_ivp BDF with contact events)"
+  p5_prev= p5_skip=
+  for n in $P5_N; do
+    if [ -n "$p5_skip" ]; then
+      say "| chain N=$n | skipped: scipy at N=$p5_prev ${P5[sk,$p5_prev]} | | | | | | | | | |"
+      continue
+    fi
+    "$B/bench_gen" chain "$n" >"$W/chain_$n.mo"
+    INNER_KEY=run_s
+    bench_case "flange N=$n" -- "$FLANGE" simulate "$W/chain_$n.mo" --vars m1.s,m1.v -o "$W/x.csv" --no-energy --quiet --stats
+    P5[f,$n]=$MEDIAN P5[fi,$n]=$MEDIAN_IN
+    P5[fc,$n]="$(kv steps "$W/out") / $(kv res "$W/out") / $(kv jac "$W/out") / $(kv lsetups "$W/out")"
+    P5[fx,$n]=$(tail -n 1 "$W/x.csv" | cut -d, -f2)
+    INNER_KEY=seconds
+    bench_case "scipy N=$n" -- timeout "$P5_CAP" "$PY" bench/ref/chain_scipy.py "$n"
+    INNER_KEY=
+    rm -f "$W/chain_$n.mo"
+    if [ -z "$MEDIAN" ]; then
+      P5[sk,$n]="did not finish within $P5_CAP s"; p5_skip=1; p5_prev=$n; continue
+    fi
+    P5[s,$n]=$MEDIAN P5[si,$n]=$MEDIAN_IN
+    P5[sc,$n]="$(kv steps "$W/out") / $(kv rhs "$W/out") / $(kv jac "$W/out") / $(kv lu "$W/out")"
+    P5[sx,$n]=$(kv x1 "$W/out")
+    say "|  | **factor scipy/flange: integration $(ratio "${P5[si,$n]}" "${P5[fi,$n]}")× (${P5[si,$n]} s vs ${P5[fi,$n]} s), whole process $(ratio "${P5[s,$n]}" "${P5[f,$n]}")× (${P5[s,$n]} s vs ${P5[f,$n]} s)**; steps / res / jac / LU: scipy ${P5[sc,$n]}, flange ${P5[fc,$n]}; x1 scipy ${P5[sx,$n]}, flange ${P5[fx,$n]} | | | | | | | | | |"
+    awk -v t="$MEDIAN" -v c="$P5_CAP" 'BEGIN { exit !(t > c / 10) }' && { P5[sk,$n]="took $MEDIAN s (the next size would exceed $P5_CAP s)"; p5_skip=1; }
+    p5_prev=$n
+  done
+  say ""
+  say "Integration: flange's run_s (\`--stats\`; the run and the two written variables, after load and compile), scipy's seconds= (solve_ivp and its event restarts, after imports and setup); medians of the runs. Whole process: wall time of the command."
+  say ""
+  say "#### Accuracy of the final state (largest error of the wagon positions (m) / velocities (m/s))"
+  say ""
+  say "Against \`chain_ida N --events --rtol 1e-10\`; flange's state from \`chain_api N --dump\` (the same model and counters as the text run), scipy's from \`chain_scipy.py N --dump\`."
+  say ""
+  say "| N | flange (default) | scipy BDF (events) | flange vs scipy |"
+  say "|---|---|---|---|"
+  err() { paste -d' ' "$1" "$2" | awk '{ dx = $1 - $3; dv = $2 - $4; if (dx < 0) dx = -dx; if (dv < 0) dv = -dv;
+    if (dx > mx) mx = dx; if (dv > mv) mv = dv } END { printf "%.2e / %.2e", mx, mv }'; }
+  for n in $P5_N; do
+    [ -n "${P5[s,$n]:-}" ] || continue
+    "$B/chain_ida" "$n" --events --rtol 1e-10 --dump "$W/ref" >/dev/null
+    "$B/chain_api" "$n" --dump "$W/f" >/dev/null
+    timeout "$P5_CAP" "$PY" bench/ref/chain_scipy.py "$n" --dump "$W/s" >/dev/null
+    say "| $n | $(err "$W/f" "$W/ref") | $(err "$W/s" "$W/ref") | $(err "$W/f" "$W/s") |"
+  done
+else
+  say ""
+  say "scipy is not installed (python3-scipy): the scipy peer was skipped."
+fi
+fi # scipy peer
+
 # ---- the targets of the speed issue ----------------------------------------
 say ""
 say "### Targets"
 say ""
 say "| target | measured |"
 say "|---|---|"
-say "| bouncing bodies: time(N=1000)/time(N=100) ≤ 12 (issue 16, target 3) | $([ "$QUICK" = 1 ] && echo "n/a (quick run; time(300)/time(100) = $BOUNCE_SCALE)" || echo "$BOUNCE_SCALE (${T_EV[bounce,1000]:-n/a} s vs ${T_EV[bounce,100]:-n/a} s)") |"
+[ "$ONLY" != scipy ] && say "| bouncing bodies: time(N=1000)/time(N=100) ≤ 12 (issue 16, target 3) | $([ "$QUICK" = 1 ] && echo "n/a (quick run; time(300)/time(100) = $BOUNCE_SCALE)" || echo "$BOUNCE_SCALE (${T_EV[bounce,1000]:-n/a} s vs ${T_EV[bounce,100]:-n/a} s)") |"
+[ -n "${P5[s,1000]:-}" ] && say "| scipy peer at N=1000: ≥ 10× through fewer steps and factorisations (issue 16, target 5) | $(ratio "${P5[si,1000]}" "${P5[fi,1000]}")× integration, $(ratio "${P5[s,1000]}" "${P5[f,1000]}")× whole process (N=100: $(ratio "${P5[si,100]:-}" "${P5[fi,100]:-}")× / $(ratio "${P5[s,100]:-}" "${P5[f,100]:-}")×; N=10000: $(ratio "${P5[si,10000]:-}" "${P5[fi,10000]:-}")× / $(ratio "${P5[s,10000]:-}" "${P5[f,10000]:-}")×) |"
 if [ -z "$ONLY" ]; then
 say "| overhead vs hand-written IDA at N=1e4 ≤ 1.3, steps within 5% | ${PAIR_MEDIAN:-n/a} (median of interleaved pairs; $(ratio "${T_API[10000]:-}" "${T_IDA[10000]:-}") from the separate medians), steps ${S_API[10000]:-} vs ${S_IDA[10000]:-} |"
 if [ $have_scipy = 1 ]; then

@@ -20,49 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmi/fmi2abi.h"
-
-static int fails;
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s", ok ? "ok   " : "FAIL ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    fflush(stdout);
-    if (!ok) fails++;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-/* the value of attribute name="..." after from, malloc'd */
-static char *attr(const char *from, const char *name)
-{
-    char key[64];
-    snprintf(key, sizeof key, " %s=\"", name);
-    const char *p = strstr(from, key);
-    if (!p) return NULL;
-    p += strlen(key);
-    const char *e = strchr(p, '"');
-    char *s = malloc((size_t)(e - p) + 1);
-    memcpy(s, p, (size_t)(e - p));
-    s[e - p] = '\0';
-    return s;
-}
+#include "fmu_host.h"
 
 /* value reference and type element ("Real", "Integer", "Boolean") of a
  * variable of modelDescription.xml (FMI 2.0); -1 if absent */
@@ -72,7 +30,7 @@ static int lookup(const char *xml, const char *name, unsigned *vr, char type[16]
     snprintf(key, sizeof key, "<ScalarVariable name=\"%s\" ", name);
     const char *p = strstr(xml, key);
     if (!p) return -1;
-    char *v = attr(p, "valueReference");
+    char *v = xml_attr(p, "valueReference");
     *vr = (unsigned)strtoul(v, NULL, 10);
     free(v);
     const char *t = strstr(p, ">\n") + 2;
@@ -81,21 +39,6 @@ static int lookup(const char *xml, const char *name, unsigned *vr, char type[16]
     return 0;
 }
 
-static char last_msg[2000];
-static void logger2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String cat,
-                    fmi2String msg, ...)
-{
-    (void)env;
-    (void)name;
-    (void)cat;
-    va_list ap;
-    va_start(ap, msg);
-    vsnprintf(last_msg, sizeof last_msg, msg, ap);
-    va_end(ap);
-    if (status != fmi2OK) printf("  [%d] %s\n", (int)status, last_msg);
-}
-
-#define F2(name) __typeof__(&name) name
 static struct {
     F2(fmi2Instantiate);
     F2(fmi2FreeInstance);
@@ -112,14 +55,24 @@ static struct {
     F2(fmi2SetBoolean);
 } api;
 
-#define LOAD(h, name)                                                                                          \
-    do {                                                                                                      \
-        *(void **)&api.name = dlsym((h), #name);                                                             \
-        if (!api.name) {                                                                                     \
-            check(0, "dlsym %s", #name);                                                                     \
-            return 1;                                                                                         \
-        }                                                                                                     \
-    } while (0)
+/* the functions of the FMU's binary h into api; -1 if one is missing */
+static int load(void *h)
+{
+    FMU_LOAD(h, api.fmi2Instantiate, fmi2Instantiate);
+    FMU_LOAD(h, api.fmi2FreeInstance, fmi2FreeInstance);
+    FMU_LOAD(h, api.fmi2SetupExperiment, fmi2SetupExperiment);
+    FMU_LOAD(h, api.fmi2EnterInitializationMode, fmi2EnterInitializationMode);
+    FMU_LOAD(h, api.fmi2ExitInitializationMode, fmi2ExitInitializationMode);
+    FMU_LOAD(h, api.fmi2DoStep, fmi2DoStep);
+    FMU_LOAD(h, api.fmi2Terminate, fmi2Terminate);
+    FMU_LOAD(h, api.fmi2GetReal, fmi2GetReal);
+    FMU_LOAD(h, api.fmi2GetInteger, fmi2GetInteger);
+    FMU_LOAD(h, api.fmi2GetBoolean, fmi2GetBoolean);
+    FMU_LOAD(h, api.fmi2SetReal, fmi2SetReal);
+    FMU_LOAD(h, api.fmi2SetInteger, fmi2SetInteger);
+    FMU_LOAD(h, api.fmi2SetBoolean, fmi2SetBoolean);
+    return 0;
+}
 
 /* a variable set or got as a double (Booleans 0/1) */
 static fmi2Status set(fmi2Component c, const char *type, unsigned vr, double x)
@@ -157,29 +110,10 @@ int main(int argc, char **argv)
     }
     const char *dir = argv[1];
     double stop = strtod(argv[2], NULL);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
-    char *xml = slurp(path);
-    if (!xml) return check(0, "read %s", path), 1;
-    char *id = attr(strstr(xml, "<CoSimulation"), "modelIdentifier"), *guid = attr(xml, "guid");
-    snprintf(path, sizeof path, "%s/binaries/linux64/%s.so", dir, id);
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return check(0, "dlopen %s: %s", path, dlerror()), 1;
-    LOAD(h, fmi2Instantiate);
-    LOAD(h, fmi2FreeInstance);
-    LOAD(h, fmi2SetupExperiment);
-    LOAD(h, fmi2EnterInitializationMode);
-    LOAD(h, fmi2ExitInitializationMode);
-    LOAD(h, fmi2DoStep);
-    LOAD(h, fmi2Terminate);
-    LOAD(h, fmi2GetReal);
-    LOAD(h, fmi2GetInteger);
-    LOAD(h, fmi2GetBoolean);
-    LOAD(h, fmi2SetReal);
-    LOAD(h, fmi2SetInteger);
-    LOAD(h, fmi2SetBoolean);
-    char uri[4200];
-    snprintf(uri, sizeof uri, "file://%s/resources/", dir);
+    char *xml;
+    void *h = fmu_open(dir, "linux64", &xml);
+    if (!h || load(h)) return 1;
+    char *guid = xml_attr(xml, "guid"), *uri = file_uri(dir);
     static const fmi2CallbackFunctions cb = {logger2, calloc, free, NULL, NULL};
     fmi2Component c = api.fmi2Instantiate("params", fmi2CoSimulation, guid, uri, &cb, fmi2False, fmi2False);
     if (!c) return check(0, "fmi2Instantiate"), 1;
@@ -252,7 +186,7 @@ int main(int argc, char **argv)
     free(vr);
     free(type);
     free(val);
-    free(id);
+    free(uri);
     free(guid);
     free(xml);
     dlclose(h);

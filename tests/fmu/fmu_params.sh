@@ -85,7 +85,7 @@ run "exported with push=false, set to true" pp 4 mass.s push=true -- "$M" --mode
 
 # an enumeration's Integer outside its literals: refused with the reason
 "$FMU_PARAMS" "$T/p" 4 mass.s sel=6 > res 2>&1
-grep -q '^  \[3\] error: fmi2SetInteger: sel = 6 is not the index of a literal of StateSelect (1 to 5)$' res \
+grep -q '^  \[params 3 logStatusError\] error: fmi2SetInteger: sel = 6 is not the index of a literal of StateSelect (1 to 5)$' res \
   && grep -q '^FAIL Integer sel = 6 set before initialisation (status 3)' res \
   && ok "sel = 6 (StateSelect has 5 literals): fmi2SetInteger refuses it" || { bad "sel = 6:"; cat res; }
 

@@ -37,56 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmi/fmi2abi.h"
 #include "fmi/fmi3abi.h"
+#include "fmu_host.h"
 
 #define NVARS 4
 static const char *const var_names[NVARS] = {"stop1.s", "stop1.v", "stop2.s", "stop2.v"};
 #define H 1e-3
 #define STOP 5.0
 #define NSTEPS 5000 /* STOP / H */
-
-static int fails;
-static void check(int ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s", ok ? "ok   " : "FAIL ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    fflush(stdout);
-    if (!ok) fails++;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-    if (s) s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-/* the value of attribute attr="..." in the XML text, malloc'd */
-static char *attr(const char *xml, const char *from, const char *attr_name)
-{
-    char key[64];
-    snprintf(key, sizeof key, " %s=\"", attr_name);
-    const char *p = strstr(from ? from : xml, key);
-    if (!p) return NULL;
-    p += strlen(key);
-    const char *e = strchr(p, '"');
-    char *s = malloc((size_t)(e - p) + 1);
-    memcpy(s, p, (size_t)(e - p));
-    s[e - p] = '\0';
-    return s;
-}
 
 /* the value reference of variable name in modelDescription.xml */
 static unsigned vr_of(const char *xml, const char *name)
@@ -96,23 +54,10 @@ static unsigned vr_of(const char *xml, const char *name)
     const char *p = strstr(xml, key);
     if (!p) return ~0u;
     while (p > xml && *p != '<') p--;
-    char *v = attr(xml, p, "valueReference");
+    char *v = xml_attr(p, "valueReference");
     unsigned r = v ? (unsigned)strtoul(v, NULL, 10) : ~0u;
     free(v);
     return r;
-}
-
-static _Thread_local char last_msg[2000]; /* the last message logged on this thread */
-
-static void logger2(fmi2ComponentEnvironment env, fmi2String name, fmi2Status status, fmi2String cat,
-                    fmi2String msg, ...)
-{
-    (void)env;
-    va_list ap;
-    va_start(ap, msg);
-    vsnprintf(last_msg, sizeof last_msg, msg, ap);
-    va_end(ap);
-    if (status != fmi2OK) printf("  [%s %d %s] %s\n", name, (int)status, cat, last_msg);
 }
 
 static void logger3(fmi3InstanceEnvironment env, fmi3Status status, fmi3String cat, fmi3String msg)
@@ -123,7 +68,6 @@ static void logger3(fmi3InstanceEnvironment env, fmi3Status status, fmi3String c
 
 /* ---- FMI 2.0 ------------------------------------------------------------- */
 
-#define F2(name) __typeof__(&name) name
 typedef struct api2 {
     void *h;
     F2(fmi2Instantiate);
@@ -157,73 +101,41 @@ typedef struct api2 {
     int nx, nz;
 } api2;
 
-#define LOAD(a, name)                                                                                          \
-    do {                                                                                                      \
-        *(void **)&(a)->name = dlsym((a)->h, #name);                                                         \
-        if (!(a)->name) {                                                                                    \
-            check(0, "dlsym %s", #name);                                                                     \
-            return -1;                                                                                        \
-        }                                                                                                     \
-    } while (0)
-
-/* "file://" + dir + "/resources/", percent-encoding what is not plain */
-static char *file_uri(const char *dir)
-{
-    size_t n = strlen(dir);
-    char *u = malloc(3 * n + 32), *p = u;
-    p += sprintf(p, "file://");
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)dir[i];
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("/-_.~", c))
-            *p++ = (char)c;
-        else p += sprintf(p, "%%%02X", c);
-    }
-    strcpy(p, "/resources/");
-    return u;
-}
-
 static int load2(api2 *a, const char *dir)
 {
-    char path[4096];
     memset(a, 0, sizeof *a);
-    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
-    a->xml = slurp(path);
-    if (!a->xml) return check(0, "read %s", path), -1;
-    char *id = attr(a->xml, strstr(a->xml, "<CoSimulation"), "modelIdentifier");
-    a->guid = attr(a->xml, NULL, "guid");
-    char *nz = attr(a->xml, NULL, "numberOfEventIndicators");
+    a->h = fmu_open(dir, "linux64", &a->xml);
+    if (!a->h) return -1;
+    a->guid = xml_attr(a->xml, "guid");
+    char *nz = xml_attr(a->xml, "numberOfEventIndicators");
     a->nz = nz ? atoi(nz) : 0;
     free(nz);
-    snprintf(path, sizeof path, "%s/binaries/linux64/%s.so", dir, id ? id : "?");
-    free(id);
-    a->h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!a->h) return check(0, "dlopen %s: %s", path, dlerror()), -1;
-    LOAD(a, fmi2Instantiate);
-    LOAD(a, fmi2FreeInstance);
-    LOAD(a, fmi2SetupExperiment);
-    LOAD(a, fmi2EnterInitializationMode);
-    LOAD(a, fmi2ExitInitializationMode);
-    LOAD(a, fmi2DoStep);
-    LOAD(a, fmi2GetReal);
-    LOAD(a, fmi2GetFMUstate);
-    LOAD(a, fmi2SetFMUstate);
-    LOAD(a, fmi2FreeFMUstate);
-    LOAD(a, fmi2SerializedFMUstateSize);
-    LOAD(a, fmi2SerializeFMUstate);
-    LOAD(a, fmi2DeSerializeFMUstate);
-    LOAD(a, fmi2Terminate);
-    LOAD(a, fmi2GetVersion);
-    LOAD(a, fmi2EnterEventMode);
-    LOAD(a, fmi2NewDiscreteStates);
-    LOAD(a, fmi2EnterContinuousTimeMode);
-    LOAD(a, fmi2CompletedIntegratorStep);
-    LOAD(a, fmi2SetTime);
-    LOAD(a, fmi2SetContinuousStates);
-    LOAD(a, fmi2GetContinuousStates);
-    LOAD(a, fmi2GetDerivatives);
-    LOAD(a, fmi2GetEventIndicators);
-    LOAD(a, fmi2SetReal);
-    LOAD(a, fmi2GetDirectionalDerivative);
+    FMU_LOAD(a->h, a->fmi2Instantiate, fmi2Instantiate);
+    FMU_LOAD(a->h, a->fmi2FreeInstance, fmi2FreeInstance);
+    FMU_LOAD(a->h, a->fmi2SetupExperiment, fmi2SetupExperiment);
+    FMU_LOAD(a->h, a->fmi2EnterInitializationMode, fmi2EnterInitializationMode);
+    FMU_LOAD(a->h, a->fmi2ExitInitializationMode, fmi2ExitInitializationMode);
+    FMU_LOAD(a->h, a->fmi2DoStep, fmi2DoStep);
+    FMU_LOAD(a->h, a->fmi2GetReal, fmi2GetReal);
+    FMU_LOAD(a->h, a->fmi2GetFMUstate, fmi2GetFMUstate);
+    FMU_LOAD(a->h, a->fmi2SetFMUstate, fmi2SetFMUstate);
+    FMU_LOAD(a->h, a->fmi2FreeFMUstate, fmi2FreeFMUstate);
+    FMU_LOAD(a->h, a->fmi2SerializedFMUstateSize, fmi2SerializedFMUstateSize);
+    FMU_LOAD(a->h, a->fmi2SerializeFMUstate, fmi2SerializeFMUstate);
+    FMU_LOAD(a->h, a->fmi2DeSerializeFMUstate, fmi2DeSerializeFMUstate);
+    FMU_LOAD(a->h, a->fmi2Terminate, fmi2Terminate);
+    FMU_LOAD(a->h, a->fmi2GetVersion, fmi2GetVersion);
+    FMU_LOAD(a->h, a->fmi2EnterEventMode, fmi2EnterEventMode);
+    FMU_LOAD(a->h, a->fmi2NewDiscreteStates, fmi2NewDiscreteStates);
+    FMU_LOAD(a->h, a->fmi2EnterContinuousTimeMode, fmi2EnterContinuousTimeMode);
+    FMU_LOAD(a->h, a->fmi2CompletedIntegratorStep, fmi2CompletedIntegratorStep);
+    FMU_LOAD(a->h, a->fmi2SetTime, fmi2SetTime);
+    FMU_LOAD(a->h, a->fmi2SetContinuousStates, fmi2SetContinuousStates);
+    FMU_LOAD(a->h, a->fmi2GetContinuousStates, fmi2GetContinuousStates);
+    FMU_LOAD(a->h, a->fmi2GetDerivatives, fmi2GetDerivatives);
+    FMU_LOAD(a->h, a->fmi2GetEventIndicators, fmi2GetEventIndicators);
+    FMU_LOAD(a->h, a->fmi2SetReal, fmi2SetReal);
+    FMU_LOAD(a->h, a->fmi2GetDirectionalDerivative, fmi2GetDirectionalDerivative);
     a->uri = file_uri(dir);
     for (int k = 0; k < NVARS; k++) {
         a->vr[k] = vr_of(a->xml, var_names[k]);
@@ -536,31 +448,24 @@ typedef struct api3 {
 
 static int load3(api3 *a, const char *dir)
 {
-    char path[4096];
     memset(a, 0, sizeof *a);
-    snprintf(path, sizeof path, "%s/modelDescription.xml", dir);
-    a->xml = slurp(path);
-    if (!a->xml) return check(0, "read %s", path), -1;
-    char *id = attr(a->xml, strstr(a->xml, "<CoSimulation"), "modelIdentifier");
-    a->token = attr(a->xml, NULL, "instantiationToken");
-    snprintf(path, sizeof path, "%s/binaries/x86_64-linux/%s.so", dir, id ? id : "?");
-    free(id);
-    a->h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!a->h) return check(0, "dlopen %s: %s", path, dlerror()), -1;
-    LOAD(a, fmi3InstantiateCoSimulation);
-    LOAD(a, fmi3FreeInstance);
-    LOAD(a, fmi3EnterInitializationMode);
-    LOAD(a, fmi3ExitInitializationMode);
-    LOAD(a, fmi3DoStep);
-    LOAD(a, fmi3GetFloat64);
-    LOAD(a, fmi3GetFMUState);
-    LOAD(a, fmi3SetFMUState);
-    LOAD(a, fmi3FreeFMUState);
-    LOAD(a, fmi3SerializedFMUStateSize);
-    LOAD(a, fmi3SerializeFMUState);
-    LOAD(a, fmi3DeserializeFMUState);
-    LOAD(a, fmi3Terminate);
-    LOAD(a, fmi3GetVersion);
+    a->h = fmu_open(dir, "x86_64-linux", &a->xml);
+    if (!a->h) return -1;
+    a->token = xml_attr(a->xml, "instantiationToken");
+    FMU_LOAD(a->h, a->fmi3InstantiateCoSimulation, fmi3InstantiateCoSimulation);
+    FMU_LOAD(a->h, a->fmi3FreeInstance, fmi3FreeInstance);
+    FMU_LOAD(a->h, a->fmi3EnterInitializationMode, fmi3EnterInitializationMode);
+    FMU_LOAD(a->h, a->fmi3ExitInitializationMode, fmi3ExitInitializationMode);
+    FMU_LOAD(a->h, a->fmi3DoStep, fmi3DoStep);
+    FMU_LOAD(a->h, a->fmi3GetFloat64, fmi3GetFloat64);
+    FMU_LOAD(a->h, a->fmi3GetFMUState, fmi3GetFMUState);
+    FMU_LOAD(a->h, a->fmi3SetFMUState, fmi3SetFMUState);
+    FMU_LOAD(a->h, a->fmi3FreeFMUState, fmi3FreeFMUState);
+    FMU_LOAD(a->h, a->fmi3SerializedFMUStateSize, fmi3SerializedFMUStateSize);
+    FMU_LOAD(a->h, a->fmi3SerializeFMUState, fmi3SerializeFMUState);
+    FMU_LOAD(a->h, a->fmi3DeserializeFMUState, fmi3DeserializeFMUState);
+    FMU_LOAD(a->h, a->fmi3Terminate, fmi3Terminate);
+    FMU_LOAD(a->h, a->fmi3GetVersion, fmi3GetVersion);
     a->resdir = malloc(strlen(dir) + 16);
     sprintf(a->resdir, "%s/resources/", dir);
     for (int k = 0; k < NVARS; k++) {

@@ -34,6 +34,25 @@ static void add_number(fl_buf *b, double x)
     fl_buf_printf(b, "%.17g", x);
 }
 
+/* key name|carrier|unit[|start]|description: an input has a start value,
+ * an output none */
+static void add_io(fl_buf *b, const char *key, const fl_fmu_io *io, int with_start)
+{
+    fl_buf_add(b, key);
+    add_escaped(b, io->name);
+    fl_buf_addc(b, '|');
+    add_escaped(b, io->carrier);
+    fl_buf_addc(b, '|');
+    add_escaped(b, io->unit);
+    fl_buf_addc(b, '|');
+    if (with_start) {
+        add_number(b, io->start);
+        fl_buf_addc(b, '|');
+    }
+    add_escaped(b, io->desc);
+    fl_buf_addc(b, '\n');
+}
+
 char *fl_fmu_cfg_format(const fl_fmu_cfg *c)
 {
     fl_buf b = {0};
@@ -56,32 +75,8 @@ char *fl_fmu_cfg_format(const fl_fmu_cfg *c)
         add_escaped(&b, c->tunable[i]);
         fl_buf_addc(&b, '\n');
     }
-    for (int i = 0; i < c->ninputs; i++) {
-        const fl_fmu_io *io = &c->inputs[i];
-        fl_buf_add(&b, "input=");
-        add_escaped(&b, io->name);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->carrier);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->unit);
-        fl_buf_addc(&b, '|');
-        add_number(&b, io->start);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->desc);
-        fl_buf_addc(&b, '\n');
-    }
-    for (int i = 0; i < c->noutputs; i++) {
-        const fl_fmu_io *io = &c->outputs[i];
-        fl_buf_add(&b, "output=");
-        add_escaped(&b, io->name);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->carrier);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->unit);
-        fl_buf_addc(&b, '|');
-        add_escaped(&b, io->desc);
-        fl_buf_addc(&b, '\n');
-    }
+    for (int i = 0; i < c->ninputs; i++) add_io(&b, "input=", &c->inputs[i], 1);
+    for (int i = 0; i < c->noutputs; i++) add_io(&b, "output=", &c->outputs[i], 0);
     if (c->token) {
         fl_buf_add(&b, "token=");
         add_escaped(&b, c->token);

@@ -28,6 +28,24 @@ mkdir -p "$FLANGE_BUILD/tools"
 EX="$FLANGE_SRC/examples"
 cd "$T" || exit 1
 
+# fs cs|me ARGS...: fmusim with CVODE at tolerance 1e-6 (its defaults, forward
+# Euler and 1e-4, would not stay in a 2e-3 tube), its output in log
+fs() {
+  local it=$1; shift
+  "$FMUSIM" --interface-type "$it" --solver cvode --tolerance 1e-6 "$@" > log 2>&1
+}
+
+# tube RESULT REFERENCE SIGNALS WHAT [part]: every signal of RESULT in the
+# 2e-3 tube of REFERENCE, over the whole time range unless part is given
+tube() {
+  local res=$1 ref=$2 sig=$3 what=$4 part=${5:-}
+  if "$FLANGE" compare "$res" "$ref" --signals "$sig" --tol 2e-3 > cmp 2>&1 && { [ -n "$part" ] || ! grep -q 'covers only' cmp; }; then
+    ok "$what"
+  else
+    bad "$what: $(tail -n 5 cmp)"
+  fi
+}
+
 # run NAME MODEL SIGNALS [INTERVAL]: export FMI 2 and 3, run cs and me,
 # compare each with flange simulate's result in the 2e-3 tube (both on the
 # output grid INTERVAL when given, else the model's experiment)
@@ -42,15 +60,10 @@ run() {
     "$FLANGE" fmu "$model" --fmi $V -o "$name$V.fmu" 2> err || { bad "$name FMI $V: export: $(cat err)"; continue; }
     for it in cs me; do
       local out="$name$V.$it.csv"
-      "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 "${vars[@]}" "${fsopt[@]}" \
-        --output-file "$out" "$name$V.fmu" > log 2>&1
+      fs $it "${vars[@]}" "${fsopt[@]}" --output-file "$out" "$name$V.fmu"
       local rc=$?
       if [ $rc != 0 ]; then bad "$name FMI $V $it: fmusim status $rc: $(tail -c 800 log)"; continue; fi
-      if "$FLANGE" compare "$out" "$name.ref.csv" --signals "$sig" --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
-        ok "$name FMI $V $it: in the 2e-3 tube of flange simulate ($(grep -v '^time$' "$sig" | wc -l) signals)"
-      else
-        bad "$name FMI $V $it: $(tail -n 5 cmp)"
-      fi
+      tube "$out" "$name.ref.csv" "$sig" "$name FMI $V $it: in the 2e-3 tube of flange simulate ($(grep -v '^time$' "$sig" | wc -l) signals)"
     done
   done
 }
@@ -76,13 +89,9 @@ awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) if ($i == "m.ps
 for V in 2 3; do
   "$FLANGE" fmu "$FLANGE_SRC/tests/fmu/ForceInput.mo" --fmi $V -o io$V.fmu 2> err || { bad "ForceInput FMI $V: export: $(cat err)"; continue; }
   for it in cs me; do
-    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 --input-file "$FLANGE_SRC/tests/fmu/force.csv" \
-      --output-interval 1e-3 --output-file io$V.$it.csv io$V.fmu > log 2>&1 || { bad "ForceInput FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
-    if "$FLANGE" compare io$V.$it.csv io.ref.csv --signals io.signals --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
-      ok "ForceInput FMI $V $it: the output s follows the input file as the Step-driven model does"
-    else
-      bad "ForceInput FMI $V $it: $(tail -n 5 cmp)"
-    fi
+    fs $it --input-file "$FLANGE_SRC/tests/fmu/force.csv" --output-interval 1e-3 --output-file io$V.$it.csv io$V.fmu \
+      || { bad "ForceInput FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
+    tube io$V.$it.csv io.ref.csv io.signals "ForceInput FMI $V $it: the output s follows the input file as the Step-driven model does"
   done
 done
 
@@ -98,14 +107,11 @@ for V in 2 3; do
   "$FLANGE" fmu "$FLANGE_SRC/tests/fmu/Params.mo" --model Params --param push=false --fmi $V -o params$V.fmu 2> err \
     || { bad "Params FMI $V: export: $(cat err)"; continue; }
   for it in cs me; do
-    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 --start-value k 7.25 --start-value n 2 \
-      --start-value push true --output-variable mass.s --output-variable mass.v --output-variable force.f \
-      --output-file params$V.$it.csv params$V.fmu > log 2>&1 || { bad "Params FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
-    if "$FLANGE" compare params$V.$it.csv params.ref.csv --signals params.signals --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
-      ok "Params FMI $V $it: --start-value k 7.25, n 2, push true (exported with push=false) as flange simulate --param (2e-3 tube)"
-    else
-      bad "Params FMI $V $it: $(tail -n 5 cmp)"
-    fi
+    fs $it --start-value k 7.25 --start-value n 2 --start-value push true --output-variable mass.s \
+      --output-variable mass.v --output-variable force.f --output-file params$V.$it.csv params$V.fmu \
+      || { bad "Params FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
+    tube params$V.$it.csv params.ref.csv params.signals \
+      "Params FMI $V $it: --start-value k 7.25, n 2, push true (exported with push=false) as flange simulate --param (2e-3 tube)"
   done
 done
 
@@ -117,13 +123,9 @@ for V in 2 3; do
   "$FLANGE" fmu "$FLANGE_SRC/tests/fmu/Params.mo" --model ParamsEq --fmi $V -o peq$V.fmu 2> err \
     || { bad "ParamsEq FMI $V: export: $(cat err)"; continue; }
   for it in cs me; do
-    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 --start-value d 3 --output-variable mass.s \
-      --output-variable mass.v --output-file peq$V.$it.csv peq$V.fmu > log 2>&1 || { bad "ParamsEq FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
-    if "$FLANGE" compare peq$V.$it.csv peq.ref.csv --signals peq.signals --tol 2e-3 > cmp 2>&1 && ! grep -q 'covers only' cmp; then
-      ok "ParamsEq FMI $V $it: --start-value d 3 (tunable) as flange simulate --param d=3 (2e-3 tube)"
-    else
-      bad "ParamsEq FMI $V $it: $(tail -n 5 cmp)"
-    fi
+    fs $it --start-value d 3 --output-variable mass.s --output-variable mass.v --output-file peq$V.$it.csv peq$V.fmu \
+      || { bad "ParamsEq FMI $V $it: fmusim: $(tail -c 800 log)"; continue; }
+    tube peq$V.$it.csv peq.ref.csv peq.signals "ParamsEq FMI $V $it: --start-value d 3 (tunable) as flange simulate --param d=3 (2e-3 tube)"
   done
 done
 
@@ -135,16 +137,11 @@ sig="$SH/validation/msl/Friction/signals.txt"
 vars=(); for v in $(grep -v '^time$' "$sig"); do vars+=(--output-variable "$v"); done
 for V in 2 3; do
   for it in cs me; do
-    "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 "${vars[@]}" --stop-time 2 \
-      --final-fmu-state-file st$V$it.bin --output-file a.csv Friction$V.fmu > log 2>&1 \
-      && "$FMUSIM" --interface-type $it --solver cvode --tolerance 1e-6 "${vars[@]}" --start-time 2 \
-      --initial-fmu-state-file st$V$it.bin --output-file b$V$it.csv Friction$V.fmu > log 2>&1 \
+    fs $it "${vars[@]}" --stop-time 2 --final-fmu-state-file st$V$it.bin --output-file a.csv Friction$V.fmu \
+      && fs $it "${vars[@]}" --start-time 2 --initial-fmu-state-file st$V$it.bin --output-file b$V$it.csv Friction$V.fmu \
       || { bad "Friction FMI $V $it: save/restore through fmusim: $(tail -c 800 log)"; continue; }
-    if "$FLANGE" compare b$V$it.csv Friction.ref.csv --signals "$sig" --tol 2e-3 > cmp 2>&1; then
-      ok "Friction FMI $V $it: a state saved at t = 2 and restored in another process continues the run (2e-3 tube)"
-    else
-      bad "Friction FMI $V $it: restored state: $(tail -n 5 cmp)"
-    fi
+    tube b$V$it.csv Friction.ref.csv "$sig" \
+      "Friction FMI $V $it: a state saved at t = 2 and restored in another process continues the run (2e-3 tube)" part
   done
 done
 exit $((fails > 0))

@@ -124,7 +124,7 @@ int fl_time_roots(fl_sim *s, double a, double *b)
     for (int i = 1; i <= 8 && !found; i++) {
         hi = i == 8 ? *b : a + (*b - a) * i / 8;
         fl_eval_roots(s, hi, s->y, s->yp, g1);
-        for (int k = 0; k < nr && !found; k++) found = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
+        for (int k = 0; k < nr && !found; k++) found = fl_crossing(g0[k], g1[k]) != 0;
         if (!found) lo = hi;
     }
     if (found) {
@@ -133,13 +133,13 @@ int fl_time_roots(fl_sim *s, double a, double *b)
             double mid = 0.5 * (lo + hi);
             fl_eval_roots(s, mid, s->y, s->yp, g1);
             int cross = 0;
-            for (int k = 0; k < nr && !cross; k++) cross = (g0[k] < 0 && g1[k] >= 0) || (g0[k] > 0 && g1[k] <= 0);
+            for (int k = 0; k < nr && !cross; k++) cross = fl_crossing(g0[k], g1[k]) != 0;
             if (cross) hi = mid;
             else lo = mid;
         }
         fl_eval_roots(s, hi, s->y, s->yp, g1);
         for (int k = 0; k < nr; k++)
-            s->rootdir[k] = (g0[k] < 0 && g1[k] >= 0) ? 1 : (g0[k] > 0 && g1[k] <= 0) ? -1 : 0;
+            s->rootdir[k] = fl_crossing(g0[k], g1[k]);
         *b = hi;
     }
     free(g0);

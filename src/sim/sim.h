@@ -297,4 +297,12 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
  * fl_sim.src_ok): parameters changed, a run starts, an event or restart. */
 static inline void fl_sources_stale(fl_sim *s) { s->src_ok = 0; }
 
+/* How a root function went from a to b: +1 it crossed rising (from below
+ * zero to zero or above), -1 falling, 0 not at all (as IDA's root finding
+ * reports directions). */
+static inline int fl_crossing(double a, double b)
+{
+    return (a < 0 && b >= 0) ? 1 : (a > 0 && b <= 0) ? -1 : 0;
+}
+
 #endif

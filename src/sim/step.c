@@ -113,6 +113,20 @@ FL_GUARDED(int, fl_step_advance, (fl_sim *s, double tout, fl_diag *d), (s, tout,
     return rc;
 }
 
+/* Continuous time resumes at the current time of an ME run (after its
+ * initialisation or an event): signals are left limits up to the next time
+ * event, the algebraic part is solved, and the indicators there are the
+ * reference of the next crossing. Returns the next time event. */
+static double me_resume(fl_sim *s)
+{
+    double t = s->run.t, te = fl_next_time_event(s, t);
+    s->t_left = isfinite(te) && te <= s->run.tend ? te : NAN;
+    s->run.me_dirty = 0;
+    if (s->sys->nroot_fns) fl_eval_roots(s, t, s->y, s->yp, s->run.z_ref);
+    s->run.me_zref = 1;
+    return te;
+}
+
 /* The path of an event without a crossing (a time event) at the current
  * time: inputs and parameters may have jumped, so the continuous part is
  * re-solved before the discrete states look at it. */
@@ -137,11 +151,7 @@ FL_GUARDED(int, fl_step_discontinuity, (fl_sim *s, fl_diag *d), (s, d), -1, d)
             return step_failed(s);
         }
     } else {
-        double te = fl_next_time_event(s, t);
-        s->t_left = isfinite(te) ? te : NAN;
-        s->run.me_dirty = 0;
-        fl_eval_roots(s, t, s->y, s->yp, s->run.z_ref);
-        s->run.me_zref = 1;
+        me_resume(s);
     }
     s->diag = NULL;
     return 0;
@@ -199,11 +209,7 @@ FL_GUARDED(int, fl_me_begin, (fl_sim *s, const fl_sim_opts *o, fl_diag *d), (s, 
     if (!s->run.z_ref) s->run.z_ref = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
     /* positions stay displacements from the initial place (qoff frozen): ME
      * never rebases, so the importer's states keep their meaning */
-    double t = s->run.t, te = fl_next_time_event(s, t);
-    s->t_left = isfinite(te) && te <= s->run.tend ? te : NAN;
-    s->run.me_dirty = 0;
-    fl_eval_roots(s, t, s->y, s->yp, s->run.z_ref);
-    s->run.me_zref = 1;
+    me_resume(s);
     s->diag = NULL;
     return 0;
 }
@@ -298,10 +304,7 @@ FL_GUARDED(int, fl_me_completed_step, (fl_sim *s, fl_diag *d), (s, d), -1, d)
          * for the event mode that follows, so that the crossing decides */
         double *z = fl_xmalloc(sizeof(double) * (size_t)nr);
         fl_eval_roots(s, s->run.t, s->y, s->yp, z);
-        for (int k = 0; k < nr && s->run.me_zref && !crossed; k++) {
-            double a = s->run.z_ref[k], b = z[k];
-            crossed = (a < 0 && b >= 0) || (a > 0 && b <= 0);
-        }
+        for (int k = 0; k < nr && s->run.me_zref && !crossed; k++) crossed = fl_crossing(s->run.z_ref[k], z[k]) != 0;
         if (!crossed) memcpy(s->run.z_ref, z, sizeof(double) * (size_t)nr);
         free(z);
     }
@@ -330,8 +333,7 @@ FL_GUARDED(int, fl_me_event, (fl_sim *s, int *states_changed, int *terminate, do
     if (nr) {
         fl_eval_roots(s, t, s->y, s->yp, z);
         for (int k = 0; k < nr && s->run.me_zref; k++) {
-            double a = s->run.z_ref[k], b = z[k];
-            dir[k] = (a < 0 && b >= 0) ? 1 : (a > 0 && b <= 0) ? -1 : 0;
+            dir[k] = fl_crossing(s->run.z_ref[k], z[k]);
             crossed |= dir[k] != 0;
         }
     }
@@ -353,11 +355,7 @@ FL_GUARDED(int, fl_me_event, (fl_sim *s, int *states_changed, int *terminate, do
     free(z);
     free(y0);
     if (rc) return step_failed(s);
-    double te = fl_next_time_event(s, t);
-    s->t_left = isfinite(te) && te <= s->run.tend ? te : NAN;
-    s->run.me_dirty = 0;
-    if (nr) fl_eval_roots(s, t, s->y, s->yp, s->run.z_ref);
-    s->run.me_zref = 1;
+    double te = me_resume(s);
     if (states_changed) *states_changed = changed;
     if (terminate) *terminate = s->terminate;
     if (next_time) *next_time = te;

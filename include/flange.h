@@ -291,6 +291,14 @@ typedef struct fl_sim_opts {
      * before it starts, and fl_sim_run_csv stops a run that writes more rows
      * (each event adds up to two). 0: FL_MAX_OUTPUTS_DEFAULT. */
     long max_outputs;
+    /* 1: integrate the whole model with one integrator. By default (0) a
+     * model whose bodies fall into independent groups (nothing couples
+     * them: a shared Fixed ground, a motion source driven by time alone
+     * and a source block read by both do not) runs one integrator per
+     * group, each with its own step size and events, so that an event
+     * costs what its group costs (fl_system_describe names the groups).
+     * Runs taken in steps (FMUs) always use one integrator. */
+    int one_integrator;
 } fl_sim_opts;
 
 /* What fl_sim_run accepts (anything else is refused with a message before

@@ -111,7 +111,7 @@ class SimOpts(ctypes.Structure):
                 ("contacts", ctypes.c_int), ("energy", ctypes.c_int),
                 ("progress", ProgressFn), ("progress_user", ctypes.c_void_p),
                 ("outputs", c_int_p), ("noutputs", ctypes.c_int),
-                ("max_outputs", ctypes.c_long)]
+                ("max_outputs", ctypes.c_long), ("one_integrator", ctypes.c_int)]
 
 
 FL_SEV_NOTE, FL_SEV_WARNING, FL_SEV_ERROR = 0, 1, 2

@@ -34,6 +34,7 @@ typedef struct sim_args {
     int contacts;  /* FL_CONTACTS_* */
     int stats;     /* a key=value line of counters and times on stdout */
     int strict_init; /* under-determined initial conditions are an error */
+    int one_integrator; /* no grouped integration */
 } sim_args;
 
 static const char simulate_usage[] =
@@ -41,7 +42,7 @@ static const char simulate_usage[] =
     "                       [--interval H] [--tolerance R] [--max-rows N] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "                       [--solver auto|dense|klu] [--plot FILE.png|.svg|.pdf [--plot-vars GLOB,...]]\n"
     "                       [--energy | --no-energy] [--contact-events | --no-contact-events] [--strict-init]\n"
-    "                       [--stats] [--quiet]";
+    "                       [--one-integrator] [--stats] [--quiet]";
 static const char check_usage[] =
     "usage: flange check MODEL.mo|CLASS [--lib DIR ...] [--model NAME] [--param NAME=VALUE ...] [--strict-init]";
 
@@ -163,6 +164,8 @@ static int parse_args(int argc, char **argv, sim_args *a, int full)
             a->contacts = FL_CONTACTS_EVENTS;
         } else if (full && strcmp(arg, "--stats") == 0) {
             a->stats = 1;
+        } else if (full && strcmp(arg, "--one-integrator") == 0) {
+            a->one_integrator = 1;
         } else if (full && (v = cli_option(argc, argv, &i, "--max-rows", &missing))) {
             double n;
             if (cli_number(v, &n) || n < 1 || n != floor(n) || n > (double)LONG_MAX)
@@ -495,6 +498,7 @@ int cmd_simulate(int argc, char **argv)
         o.energy = !a.no_energy; /* the summary reports its drift */
         o.contacts = a.contacts;
         o.max_outputs = a.max_rows;
+        o.one_integrator = a.one_integrator;
         progress p;
         memset(&p, 0, sizeof p);
         p.t0 = o.start_time;

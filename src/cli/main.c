@@ -14,7 +14,7 @@ static const char usage[] =
     "  simulate MODEL.mo|CLASS [--lib DIR ...] [-o OUT.csv|-] [--model NAME] [--start T] [--stop T]\n"
     "           [--interval H] [--tolerance R] [--max-rows N] [--vars GLOB,...] [--param NAME=VALUE ...]\n"
     "           [--solver auto|dense|klu] [--plot FILE [--plot-vars GLOB,...]] [--energy | --no-energy]\n"
-    "           [--contact-events | --no-contact-events] [--stats] [--quiet]\n"
+    "           [--contact-events | --no-contact-events] [--one-integrator] [--stats] [--quiet]\n"
     "                     simulate a model and write every variable (or the selected ones) to CSV\n"
     "  plot RESULT.csv [RESULT...] --y VAR[,VAR...] [--x VAR] [-o FILE.png|.svg|.pdf] [--title T]\n"
     "           [--layout stacked|overlay] [--size WxH]\n"

@@ -9,9 +9,6 @@
 #include "components/user.h"
 #include "output/select.h"
 
-/* Systems with more unknowns than this use KLU (sparse LU) by default. */
-#define FL_KLU_THRESHOLD 100
-
 typedef FL_VEC(fl_var) var_vec;
 
 static const char *const energy_names[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
@@ -161,6 +158,7 @@ void fl_system_free(fl_system *s)
     free(s->unk_hint);
     free(s->jent);
     free(s->jent_rc);
+    fl_groups_free(s);
     fl_csc_free(&s->jpat);
     fl_csc_free(&s->ipat);
     fl_csc_free(&s->rpat);
@@ -217,6 +215,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     }
     if (!rc) rc = fl_compile_init(s, m->strict_init, d);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
+    if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
     fl_cleanup_pop(&cl);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);

@@ -195,6 +195,11 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     fputs(first ? "\n" : ")\n", out);
     fprintf(out, "\nlinear solver: %s (%d unknowns, %d nonzeros in the Jacobian)\n",
             s->linsolver == FL_SOLVER_KLU ? "klu" : "dense", s->n, s->jpat.nnz);
+    if (s->ngroups > 1) {
+        int big = 0;
+        for (int g = 0; g < s->ngroups; g++) big = s->groups[g].nu > big ? s->groups[g].nu : big;
+        fprintf(out, "integration: %d independent groups (the largest has %d unknowns)\n", s->ngroups, big);
+    }
     fprintf(out, "output variables: %d\n", s->nvars);
 }
 

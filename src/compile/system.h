@@ -26,6 +26,9 @@
 #include "components/component.h"
 #include "model/model.h"
 
+/* Systems with more unknowns than this use KLU by default (dense LU below). */
+#define FL_KLU_THRESHOLD 100
+
 typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ } fl_body_kind;
 
 typedef struct fl_node {
@@ -207,6 +210,43 @@ typedef struct fl_egroup {
     int first, n;
 } fl_egroup;
 
+/* An independent group (groups.c): unknowns that no element, signal,
+ * constraint or Jacobian entry couples to the unknowns of another group
+ * (a shared Fixed ground, a prescribed motion driven by time alone or a
+ * source block read by both do not couple). Each group integrates with
+ * its own IDA, events and step size (sim/groups.c); evaluation restricted
+ * to a group (fl_sim.sc) walks these lists instead of the whole system.
+ * Indices are global (into y, bodies, elements, ...), in ascending order,
+ * which is the order of the whole-system loops. */
+typedef struct fl_scope {
+    int nu, nd;      /* unknowns u[0 .. nu), of them nd differential */
+    int *u;
+    int nb, *b;      /* bodies to update: its own and the ground / time-driven bodies it reads */
+    int ndv, *dv;    /* drivers of those bodies */
+    int nsg, *sg;    /* input references of its elements and drivers */
+    int ne, *e;      /* its elements */
+    fl_elem *el;     /* copies of them, batched by class in eg (callbacks take arrays of elements) */
+    fl_egroup *eg;   /* first: index into el */
+    int neg;
+    int nsl, *sl;    /* attachment slots of its elements that have a residual row */
+    int ncn, *cn;    /* constraints */
+    int nbr, *br;    /* bodies with residual rows (the body rows) */
+    int nr, *r;      /* root functions: local k is global r[k] */
+    int nj, *j;      /* Jacobian entries (rows in the group), */
+    int *jsl, *rsl;  /* their slots in the group's jpat and rpat (-1: not in rpat) */
+    int njl, *jl;    /* jloc entries those entries read */
+    fl_csc jpat, rpat; /* the group's slices of the system's patterns, local indices */
+    int ntb, *tb;    /* source blocks with time events it reads */
+    int ntev, *tev;  /* elements with time events */
+    int npen, *pen;  /* contact elements whose penetration is tracked */
+    int linsolver;   /* FL_SOLVER_DENSE or KLU chosen for auto, by its size */
+    int discrete;    /* some element has modes or discrete Real states */
+    int rigid;       /* some element locks (ops->rigid) */
+    int sample;      /* some element reads sample() */
+    int terminates;  /* some element may end the run (terminate()) */
+    int roots_other; /* some root function is not a contact's */
+} fl_scope;
+
 struct fl_system {
     char *name;
     fl_experiment exp;
@@ -315,6 +355,12 @@ struct fl_system {
     int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
 
     int has_time_events;
+    /* independent groups (groups.c): 1 and NULL when everything is coupled */
+    int ngroups;
+    fl_scope *groups;
+    int *unk_group; /* per unknown: its group (NULL with one group) */
+    int *body_group; /* per body: its group, -1 for grounds and bodies moved by time alone */
+    struct fl_group_arena *garena; /* what the groups point into */
     fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
     int nmparams;
 };
@@ -329,6 +375,10 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d);
  * component attached to its body, or of the element it belongs to. */
 fl_loc fl_unknown_loc(const fl_system *s, int i);
 void fl_compile_vars(fl_system *s);
+/* Split the compiled system into independent groups (after
+ * fl_compile_init: it reads jent_rc). Nothing is stored for one group. */
+void fl_compile_groups(fl_system *s);
+void fl_groups_free(fl_system *s);
 
 /* Build a CSC pattern from (row, col) pairs; slot[i] receives the data index
  * of pair i (duplicates share a slot). */

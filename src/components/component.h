@@ -419,6 +419,7 @@ enum {
     FL_EK_CONTACT = 1 << 1, /* compliant contact: events can be switched off (contact_events = 0) */
     FL_EK_IMPULSE = 1 << 2, /* applies impulses: both sides need mass, at least one side free */
     FL_EK_SAMPLE = 1 << 3,  /* reads sample(): its event update runs once more as an instant ends */
+    FL_EK_TERMINATE = 1 << 4, /* may end the run (terminate()) */
 };
 
 /* Prescribed motion (drivers). */

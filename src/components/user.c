@@ -946,6 +946,8 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->next_time_event = u_next_time_event;
     ops->nreal = 2 * L->nrel + 3 * L->ndisc + L->nwcond + 1;
     ops->flags = FL_EK_SOURCE | (L->nsample ? FL_EK_SAMPLE : 0);
+    for (size_t s = 0; s < L->stmts.n; s++)
+        if (L->stmts.v[s].kind == FW_TERMINATE) ops->flags |= FL_EK_TERMINATE;
     ops->own_names = (const char *const *)c->own_names;
     ops->natt = L->natt < 2 ? 2 : L->natt;
     ops->ndep = L->ndep;

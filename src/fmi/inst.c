@@ -1249,7 +1249,7 @@ int fmu_state_size(fmu_inst *in, const void *state, size_t *size)
 
 int fmu_state_serialize(fmu_inst *in, const void *state, void *bytes, size_t size)
 {
-    size_t need;
+    size_t need = 0;
     if (fmu_state_size(in, state, &need)) return FMU_ERROR;
     if (!bytes || size < need)
         return fmu_error(in, "serializing an FMU state: %zu bytes given, it takes %zu", bytes ? size : 0, need);

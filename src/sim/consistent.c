@@ -360,6 +360,17 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
 static int reinit_resid(fl_sim *s, newton_sys *ns, const double *w, double *G)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    if (sc) { /* one group: its unknowns are w[k] = unknown u[k] */
+        for (int k = 0; k < sc->nu; k++) {
+            int i = sc->u[k];
+            if (sys->id[i]) ns->yp[i] = w[k];
+            else ns->y[i] = w[k];
+        }
+        int rc = fl_eval_residual(s, ns->t, ns->y, ns->yp, s->res);
+        for (int k = 0; k < sc->nu; k++) G[k] = s->res[sc->u[k]];
+        return rc;
+    }
     for (int i = 0; i < sys->n; i++) {
         if (sys->id[i]) ns->yp[i] = w[i];
         else ns->y[i] = w[i];
@@ -375,19 +386,32 @@ static void reinit_jac(fl_sim *s, newton_sys *ns)
 int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
 {
     const fl_system *sys = s->sys;
-    int n = sys->n;
+    const fl_scope *sc = s->sc;
+    int n = sc ? sc->nu : sys->n;
     if (n == 0) return 0;
-    if (!s->reinit_ls.A && fl_linsys_init(s, &s->reinit_ls, &sys->rpat)) {
+    fl_linsys *ls = sc ? &s->grun[fl_scope_index(s)].reinit_ls : &s->reinit_ls;
+    int saved_klu = s->use_klu;
+    if (sc) s->use_klu = s->grun[fl_scope_index(s)].use_klu;
+    int bad = !ls->A && fl_linsys_init(s, ls, sc ? &sc->rpat : &sys->rpat);
+    s->use_klu = saved_klu;
+    if (bad) {
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for re-initialisation");
         return -1;
     }
     double *w = fl_xmalloc(sizeof(double) * (size_t)n);
-    for (int i = 0; i < n; i++) w[i] = sys->id[i] ? yp[i] : y[i];
-    newton_sys ns = {n, &s->reinit_ls, t, y, yp, reinit_resid, reinit_jac};
+    for (int k = 0; k < n; k++) {
+        int i = sc ? sc->u[k] : k;
+        w[k] = sys->id[i] ? yp[i] : y[i];
+    }
+    newton_sys ns = {n, ls, t, y, yp, reinit_resid, reinit_jac};
     int info;
     int rc = newton(s, &ns, w, &info);
     free(w);
     if (rc == NEWTON_OK) return 0;
+    /* (info names a row of the group: the system's row) */
+    if (sc && rc == NEWTON_SINGULAR && info > 0 && info - 1 < n) info = sc->u[info - 1] + 1;
+    else if (sc && rc == NEWTON_NO_CONVERGENCE) info = sc->u[info];
+    n = sys->n;
     if (rc == NEWTON_SINGULAR && info > 0 && info - 1 < n)
         fl_err(s->diag, fl_unknown_loc(sys, info - 1),
                "re-initialisation after the event at t = %.9g is singular: %s is not determined%s%s%s", t,
@@ -412,20 +436,28 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
 void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp)
 {
     const fl_system *sys = s->sys;
-    int n = sys->n;
-    if (n == sys->nd) return;
+    const fl_scope *sc = s->sc;
+    int n = sys->n, m = sc ? sc->nu : n;
+    if (m == (sc ? sc->nd : sys->nd)) return;
     double dt = 1e-6 * fmax(1.0, fabs(t));
-    double *y2 = fl_xmalloc(sizeof(double) * (size_t)n), *yp2 = fl_xmalloc(sizeof(double) * (size_t)n);
-    for (int i = 0; i < n; i++) {
+    /* whole-system vectors; a group's call touches its own unknowns only */
+    double *y2 = sc ? s->gscr[0] : fl_xmalloc(sizeof(double) * (size_t)n);
+    double *yp2 = sc ? s->gscr[1] : fl_xmalloc(sizeof(double) * (size_t)n);
+    for (int k = 0; k < m; k++) {
+        int i = sc ? sc->u[k] : k;
         y2[i] = sys->id[i] ? y[i] + dt * yp[i] : y[i];
         yp2[i] = yp[i];
     }
     fl_diag *saved = s->diag;
     s->diag = NULL;
     if (fl_solve_consistent(s, t + dt, y2, yp2) == 0)
-        for (int i = 0; i < n; i++)
+        for (int k = 0; k < m; k++) {
+            int i = sc ? sc->u[k] : k;
             if (!sys->id[i]) yp[i] = (y2[i] - y[i]) / dt;
+        }
     s->diag = saved;
-    free(y2);
-    free(yp2);
+    if (!sc) {
+        free(y2);
+        free(yp2);
+    }
 }

@@ -28,23 +28,35 @@ static double body_vel(const fl_sim *s, int b, const double *yp)
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
 {
     const fl_system *sys = s->sys;
+    /* One group (s->sc): its bodies, its elements' energies and powers, and
+     * the part of the reactions of shared driven bodies its forces make; a
+     * shared body's own kinetic energy and inertia go to group 0, so the
+     * groups' rates add up to the system's. */
+    const fl_scope *sc = s->sc;
+    int g0 = !sc || sc == &sys->groups[0];
     memset(r, 0, sizeof *r);
     /* forces of all elements at this point (also the kinematics) */
     if (sys->n) fl_eval_residual(s, t, y, yp, s->res);
     else fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
-    for (int b = 0; b < sys->nbodies; b++) {
+    int nbl = sc ? sc->nb : sys->nbodies;
+    for (int i = 0; i < nbl; i++) {
+        int b = sc ? sc->b[i] : i;
         const fl_body *bd = &sys->bodies[b];
+        int mine = g0 || sys->body_group[b] >= 0; /* (a shared body is group 0's) */
         /* the mass is ratio-weighted: sum of m v_i^2 / 2 with v_i = ratio_i v */
-        if (bd->mass > 0) r->ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];
+        if (bd->mass > 0 && mine) r->ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];
         s->bodyF[b] = 0; /* generalised force of the elements on body b (each times its node's ratio) */
     }
-    for (int g = 0; g < sys->negroups; g++) {
-        const fl_egroup *eg = &sys->egroups[g];
-        if (eg->ops->energy) eg->ops->energy(&x, &sys->elems[eg->first], eg->n, s->eU, s->eloss);
+    const fl_egroup *egs = sc ? sc->eg : sys->egroups;
+    const fl_elem *els = sc ? sc->el : sys->elems;
+    for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
+        const fl_egroup *eg = &egs[g];
+        if (eg->ops->energy) eg->ops->energy(&x, &els[eg->first], eg->n, s->eU, s->eloss);
     }
-    for (int e = 0; e < sys->nelem; e++) {
+    for (int ie = 0; ie < (sc ? sc->ne : sys->nelem); ie++) {
+        int e = sc ? sc->e[ie] : ie;
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         double p = 0; /* power delivered by the element to the bodies */
@@ -64,10 +76,12 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     }
     /* prescribed motion: the reaction R = M a + sum of element forces on the
      * body delivers R v */
-    for (int b = 0; b < sys->nbodies; b++) {
+    for (int i = 0; i < nbl; i++) {
+        int b = sc ? sc->b[i] : i;
         const fl_body *bd = &sys->bodies[b];
         if (bd->kind != B_POS && bd->kind != B_VEL && bd->kind != B_ACC) continue;
-        r->pwork += (bd->mass * s->ba[b] + s->bodyF[b]) * s->bv[b];
+        int mine = g0 || sys->body_group[b] >= 0;
+        r->pwork += ((mine ? bd->mass * s->ba[b] : 0) + s->bodyF[b]) * s->bv[b];
     }
 }
 

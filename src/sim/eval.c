@@ -8,6 +8,11 @@
 
 #include "sim.h"
 
+/* Loops over the whole system or over the lists of the scope s->sc (an
+ * independent group): index k of count items, the item itself. */
+#define SC_N(sc, cnt, all) ((sc) ? (sc)->cnt : (all))
+#define SC_AT(sc, list, k) ((sc) ? (sc)->list[k] : (k))
+
 static double block_value(const fl_sim *s, int inst, int out, int order, double t)
 {
     const fl_system *sys = s->sys;
@@ -25,18 +30,21 @@ static double node_level(const fl_sim *s, int node, int level)
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
     /* Source blocks depend on (parameters, t, left limit) only: at the time
      * point of the last evaluation their values are still in u, du, ddu
-     * (see fl_sim.src_ok). The time is compared bit for bit (0 and -0
-     * differ for a sine). */
+     * (see fl_sim.src_ok), if that evaluation covered the same scope. The
+     * time is compared bit for bit (0 and -0 differ for a sine). */
     int left = t == s->t_left;
-    int cached = s->src_ok && left == s->src_left && memcmp(&t, &s->src_t, sizeof t) == 0;
+    int cached = s->src_ok && s->src_sc == sc && left == s->src_left && memcmp(&t, &s->src_t, sizeof t) == 0;
     s->src_t = t;
     s->src_left = left;
     s->src_ok = 1;
+    s->src_sc = sc;
     /* signals from source blocks (time only), and from own unknowns of
      * user classes; their derivatives where an element asks for them */
-    for (int k = 0; k < sys->nsig; k++) {
+    for (int i = 0; i < SC_N(sc, nsg, sys->nsig); i++) {
+        int k = SC_AT(sc, sg, i);
         const fl_sigref *sr = &sys->sigs[k];
         if (sr->kind == SIG_BLOCK) {
             if (cached) continue;
@@ -48,7 +56,8 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         }
     }
     /* prescribed motions */
-    for (int k = 0; k < sys->ndrv; k++) {
+    for (int i = 0; i < SC_N(sc, ndv, sys->ndrv); i++) {
+        int k = SC_AT(sc, dv, i);
         const fl_driver *dv = &sys->drvs[k];
         const fl_inst_rt *ir = &sys->insts[dv->inst];
         const fl_body *bd = &sys->bodies[dv->body];
@@ -72,7 +81,8 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         ir->cls->drv->drive(&in, &s->drv[k]);
     }
     /* bodies */
-    for (int b = 0; b < sys->nbodies; b++) {
+    for (int i = 0; i < SC_N(sc, nb, sys->nbodies); i++) {
+        int b = SC_AT(sc, b, i);
         const fl_body *bd = &sys->bodies[b];
         switch (bd->kind) {
         case B_GROUND:
@@ -104,7 +114,8 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         }
     }
     /* signals from sensors */
-    for (int k = 0; k < sys->nsig; k++) {
+    for (int i = 0; i < SC_N(sc, nsg, sys->nsig); i++) {
+        int k = SC_AT(sc, sg, i);
         const fl_sigref *sr = &sys->sigs[k];
         if (sr->kind != SIG_KIN) continue;
         s->u[k] = node_level(s, sr->node[0], sr->level) - node_level(s, sr->node[1], sr->level) +
@@ -176,32 +187,37 @@ static void prepare(fl_sim *s, fl_ectx *x, double t, double cj, const double *y,
 static void eval_elements(fl_sim *s, fl_ectx *x)
 {
     const fl_system *sys = s->sys;
-    for (int g = 0; g < sys->negroups; g++) {
-        const fl_egroup *eg = &sys->egroups[g];
-        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
-    }
+    const fl_scope *sc = s->sc;
+    const fl_egroup *egs = sc ? sc->eg : sys->egroups;
+    const fl_elem *els = sc ? sc->el : sys->elems;
+    for (int g = 0; g < SC_N(sc, neg, sys->negroups); g++) egs[g].ops->eval(x, &els[egs[g].first], egs[g].n);
 }
 
 int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
 {
     const fl_system *sys = s->sys;
     if (s->func_fatal) return -1; /* a function of the equations cannot be evaluated (an endless loop) */
+    const fl_scope *sc = s->sc;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, res, 0);
-    memset(res, 0, sizeof(double) * (size_t)sys->n);
+    if (sc)
+        for (int k = 0; k < sc->nu; k++) res[sc->u[k]] = 0;
+    else
+        memset(res, 0, sizeof(double) * (size_t)sys->n);
     eval_elements(s, &x);
-    for (int k = 0; k < sys->nslots; k++) { /* virtual work: a force times the ratio of its node */
+    for (int i = 0; i < SC_N(sc, nsl, sys->nslots); i++) { /* virtual work: a force times the ratio of its node */
+        int k = SC_AT(sc, sl, i);
         int r = sys->elem_frow[k];
         if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
     }
-    for (int k = 0; k < sys->ncons; k++) { /* constraints among three or more flanges */
-        const fl_con *c = &sys->cons[k];
+    for (int ic = 0; ic < SC_N(sc, ncn, sys->ncons); ic++) { /* constraints among three or more flanges */
+        const fl_con *c = &sys->cons[SC_AT(sc, cn, ic)];
         double r = c->level == 0 ? c->off : 0;
         for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
         res[sys->elems[c->elem].own + c->row] += r;
     }
-    for (int b = 0; b < sys->nbodies; b++) {
-        const fl_body *bd = &sys->bodies[b];
+    for (int i = 0; i < SC_N(sc, nbr, sys->nbodies); i++) {
+        const fl_body *bd = &sys->bodies[SC_AT(sc, br, i)];
         switch (bd->kind) {
         case B_FREE:
             res[bd->qi] = yp[bd->qi] - y[bd->vi];
@@ -222,17 +238,46 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
         }
     }
     if (s->func_fatal) return -1;
-    for (int i = 0; i < sys->n; i++)
-        if (!isfinite(res[i])) return 1;
+    for (int i = 0; i < SC_N(sc, nu, sys->n); i++)
+        if (!isfinite(res[SC_AT(sc, u, i)])) return 1;
     return 0;
+}
+
+/* The Jacobian entries of the scope's group, into its own patterns'
+ * slots (jdata: its jpat, rdata: its rpat), at the kinematics prepared. */
+static void jacobian_scope(fl_sim *s, fl_ectx *x, double cj, double *jdata, double *rdata)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    for (int k = 0; k < sc->njl; k++) s->jloc[sc->jl[k]] = 0;
+    eval_elements(s, x);
+    int drv0 = sys->njloc - 2 * sys->ndrv;
+    for (int i = 0; i < sc->ndv; i++) {
+        int k = sc->dv[i];
+        s->jloc[drv0 + 2 * k] = s->drv[k].da_ds;
+        s->jloc[drv0 + 2 * k + 1] = s->drv[k].da_dv;
+    }
+    if (jdata) memset(jdata, 0, sizeof(double) * (size_t)sc->jpat.nnz);
+    if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sc->rpat.nnz);
+    for (int i = 0; i < sc->nj; i++) {
+        const fl_jentry *e = &sys->jent[sc->j[i]];
+        double v = (e->src >= 0 ? s->jloc[e->src] : 1.0) * e->mult;
+        if (jdata) jdata[sc->jsl[i]] += e->cj ? v * cj : v;
+        if (rdata && sc->rsl[i] >= 0) rdata[sc->rsl[i]] += v;
+    }
 }
 
 void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
                       double *idata, double *rdata)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
     fl_ectx x;
     prepare(s, &x, t, cj, y, yp, s->res, 1);
+    if (sc) {
+        jacobian_scope(s, &x, cj, jdata, rdata);
+        return;
+    }
     memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
     eval_elements(s, &x);
     int drv0 = sys->njloc - 2 * sys->ndrv;
@@ -257,26 +302,30 @@ void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const dou
 void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    const fl_egroup *egs = sc ? sc->eg : sys->egroups;
+    const fl_elem *els = sc ? sc->el : sys->elems;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
-    for (int k = 0; k < sys->negroups; k++) {
-        const fl_egroup *eg = &sys->egroups[k];
-        if (eg->ops->roots && eg->ops->nroots) eg->ops->roots(&x, &sys->elems[eg->first], eg->n, g);
+    for (int k = 0; k < SC_N(sc, neg, sys->negroups); k++) {
+        const fl_egroup *eg = &egs[k];
+        if (eg->ops->roots && eg->ops->nroots) eg->ops->roots(&x, &els[eg->first], eg->n, g);
     }
 }
 
 double fl_next_time_event(const fl_sim *s, double t)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
     double te = INFINITY;
-    for (int k = 0; k < sys->nblocks; k++) {
-        const fl_inst_rt *ir = &sys->insts[sys->blocks[k]];
+    for (int k = 0; k < (sc ? sc->ntb : sys->nblocks); k++) {
+        const fl_inst_rt *ir = &sys->insts[sc ? sc->tb[k] : sys->blocks[k]];
         if (!ir->cls->block->next_event) continue;
         double x = ir->cls->block->next_event(s->par + ir->pofs, sys->arrays, t);
         if (x > t && x < te) te = x;
     }
-    for (int k = 0; k < s->ntev; k++) { /* the elements that have time events */
-        const fl_elem *el = &sys->elems[s->tev[k]];
+    for (int k = 0; k < (sc ? sc->ntev : s->ntev); k++) { /* the elements that have time events */
+        const fl_elem *el = &sys->elems[sc ? sc->tev[k] : s->tev[k]];
         double x = sys->insts[el->inst].ops->next_time_event(s->par, el, t);
         if (x > t && x < te) te = x;
     }
@@ -393,35 +442,53 @@ static int lk_add(lk_uf *u, int ground, int b0, double k0, int b1, double k1)
  * the order of the elements; a lock that the relations before it already
  * imply is set idle, every other lock holds. Returns 1 when a lock changed
  * between idle and holding. */
+/* Index of body b in the union-find of resolve_locks: b itself, or its
+ * place in the scope's bodies (sorted). */
+static int lk_body(const fl_scope *sc, int b)
+{
+    if (!sc) return b;
+    int lo = 0, hi = sc->nb - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (sc->b[mid] < b) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static int resolve_locks(fl_sim *s, fl_ectx *x)
 {
     const fl_system *sys = s->sys;
-    int nb = sys->nbodies, any = 0;
-    for (int e = 0; e < sys->nelem && !any; e++) any = sys->insts[sys->elems[e].inst].ops->rigid != NULL;
+    const fl_scope *sc = s->sc;
+    int nb = SC_N(sc, nb, sys->nbodies), ne = SC_N(sc, ne, sys->nelem), any = 0;
+    if (sc) any = sc->rigid;
+    for (int g = 0; g < sys->negroups && !sc && !any; g++) any = sys->egroups[g].ops->rigid != NULL;
     if (!any) return 0;
     lk_uf u = {fl_xmalloc(sizeof(int) * (size_t)(nb + 1)), fl_xmalloc(sizeof(double) * (size_t)(nb + 1))};
-    for (int b = 0; b <= nb; b++) {
-        u.par[b] = b < nb && s->bminv[b] == 0 ? nb : b;
-        u.fac[b] = b < nb && s->bminv[b] == 0 ? 0 : 1;
+    for (int i = 0; i <= nb; i++) {
+        int fixed = i < nb && s->bminv[SC_AT(sc, b, i)] == 0;
+        u.par[i] = fixed ? nb : i;
+        u.fac[i] = fixed ? 0 : 1;
     }
     /* the elements that lock, in the order of the model's declarations */
-    int *ord = fl_xmalloc(sizeof(int) * (size_t)sys->nelem), no = 0;
-    for (int e = 0; e < sys->nelem; e++) {
+    int *ord = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1)), no = 0;
+    for (int ie = 0; ie < ne; ie++) {
+        int e = SC_AT(sc, e, ie);
         if (!sys->insts[sys->elems[e].inst].ops->rigid) continue;
         int i = no++;
-        for (; i > 0 && sys->elems[ord[i - 1]].inst > sys->elems[e].inst; i--) ord[i] = ord[i - 1];
-        ord[i] = e;
+        for (; i > 0 && sys->elems[SC_AT(sc, e, ord[i - 1])].inst > sys->elems[e].inst; i--) ord[i] = ord[i - 1];
+        ord[i] = ie;
     }
     /* per element: its lock or start is held by the relations before it
      * (1); the starts that are not held, as linear forms over the roots
      * of the locked groups (to tell which start together) */
-    char *held = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), 1);
+    char *held = fl_xcalloc((size_t)(ne ? ne : 1), 1); /* by position among the elements looked at */
     lk_form *fm = fl_xmalloc(sizeof(lk_form) * (size_t)(no ? no : 1));
     int nfm = 0;
     for (int pass = FL_RIGID_ALWAYS; pass <= FL_RIGID_START; pass++)
         for (int i = 0; i < no; i++) {
-            int e = ord[i];
-            const fl_elem *el = &sys->elems[e];
+            int ie = ord[i];
+            const fl_elem *el = &sys->elems[SC_AT(sc, e, ie)];
             const fl_elem_ops *ops = sys->insts[el->inst].ops;
             if (!ops->rigid) continue;
             fl_rigid r[FL_MAX_RIGID];
@@ -429,14 +496,14 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
             for (int k = 0; k < n; k++) {
                 if (r[k].lock != pass) continue;
                 int s0 = fl_att_slot(el, r[k].j0), s1 = fl_att_slot(el, r[k].j1);
-                int b0 = sys->att_body[s0] < 0 ? nb : sys->att_body[s0];
-                int b1 = sys->att_body[s1] < 0 ? nb : sys->att_body[s1];
+                int b0 = sys->att_body[s0] < 0 ? nb : lk_body(sc, sys->att_body[s0]);
+                int b1 = sys->att_body[s1] < 0 ? nb : lk_body(sc, sys->att_body[s1]);
                 double k0 = r[k].k0 * sys->att_ratio[s0], k1 = r[k].k1 * sys->att_ratio[s1];
                 int red = pass == FL_RIGID_START ? lk_implied(&u, nb, b0, k0, b1, k1) : lk_add(&u, nb, b0, k0, b1, k1);
-                if (pass != FL_RIGID_ALWAYS && red) held[e] = 1;
+                if (pass != FL_RIGID_ALWAYS && red) held[ie] = 1;
                 if (pass == FL_RIGID_START && !red && nfm < no) {
                     lk_form_of(&u, nb, b0, k0, b1, k1, &fm[nfm]);
-                    fm[nfm].elem = e;
+                    fm[nfm].elem = ie;
                     fm[nfm++].dir = r[k].dir;
                 }
             }
@@ -451,10 +518,11 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     }
     free(fm);
     int changed = 0;
-    for (int e = 0; e < sys->nelem; e++) {
+    for (int ie = 0; ie < ne; ie++) {
+        int e = SC_AT(sc, e, ie);
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
-        if (ops->set_idle && ops->set_idle(x, el, held[e])) {
+        if (ops->set_idle && ops->set_idle(x, el, held[ie])) {
             changed = 1;
             s->last_changed = e;
         }
@@ -476,7 +544,8 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     static const int nodir[64] = {0};
     s->elem_err[0] = '\0';
     s->elem_err_loc.file = NULL;
-    for (int e = 0; e < sys->nelem; e++) {
+    for (int ie = 0; ie < SC_N(s->sc, ne, sys->nelem); ie++) {
+        int e = SC_AT(s->sc, e, ie);
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->event) continue;
@@ -671,12 +740,13 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     if (!s->out_kinematic) internal_forces(s);
     /* per-instance variables; then the inputs known only now (SIG_LATE) and
      * the instances that read them */
-    int maxp = 16;
-    for (int i = 0; i < sys->ninst; i++) maxp = FL_MAX(maxp, sys->insts[i].cls->nports);
+    int maxp = FL_MAX(16, s->maxp);
     double small[4 * 16];
     double *buf = maxp <= 16 ? small : fl_xmalloc(sizeof(double) * 4 * (size_t)maxp);
-    for (int i = 0; i < sys->ninst; i++)
-        if (!s->out_inst || s->out_inst[i]) instance_outputs(s, i, t, y, yp, buf, maxp);
+    if (s->out_inst)
+        for (int k = 0; k < s->nout_ilist; k++) instance_outputs(s, s->out_ilist[k], t, y, yp, buf, maxp);
+    else
+        for (int i = 0; i < sys->ninst; i++) instance_outputs(s, i, t, y, yp, buf, maxp);
     if (sys->has_late) {
         for (int k = 0; k < sys->nsig; k++) {
             const fl_sigref *sr = &sys->sigs[k];

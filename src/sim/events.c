@@ -28,7 +28,7 @@ int fl_event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
      * consistent before the discrete states look at it */
     if (force_resolve && fl_solve_consistent(s, t, s->y, s->yp)) return -1;
     int iter = 0;
-    for (; sys->nmodes || sys->nreal; iter++) {
+    for (; s->sc ? s->sc->discrete : (sys->nmodes || sys->nreal); iter++) {
         if (iter >= FL_MAX_EVENT_ITER) {
             fl_err(s->diag, fl_noloc,
                    "event iteration at t = %.9g did not settle after %d passes: the modes of the "
@@ -62,15 +62,30 @@ int fl_event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
  * component as inactive). Look a moment ahead along the motion (positions
  * to second order) and decide those relations by the side they move to,
  * as the crossing direction of an event would. */
+/* The root functions at (t, y, yp) into g: all of them, or those of the
+ * group s->sc (g[k] is its k-th). */
+static void roots_of_scope(fl_sim *s, double t, const double *y, const double *yp, double *g)
+{
+    const fl_scope *sc = s->sc;
+    if (!sc) {
+        fl_eval_roots(s, t, y, yp, g);
+        return;
+    }
+    fl_eval_roots(s, t, y, yp, s->g);
+    for (int k = 0; k < sc->nr; k++) g[k] = s->g[sc->r[k]];
+}
+
 int fl_settle_zero_roots(fl_sim *s, double t)
 {
     const fl_system *sys = s->sys;
-    int n = sys->n, nr = sys->nroot_fns;
+    const fl_scope *sc = s->sc;
+    int n = sys->n, nr = sc ? sc->nr : sys->nroot_fns, nu = sc ? sc->nu : n;
     if (!nr) return 0;
     double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
-    double *yn = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-    int *dir = fl_xcalloc((size_t)nr, sizeof(int));
-    fl_eval_roots(s, t, s->y, s->yp, g0);
+    /* a group works in whole-system vectors, touching its own unknowns */
+    double *yn = sc ? s->gscr[2] : fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    int *ldir = fl_xcalloc((size_t)nr, sizeof(int));
+    roots_of_scope(s, t, s->y, s->yp, g0);
     int zeros = 0;
     for (int k = 0; k < nr; k++) zeros += g0[k] == 0;
     int rc = 0, any = 0;
@@ -80,31 +95,45 @@ int fl_settle_zero_roots(fl_sim *s, double t)
     double *ypa = NULL;
     if (zeros) {
         ypa = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-        memcpy(ypa, s->yp, sizeof(double) * (size_t)n);
+        for (int k = 0; k < nu; k++) ypa[sc ? sc->u[k] : k] = s->yp[sc ? sc->u[k] : k];
         if (n) fl_algebraic_rates(s, t, s->y, ypa);
     }
     /* further ahead until every zero has moved (a position at rest moves
      * only at second order, which a large coordinate can swallow) */
     for (double dt = 1e-9; zeros && dt <= 1.1e-5; dt *= 100) {
         double h = dt * fmax(1.0, fabs(t));
-        for (int i = 0; i < n; i++) yn[i] = s->y[i] + h * ypa[i];
-        for (int b = 0; b < sys->nbodies; b++)
-            if (sys->bodies[b].qi >= 0 && sys->bodies[b].vi >= 0)
-                yn[sys->bodies[b].qi] += 0.5 * h * h * s->yp[sys->bodies[b].vi];
-        fl_eval_roots(s, t + h, yn, s->yp, g1);
+        for (int k = 0; k < nu; k++) {
+            int i = sc ? sc->u[k] : k;
+            yn[i] = s->y[i] + h * ypa[i];
+        }
+        for (int ib = 0; ib < (sc ? sc->nb : sys->nbodies); ib++) {
+            const fl_body *bd = &sys->bodies[sc ? sc->b[ib] : ib];
+            if (bd->qi >= 0 && bd->vi >= 0) yn[bd->qi] += 0.5 * h * h * s->yp[bd->vi];
+        }
+        roots_of_scope(s, t + h, yn, s->yp, g1);
         for (int k = 0; k < nr; k++)
-            if (g0[k] == 0 && !dir[k] && g1[k] != 0) {
-                dir[k] = g1[k] > 0 ? 1 : -1;
+            if (g0[k] == 0 && !ldir[k] && g1[k] != 0) {
+                ldir[k] = g1[k] > 0 ? 1 : -1;
                 zeros--;
                 any = 1;
             }
     }
-    if (any) rc = fl_event_iteration(s, t, dir, 0);
+    if (any) {
+        /* the event iteration takes directions by the system's root index */
+        int *dir = ldir;
+        if (sc) {
+            dir = s->gdir;
+            for (int k = 0; k < nr; k++) dir[sc->r[k]] = ldir[k];
+        }
+        rc = fl_event_iteration(s, t, dir, 0);
+        if (sc)
+            for (int k = 0; k < nr; k++) dir[sc->r[k]] = 0;
+    }
     free(ypa);
     free(g0);
     free(g1);
-    free(yn);
-    free(dir);
+    if (!sc) free(yn);
+    free(ldir);
     return rc;
 }
 
@@ -154,8 +183,8 @@ int fl_time_roots(fl_sim *s, double a, double *b)
 int fl_end_samples(fl_sim *s, double t)
 {
     const fl_system *sys = s->sys;
-    int any = 0;
-    for (int g = 0; g < sys->negroups && !any; g++) any = (sys->egroups[g].ops->flags & FL_EK_SAMPLE) != 0;
+    int any = s->sc ? s->sc->sample : 0;
+    for (int g = 0; g < sys->negroups && !any && !s->sc; g++) any = (sys->egroups[g].ops->flags & FL_EK_SAMPLE) != 0;
     if (!any) return 0;
     s->samples_off = 1;
     int changed = fl_event_iteration(s, t, NULL, 0);

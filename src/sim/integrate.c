@@ -16,9 +16,6 @@
 #include "sim.h"
 #include "sim/opts.h"
 
-/* consecutive steps that do not move time before the run is given up */
-#define FL_MAX_STALLED_STEPS 200
-
 static void sim_cleanup(void *s)
 {
     fl_sim_free(s);
@@ -55,6 +52,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
         if (ops->penetration) s->pen_el[s->npen_el++] = e;
         if (ops->next_time_event) s->tev[s->ntev++] = e;
     }
+    for (int i = 0; i < sys->ninst; i++) s->maxp = FL_MAX(s->maxp, sys->insts[i].cls->nports);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         s->bminv[b] = bd->kind == B_FREE ? (bd->mass > 0 ? 1 / bd->mass : NAN) /* zero mass: see classify_bodies */
@@ -96,6 +94,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
 
 void fl_free_integrator(fl_sim *s)
 {
+    fl_groups_free_run(s);
     if (s->ida) IDAFree(&s->ida);
     if (s->LS) SUNLinSolFree(s->LS);
     if (s->A) SUNMatDestroy(s->A);
@@ -124,6 +123,7 @@ void fl_sim_free(fl_sim *s)
     free(s->bqi);
     free(s->out_vars);
     free(s->out_inst);
+    free(s->out_ilist);
     free(s->tev);
     free(s->pen_el);
     free(s->bodyF);
@@ -371,8 +371,10 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
         }
         s->diag = saved;
     }
+    s->sc = s->osc; /* a grouped run's kinematic outputs: what they read (groups.c) */
     fl_eval_outputs(s, t, y, yp);
-    if (s->npen_el && !s->contact_events) track_penetration_at(s, t, y);
+    s->sc = NULL;
+    if (s->npen_el && !s->contact_events && !s->ngrun) track_penetration_at(s, t, y);
     if (s->energy && sys->energy_var0 >= 0) fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
     s->have_values = 1;
     int nv = s->out_vars ? s->nout_vars : sys->nvars;
@@ -387,12 +389,11 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     return 0;
 }
 
-/* An output point of a run with an output grid: the values, then fn. A
- * stepping run computes its values when asked (fl_step_values). */
-static int emit(fl_sim *s, double t, const double *y, const double *yp)
+/* A stepping run computes its values when asked (fl_step_values). */
+int fl_run_emit(fl_sim *s, double t)
 {
     if (!s->run.emit_grid) return 0;
-    if (fl_run_values(s, t, y, yp)) return -1;
+    if (fl_run_values(s, t, s->y, s->yp)) return -1;
     s->stats.outputs++;
     if (s->run.fn) {
         int r = s->run.fn(s->run.user, t, s->vals, s->sys->nvars);
@@ -406,6 +407,7 @@ static int emit(fl_sim *s, double t, const double *y, const double *yp)
 
 void fl_add_ida_stats(const fl_sim *s, fl_stats *st)
 {
+    fl_groups_add_stats(s, st);
     if (!s->ida) return;
     long v;
     if (IDAGetNumSteps(s->ida, &v) == 0) st->steps += v;
@@ -516,8 +518,11 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     const fl_system *sys = s->sys;
     free(s->out_vars);
     free(s->out_inst);
+    free(s->out_ilist);
     s->out_vars = NULL;
     s->out_inst = NULL;
+    s->out_ilist = NULL;
+    s->nout_ilist = 0;
     s->nout_vars = 0;
     s->out_kinematic = 0;
     if (!o->outputs) return 0;
@@ -541,6 +546,9 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         for (int k = 0; k < ir->nin; k++)
             if (sys->sigs[ir->in0 + k].kind == SIG_LATE) s->out_inst[sys->sigs[ir->in0 + k].inst] = 1;
     }
+    s->out_ilist = fl_xmalloc(sizeof(int) * (size_t)(sys->ninst ? sys->ninst : 1));
+    for (int i = 0; i < sys->ninst; i++)
+        if (s->out_inst[i]) s->out_ilist[s->nout_ilist++] = i;
     /* Positions and velocities alone follow from the solution vector: no
      * force balance to evaluate at output points (a big saving on large
      * models whose users watch a few bodies). */
@@ -593,18 +601,6 @@ static void fail_stalled(fl_sim *s, double t)
                                "locate the contacts as events, or make the contact softer)");
 }
 
-/* Output grid point k: t0 + k h, snapped to the stop time at the end. */
-static double grid_time(double t0, double h, double tend, long k)
-{
-    double t = t0 + (double)k * h;
-    return (t > tend || tend - t < 1e-9 * h) ? tend : t;
-}
-
-/* Output points and events closer than rounding are the same instant. */
-static int same_time(double a, double b)
-{
-    return fabs(a - b) <= 1e-12 * fmax(1.0, fabs(b));
-}
 
 /* The solution at t inside the last step, into s->y, s->yp. */
 static int interpolate(fl_sim *s, double t)
@@ -679,6 +675,8 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
     memset(s->pen, 0, sizeof *s->pen * (size_t)(sys->nelem ? sys->nelem : 1));
+    s->solver_choice = o->solver;
+    s->one_integrator = o->one_integrator;
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);
     s->stats.linear_solver = s->use_klu ? "klu" : "dense";
     s->rtol = o->tolerance;
@@ -743,13 +741,13 @@ int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_ou
     fl_start_elements(s, t0, s->y, s->yp);
     if (fl_event_iteration(s, t0, NULL, 0) < 0) return -1;
     if (s->energy) fl_energy_begin(s, t0, s->y, s->yp);
-    if (emit(s, t0, s->y, s->yp)) return -1;
+    if (fl_run_emit(s, t0)) return -1;
     /* a relation leaving zero at the start is an event at t0: the initial
      * values, then the values after it */
     int settled = fl_settle_zero_roots(s, t0);
-    if (settled < 0 || (settled > 0 && emit(s, t0, s->y, s->yp))) return -1;
+    if (settled < 0 || (settled > 0 && fl_run_emit(s, t0))) return -1;
     int ended = fl_end_samples(s, t0);
-    if (ended < 0 || (ended > 0 && emit(s, t0, s->y, s->yp))) return -1;
+    if (ended < 0 || (ended > 0 && fl_run_emit(s, t0))) return -1;
     if (s->terminate) r->tend = t0; /* terminate() at the initialisation */
     return 0;
 }
@@ -761,6 +759,7 @@ int fl_run_start_ida(fl_sim *s)
     /* the initialisation's sparse LU is not needed again in this run: on a
      * big model its factors weigh as much as the integrator's */
     if (s->use_klu) fl_linsys_free(&s->init_ls);
+    if (fl_groups_wanted(s)) return fl_groups_start(s);
     if (sys->n && setup_integrator(s, s->run.t, s->rtol)) {
         fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
         return -1;
@@ -771,18 +770,19 @@ int fl_run_start_ida(fl_sim *s)
 int fl_run_advance(fl_sim *s, double target)
 {
     const fl_system *sys = s->sys;
+    if (s->ngrun) return fl_groups_advance(s, target);
     fl_run *r = &s->run;
     const double t0 = r->t0, h = r->h, tend = r->tend;
     double t = r->t;
     /* a stepping run stops at target, a rounding error from it is there */
-    while (t < target && (r->emit_grid || !same_time(t, target))) {
+    while (t < target && (r->emit_grid || !fl_same_time(t, target))) {
         double te = fl_next_time_event(s, t);
         double tstop = fmin(te, target);
         /* up to the next breakpoint, signals there are left limits */
         s->t_left = te <= tend ? te : NAN;
         int flag = IDA_TSTOP_RETURN;
         double tret = tstop;
-        if (te < tend && same_time(te, t)) {
+        if (te < tend && fl_same_time(te, t)) {
             /* a breakpoint a rounding error after the last one (a Ramp ending
              * at 0.2 + 0.4, a Trapezoid's corner at 2 * 0.3): IDA cannot step
              * that far, and the motion does not change over it; handled at once */
@@ -808,7 +808,7 @@ int fl_run_advance(fl_sim *s, double target)
             /* nothing to integrate (an empty model, or only prescribed
              * motion and signals): steps of one output interval, over
              * which the energy audit's quadrature is exact enough */
-            double tg = r->emit_grid ? grid_time(t0, h, tend, r->kgrid) : t + s->h_out;
+            double tg = r->emit_grid ? fl_grid_time(t0, h, tend, r->kgrid) : t + s->h_out;
             if (tg > t && tg < tret) tret = tg;
             if (sys->nroot_fns && roots_active(s) && fl_time_roots(s, t, &tret)) flag = IDA_ROOT_RETURN;
         }
@@ -818,12 +818,12 @@ int fl_run_advance(fl_sim *s, double target)
         int event_here = flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && tret == te && te < tend);
         /* output points up to this step's end (at an event, the event writes them) */
         while (r->emit_grid) {
-            double tout = grid_time(t0, h, tend, r->kgrid);
-            if (tout > tret && !same_time(tout, tret)) break;
-            if (same_time(tout, tret) && event_here) break;
+            double tout = fl_grid_time(t0, h, tend, r->kgrid);
+            if (tout > tret && !fl_same_time(tout, tret)) break;
+            if (fl_same_time(tout, tret) && event_here) break;
             if (interpolate(s, tout)) return -1;
             if (s->energy) energy_advance(s, ebase, t, tout);
-            if (emit(s, tout, s->y, s->yp)) return -1;
+            if (fl_run_emit(s, tout)) return -1;
             r->kgrid++;
             if (tout >= tend) break;
         }
@@ -856,16 +856,16 @@ int fl_run_advance(fl_sim *s, double target)
         }
         /* the values just before the event (left limits of time events),
          * the event iteration, the values after it, and a restart */
-        if (emit(s, t, s->y, s->yp)) return -1;
+        if (fl_run_emit(s, t)) return -1;
         s->t_left = NAN;
         if (fl_event_iteration(s, t, flag == IDA_ROOT_RETURN ? s->rootdir : NULL, 1) < 0) return -1;
         if (fl_settle_zero_roots(s, t) < 0) return -1;
-        if (emit(s, t, s->y, s->yp)) return -1;
+        if (fl_run_emit(s, t)) return -1;
         int ended = fl_end_samples(s, t);
-        if (ended < 0 || (ended > 0 && emit(s, t, s->y, s->yp))) return -1;
+        if (ended < 0 || (ended > 0 && fl_run_emit(s, t))) return -1;
         if (s->terminate) return 1; /* terminate(): the run ends here, successfully */
         if (sys->n && fl_run_restart(s, t)) return -1;
-        if (r->emit_grid && same_time(grid_time(t0, h, tend, r->kgrid), t)) r->kgrid++;
+        if (r->emit_grid && fl_same_time(fl_grid_time(t0, h, tend, r->kgrid), t)) r->kgrid++;
     }
     if (t < target) r->t = target; /* a rounding error short of it (stepping) */
     return s->terminate ? 1 : 0;
@@ -882,7 +882,7 @@ int fl_run_end(fl_sim *s)
         int changed = fl_event_iteration(s, t, NULL, 0);
         s->terminal = s->samples_off = 0;
         if (changed < 0) return -1;
-        if (changed > 0 && emit(s, t, s->y, s->yp)) return -1;
+        if (changed > 0 && fl_run_emit(s, t)) return -1;
     }
     if (s->run.energy) fl_energy_finish(s, t, s->diag);
     warn_penetration(s, s->diag);

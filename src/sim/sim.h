@@ -4,6 +4,8 @@
 #ifndef FL_SIM_H
 #define FL_SIM_H
 
+#include <math.h>
+
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>
@@ -60,8 +62,48 @@ typedef struct fl_run {
     double *z_ref; /* the indicators after the last event or completed step */
 } fl_run;
 
+/* The integrator of one independent group (groups.c). */
+typedef struct fl_grun {
+    struct fl_sim *sim;
+    int g;
+    void *ida;
+    N_Vector yv, ypv, atol, qy, qyp;
+    SUNMatrix A;
+    SUNLinearSolver LS;
+    int use_klu;
+    fl_linsys reinit_ls;  /* re-initialisation over the group's rpat */
+    double t, tprev;      /* reached, and the start of the last step */
+    double te;            /* its next time event */
+    double tstop;         /* the stop time IDA has */
+    double t_left;        /* its sources are left limits at this time (te, or NAN) */
+    int pending;          /* an event at t not processed yet: 1 state, 2 time */
+    int here;             /* its event is the instant being processed */
+    long stalled;
+    int heap;             /* position in the run's heap, -1 when out of it */
+    double e_tprev[4], e_t[4]; /* energy integrals from the start to tprev and to t */
+} fl_grun;
+
 struct fl_sim {
     const fl_system *sys;
+    /* Evaluation restricted to one independent group (NULL: the whole
+     * system): eval.c, consistent.c, events.c and energy.c walk the
+     * group's lists instead of everything. */
+    const fl_scope *sc;
+    /* grouped integration (groups.c): one integrator per group */
+    fl_grun *grun;
+    int ngrun;
+    int one_integrator;   /* the run's option: no grouped integration */
+    int solver_choice;    /* the run's option: FL_SOLVER_* */
+    int *heap, nheap;     /* groups by the time they reached (the least first) */
+    double *gy, *gyp, *gres; /* the whole-system vectors a group's callbacks evaluate in */
+    int *gdir;            /* crossing directions by global root index (zero outside a call) */
+    double *gscr[3];      /* whole-system scratch vectors for a group's event handling */
+    /* Outputs of a grouped run that selects positions and velocities only:
+     * the groups they need (interpolated at output points; NULL: all), and
+     * a scope with the bodies, drivers and inputs their kinematics read. */
+    int *gout, ngout;
+    unsigned char *gneed; /* per group: gout has it */
+    fl_scope *osc;
     fl_run run;
     SUNContext ctx;
     double *par; /* own copy: runs may change parameters without recompiling */
@@ -130,6 +172,7 @@ struct fl_sim {
      * events and restarts. */
     double src_t;
     int src_left, src_ok;
+    const fl_scope *src_sc; /* the scope whose sources the cache holds */
     int initial;
     /* integrator */
     void *ida;
@@ -145,6 +188,8 @@ struct fl_sim {
     int *out_vars;
     int nout_vars;
     unsigned char *out_inst;
+    int *out_ilist, nout_ilist; /* the instances out_inst marks, in order */
+    int maxp;          /* the most ports of an instance */
     int out_kinematic; /* the selected outputs are positions and velocities only */
     int *tev, ntev;    /* elements with time events (asked at every step) */
     fl_stats stats;
@@ -218,6 +263,19 @@ void fl_free_integrator(fl_sim *s);
 /* IDA's counters since its last (re)start added to st. */
 void fl_add_ida_stats(const fl_sim *s, fl_stats *st);
 
+/* groups.c: grouped integration (fl_run_start_ida and fl_run_advance
+ * hand a run over when the system has independent groups). */
+int fl_groups_wanted(const fl_sim *s);
+int fl_groups_start(fl_sim *s);
+int fl_groups_advance(fl_sim *s, double target);
+void fl_groups_free_run(fl_sim *s);
+void fl_groups_add_stats(const fl_sim *s, fl_stats *st);
+/* Index of the scope s->sc among the groups (-1: whole system). */
+static inline int fl_scope_index(const fl_sim *s)
+{
+    return s->sc ? (int)(s->sc - s->sys->groups) : -1;
+}
+
 /* events.c */
 const char *fl_elem_name(const fl_sim *s, int e);
 /* Event iteration at t: update the discrete states until nothing changes,
@@ -287,6 +345,26 @@ void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp);
 /* Keep the differential unknowns, solve for the algebraic ones and all
  * derivatives (after events). */
 int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp);
+
+/* consecutive steps that do not move time before the run is given up */
+#define FL_MAX_STALLED_STEPS 200
+
+/* Output points and events closer than rounding are the same instant. */
+static inline int fl_same_time(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * fmax(1.0, fabs(b));
+}
+
+/* Output grid point k: t0 + k h, snapped to the stop time at the end. */
+static inline double fl_grid_time(double t0, double h, double tend, long k)
+{
+    double t = t0 + (double)k * h;
+    return (t > tend || tend - t < 1e-9 * h) ? tend : t;
+}
+
+/* An output point of a run with an output grid (run.emit_grid): the
+ * values at (t, s->y, s->yp), then the run's fn. 0 or -1. */
+int fl_run_emit(fl_sim *s, double t);
 
 /* fl_sim_set_param, telling why a refusal happened: *structural = 1 when
  * the parameter (or this value of it) needs a new compilation, 0 when the

@@ -254,7 +254,9 @@ end Means;
 EOF
 sim means --tolerance 1e-10 && values "Mean: the mean of each period 1/f, held from its end; x0; yGreaterOrEqualZero" means <<'PY'
 pi = math.pi
-J = jumps("mean.y")
+# (the sixth period ends at the stop time 3: located a rounding error
+# before it, or after it, depending on the steps taken; not counted)
+J = [x for x in jumps("mean.y") if x < 3 - 1e-9]
 check(len(J) == 5, "mean.y jumps at %s" % J)
 for k, x in enumerate(J):
     near(x, (k + 1)/2, 1e-9, "end of period %d of mean" % (k + 1))

@@ -1,0 +1,858 @@
+/* groups.c - grouped integration: one IDA per independent group
+ * (compile/groups.c finds them).
+ *
+ * Each group steps with its own step size and handles its own events; an
+ * event restarts and re-solves only its group, so the cost of an event is
+ * the cost of its group, not of the model. The groups stay in time order
+ * through one rule: the group that has come least far always takes the
+ * next step (a heap). An instant (an output point or an event) is
+ * processed once every group has reached it, so the last step of every
+ * group covers it and the others' values there are interpolated from
+ * their own steps, exactly as one integrator interpolates its output
+ * points. Events of several groups at the same instant are one instant:
+ * one pair of rows, every group's event iteration, every group restarted.
+ *
+ * Rows, the initialisation and the end of the run (terminal(), the energy
+ * verdict) see the whole system in s->y, as with one integrator; runs
+ * taken in steps (FMUs) and --one-integrator keep one integrator. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ida/ida.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include "sim.h"
+
+int fl_groups_wanted(const fl_sim *s)
+{
+    return s->sys->ngroups > 1 && !s->one_integrator && s->run.emit_grid && s->sys->n > 0;
+}
+
+/* ---- the heaps: groups by the time they reached -------------------------- */
+
+typedef struct gheap {
+    int *a;
+    int n;
+} gheap;
+
+static int gh_less(const fl_sim *s, int a, int b)
+{
+    double ta = s->grun[a].t, tb = s->grun[b].t;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void gh_push(const fl_sim *s, gheap *h, int g)
+{
+    int i = h->n++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!gh_less(s, g, h->a[p])) break;
+        h->a[i] = h->a[p];
+        i = p;
+    }
+    h->a[i] = g;
+}
+
+static int gh_pop(const fl_sim *s, gheap *h)
+{
+    int top = h->a[0], last = h->a[--h->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && gh_less(s, h->a[c + 1], h->a[c])) c++;
+        if (!gh_less(s, h->a[c], last)) break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n) h->a[i] = last;
+    return top;
+}
+
+/* ---- IDA callbacks of one group: its unknowns scattered into the
+ * whole-system vectors, evaluated restricted to it, gathered back ------ */
+
+static const fl_scope *enter(fl_grun *gr, const double *y, const double *yp)
+{
+    fl_sim *s = gr->sim;
+    const fl_scope *sc = &s->sys->groups[gr->g];
+    for (int k = 0; k < sc->nu; k++) {
+        s->gy[sc->u[k]] = y[k];
+        s->gyp[sc->u[k]] = yp[k];
+    }
+    s->sc = sc;
+    return sc;
+}
+
+static int g_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
+{
+    fl_grun *gr = user;
+    fl_sim *s = gr->sim;
+    const fl_scope *sc = enter(gr, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
+    int rc = fl_eval_residual(s, t, s->gy, s->gyp, s->gres);
+    s->sc = NULL;
+    double *rv = N_VGetArrayPointer(r);
+    for (int k = 0; k < sc->nu; k++) rv[k] = s->gres[sc->u[k]];
+    return rc;
+}
+
+static int g_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user, N_Vector t1,
+                 N_Vector t2, N_Vector t3)
+{
+    fl_grun *gr = user;
+    fl_sim *s = gr->sim;
+    FL_UNUSED(r);
+    FL_UNUSED(t1);
+    FL_UNUSED(t2);
+    FL_UNUSED(t3);
+    const fl_scope *sc = enter(gr, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
+    const fl_csc *p = &sc->jpat;
+    double *data;
+    if (gr->use_klu) {
+        /* (IDA's zeroing clears a sparse matrix's pattern too) */
+        sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
+        for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
+        for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
+        data = SM_DATA_S(J);
+        fl_eval_jacobian(s, t, cj, s->gy, s->gyp, data, NULL, NULL);
+    } else {
+        data = s->jdata; /* (the system's nonzeros, at least the group's) */
+        fl_eval_jacobian(s, t, cj, s->gy, s->gyp, data, NULL, NULL);
+        SUNMatZero(J);
+        for (int j = 0; j < p->ncol; j++)
+            for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = data[k];
+    }
+    s->sc = NULL;
+    for (int k = 0; k < p->nnz; k++)
+        if (!isfinite(data[k])) return 1;
+    return 0;
+}
+
+static int g_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *user)
+{
+    fl_grun *gr = user;
+    fl_sim *s = gr->sim;
+    const fl_scope *sc = enter(gr, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
+    fl_eval_roots(s, t, s->gy, s->gyp, s->g);
+    s->sc = NULL;
+    for (int k = 0; k < sc->nr; k++) g[k] = s->g[sc->r[k]];
+    return 0;
+}
+
+static void g_err(int code, const char *module, const char *function, char *msg, void *user)
+{
+    fl_sim *s = user;
+    FL_UNUSED(module);
+    FL_UNUSED(function);
+    if (code < 0) snprintf(s->ida_msg, sizeof s->ida_msg, "%s", msg);
+}
+
+/* ---- set-up, restart, release -------------------------------------------- */
+
+/* The first step after a (re)start, as integrate.c's first_step, over the
+ * group's unknowns. */
+static double g_first_step(const fl_sim *s, const fl_grun *gr, double t)
+{
+    const fl_scope *sc = &s->sys->groups[gr->g];
+    const double *at = N_VGetArrayPointer(gr->atol);
+    double sum = 0;
+    for (int k = 0; k < sc->nu; k++) {
+        int i = sc->u[k];
+        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + at[k]);
+        sum += w * w;
+    }
+    double norm = sqrt(sum / sc->nu), h = 1e-3 * (s->t_end - t);
+    if (norm > 0.5 / h) h = 0.5 / norm;
+    return fmin(h, s->h_out);
+}
+
+/* The group's next time event after t, and the left-limit time of its sources. */
+static void g_time_event(fl_sim *s, fl_grun *gr, double t)
+{
+    s->sc = &s->sys->groups[gr->g];
+    gr->te = fl_next_time_event(s, t);
+    s->sc = NULL;
+    gr->t_left = gr->te <= s->run.tend ? gr->te : NAN;
+}
+
+static void copy_in(const fl_scope *sc, N_Vector v, const double *x)
+{
+    double *d = N_VGetArrayPointer(v);
+    for (int k = 0; k < sc->nu; k++) d[k] = x[sc->u[k]];
+}
+
+static void copy_out(const fl_scope *sc, N_Vector v, double *x)
+{
+    const double *d = N_VGetArrayPointer(v);
+    for (int k = 0; k < sc->nu; k++) x[sc->u[k]] = d[k];
+}
+
+static int g_setup(fl_sim *s, fl_grun *gr, double t0)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = &sys->groups[gr->g];
+    int n = sc->nu;
+    gr->yv = N_VNew_Serial(n, s->ctx);
+    gr->ypv = N_VNew_Serial(n, s->ctx);
+    gr->atol = N_VNew_Serial(n, s->ctx);
+    gr->qy = N_VNew_Serial(n, s->ctx);
+    gr->qyp = N_VNew_Serial(n, s->ctx);
+    if (!gr->yv || !gr->ypv || !gr->atol || !gr->qy || !gr->qyp) fl_fail_oom(sizeof(double) * (size_t)n);
+    copy_in(sc, gr->yv, s->y);
+    copy_in(sc, gr->ypv, s->yp);
+    double *at = N_VGetArrayPointer(gr->atol);
+    for (int k = 0; k < n; k++) at[k] = s->rtol * sys->nominal[sc->u[k]];
+    gr->ida = IDACreate(s->ctx);
+    if (!gr->ida) return -1;
+    if (IDASetErrHandlerFn(gr->ida, g_err, s)) return -1;
+    if (IDAInit(gr->ida, g_res, t0, gr->yv, gr->ypv)) return -1;
+    if (IDASVtolerances(gr->ida, s->rtol, gr->atol)) return -1;
+    if (IDASetUserData(gr->ida, gr)) return -1;
+    if (IDASetNonlinConvCoef(gr->ida, 0.1)) return -1; /* as integrate.c's setup_integrator, and why */
+    if (IDASetInitStep(gr->ida, g_first_step(s, gr, t0))) return -1;
+    N_Vector id = N_VNew_Serial(n, s->ctx);
+    if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
+    double *idp = N_VGetArrayPointer(id);
+    for (int k = 0; k < n; k++) idp[k] = sys->id[sc->u[k]] ? 1.0 : 0.0;
+    int rc = IDASetId(gr->ida, id);
+    N_VDestroy(id);
+    if (rc) return -1;
+    gr->use_klu = s->solver_choice == FL_SOLVER_KLU || (s->solver_choice == FL_SOLVER_AUTO && sc->linsolver == FL_SOLVER_KLU);
+    if (gr->use_klu) {
+        gr->A = SUNSparseMatrix(n, n, sc->jpat.nnz ? sc->jpat.nnz : 1, CSC_MAT, s->ctx);
+        if (!gr->A) fl_fail_oom(sizeof(double) * (size_t)sc->jpat.nnz);
+        sunindextype *ip = SM_INDEXPTRS_S(gr->A), *iv = SM_INDEXVALS_S(gr->A);
+        for (int j = 0; j <= n; j++) ip[j] = sc->jpat.colptr[j];
+        for (int k = 0; k < sc->jpat.nnz; k++) iv[k] = sc->jpat.rowind[k];
+        gr->LS = SUNLinSol_KLU(gr->yv, gr->A, s->ctx);
+        if (gr->LS) SUNLinSol_KLUSetOrdering(gr->LS, 0);
+    } else {
+        gr->A = SUNDenseMatrix(n, n, s->ctx);
+        gr->LS = SUNLinSol_Dense(gr->yv, gr->A, s->ctx);
+    }
+    if (!gr->A || !gr->LS) return -1;
+    if (IDASetLinearSolver(gr->ida, gr->LS, gr->A)) return -1;
+    if (IDASetJacFn(gr->ida, g_jac)) return -1;
+    /* contacts stepped through keep constant root functions (integrate.c's roots_active) */
+    if (sc->nr && (s->contact_events || sc->roots_other)) {
+        if (IDARootInit(gr->ida, sc->nr, g_root)) return -1;
+        IDASetNoInactiveRootWarn(gr->ida);
+    }
+    gr->t = gr->tprev = t0;
+    gr->tstop = NAN;
+    gr->pending = 0;
+    gr->stalled = 0;
+    memset(gr->e_t, 0, sizeof gr->e_t);
+    memset(gr->e_tprev, 0, sizeof gr->e_tprev);
+    g_time_event(s, gr, t0);
+    return 0;
+}
+
+static void add_counters(void *ida, fl_stats *st)
+{
+    long v;
+    if (IDAGetNumSteps(ida, &v) == 0) st->steps += v;
+    if (IDAGetNumResEvals(ida, &v) == 0) st->res_evals += v;
+    if (IDAGetNumJacEvals(ida, &v) == 0) st->jac_evals += v;
+    if (IDAGetNumLinSolvSetups(ida, &v) == 0) st->lin_setups += v;
+    if (IDAGetNumErrTestFails(ida, &v) == 0) st->err_test_fails += v;
+    if (IDAGetNumNonlinSolvConvFails(ida, &v) == 0) st->nonlin_conv_fails += v;
+}
+
+void fl_groups_add_stats(const fl_sim *s, fl_stats *st)
+{
+    for (int g = 0; g < s->ngrun; g++)
+        if (s->grun[g].ida) add_counters(s->grun[g].ida, st);
+}
+
+void fl_groups_free_run(fl_sim *s)
+{
+    for (int g = 0; g < s->ngrun; g++) {
+        fl_grun *gr = &s->grun[g];
+        if (gr->ida) IDAFree(&gr->ida);
+        if (gr->LS) SUNLinSolFree(gr->LS);
+        if (gr->A) SUNMatDestroy(gr->A);
+        N_Vector *v[] = {&gr->yv, &gr->ypv, &gr->atol, &gr->qy, &gr->qyp};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+            if (*v[k]) N_VDestroy(*v[k]);
+        fl_linsys_free(&gr->reinit_ls);
+    }
+    free(s->grun);
+    free(s->heap);
+    free(s->gy);
+    free(s->gyp);
+    free(s->gres);
+    free(s->gdir);
+    for (int k = 0; k < 3; k++) free(s->gscr[k]);
+    free(s->gout);
+    free(s->gneed);
+    s->gneed = NULL;
+    if (s->osc) {
+        free(s->osc->b);
+        free(s->osc->dv);
+        free(s->osc->sg);
+        free(s->osc);
+    }
+    s->gout = NULL;
+    s->ngout = 0;
+    s->osc = NULL;
+    s->grun = NULL;
+    s->heap = NULL;
+    s->gy = s->gyp = s->gres = NULL;
+    s->gdir = NULL;
+    for (int k = 0; k < 3; k++) s->gscr[k] = NULL;
+    s->ngrun = 0;
+}
+
+/* The indices i < n with mark[i] set, in order, into *list. */
+static int marked(const unsigned char *mark, int n, int **list)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) m += mark[i] != 0;
+    *list = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
+    m = 0;
+    for (int i = 0; i < n; i++)
+        if (mark[i]) (*list)[m++] = i;
+    return m;
+}
+
+/* What the selected outputs need (s->gout, s->osc), when they are
+ * positions and velocities only: then an output point interpolates only
+ * their groups and evaluates only their kinematics, and its cost does not
+ * grow with the number of groups. */
+static void select_output_groups(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    if (!s->out_vars || !s->out_kinematic) return;
+    unsigned char *gm = fl_xcalloc((size_t)s->ngrun, 1);
+    unsigned char *bm = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), 1);
+    unsigned char *sm = fl_xcalloc((size_t)(sys->nsig ? sys->nsig : 1), 1);
+    unsigned char *dm = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), 1);
+    int *eg = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1)); /* group of each element */
+    for (int g = 0; g < s->ngrun; g++)
+        for (int k = 0; k < sys->groups[g].ne; k++) eg[sys->groups[g].e[k]] = g;
+    for (int i = 0; i < sys->ninst; i++) {
+        if (!s->out_inst[i]) {
+            int sel = 0; /* (a port's position is no class output) */
+            for (int k = 0; k < s->nout_vars && !sel; k++) sel = sys->vars[s->out_vars[k]].inst == i;
+            if (!sel) continue;
+        }
+        const fl_inst_rt *ir = &sys->insts[i];
+        for (int p = 0; p < ir->cls->nports; p++) {
+            int nd = sys->ports[ir->port0 + p].node;
+            if (nd >= 0) bm[sys->nodes[nd].body] = 1;
+        }
+        for (int k = 0; k < ir->nin; k++) sm[ir->in0 + k] = 1;
+        if (ir->elem >= 0) gm[eg[ir->elem]] = 1;
+    }
+    free(eg);
+    for (int k = 0; k < sys->nsig; k++) {
+        const fl_sigref *sr = &sys->sigs[k];
+        if (!sm[k] || sr->kind != SIG_KIN) continue;
+        for (int m = 0; m < 2; m++)
+            if (sr->node[m] >= 0) bm[sys->nodes[sr->node[m]].body] = 1;
+    }
+    for (int b = 0; b < sys->nbodies; b++)
+        if (bm[b] && sys->body_group[b] >= 0) gm[sys->body_group[b]] = 1;
+    /* the kinematics of those groups, and of the shared bodies read */
+    for (int g = 0; g < s->ngrun; g++) {
+        if (!gm[g]) continue;
+        const fl_scope *sc = &sys->groups[g];
+        for (int k = 0; k < sc->nb; k++) bm[sc->b[k]] = 1;
+        for (int k = 0; k < sc->nsg; k++) sm[sc->sg[k]] = 1;
+    }
+    for (int b = 0; b < sys->nbodies; b++)
+        if (bm[b] && sys->bodies[b].drv >= 0) {
+            const fl_driver *dv = &sys->drvs[sys->bodies[b].drv];
+            dm[sys->bodies[b].drv] = 1;
+            for (int q = 0; q < dv->nin; q++) sm[dv->sig + q] = 1;
+        }
+    s->osc = fl_xcalloc(1, sizeof *s->osc);
+    s->osc->nb = marked(bm, sys->nbodies, &s->osc->b);
+    s->osc->ndv = marked(dm, sys->ndrv, &s->osc->dv);
+    s->osc->nsg = marked(sm, sys->nsig, &s->osc->sg);
+    s->ngout = marked(gm, s->ngrun, &s->gout);
+    s->gneed = gm;
+    free(bm);
+    free(sm);
+    free(dm);
+}
+
+int fl_groups_start(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    size_t n = (size_t)sys->n;
+    s->ngrun = sys->ngroups;
+    s->grun = fl_xcalloc((size_t)s->ngrun, sizeof(fl_grun));
+    s->heap = fl_xmalloc(sizeof(int) * 2 * (size_t)s->ngrun);
+    s->gy = fl_xcalloc(n, sizeof(double));
+    s->gyp = fl_xcalloc(n, sizeof(double));
+    s->gres = fl_xcalloc(n, sizeof(double));
+    for (int k = 0; k < 3; k++) s->gscr[k] = fl_xcalloc(n, sizeof(double));
+    s->gdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
+    select_output_groups(s);
+    for (int g = 0; g < s->ngrun; g++) {
+        fl_grun *gr = &s->grun[g];
+        gr->sim = s;
+        gr->g = g;
+        if (g_setup(s, gr, s->run.t)) {
+            fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator of group %d%s%s", g + 1,
+                   s->ida_msg[0] ? ": " : "", s->ida_msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Restart group g at t from s->y, s->yp (after its event). */
+static int g_restart(fl_sim *s, fl_grun *gr, double t)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = &sys->groups[gr->g];
+    add_counters(gr->ida, &s->stats);
+    /* positions rebased on where they are now (integrate.c's rebase_positions) */
+    for (int i = 0; i < sc->nb; i++) {
+        int b = sc->b[i], qi = sys->bodies[b].qi;
+        if (qi < 0 || sys->body_group[b] != gr->g) continue;
+        s->qoff[b] += s->y[qi];
+        s->y[qi] = 0;
+    }
+    fl_sources_stale(s);
+    s->sc = sc;
+    fl_algebraic_rates(s, t, s->y, s->yp);
+    s->sc = NULL;
+    copy_in(sc, gr->yv, s->y);
+    copy_in(sc, gr->ypv, s->yp);
+    gr->t = gr->tprev = t;
+    gr->pending = gr->here = 0;
+    gr->tstop = NAN; /* (IDAReInit forgets the stop time) */
+    g_time_event(s, gr, t);
+    if (IDASetInitStep(gr->ida, g_first_step(s, gr, t))) return -1;
+    return IDAReInit(gr->ida, t, gr->yv, gr->ypv);
+}
+
+/* ---- one step of one group ------------------------------------------------ */
+
+static const char *g_worst(fl_sim *s, fl_grun *gr)
+{
+    const fl_scope *sc = &s->sys->groups[gr->g];
+    N_Vector ele = N_VNew_Serial(sc->nu, s->ctx), w = N_VNew_Serial(sc->nu, s->ctx);
+    const char *name = NULL;
+    if (ele && w && IDAGetEstLocalErrors(gr->ida, ele) == 0 && IDAGetErrWeights(gr->ida, w) == 0) {
+        double *e = N_VGetArrayPointer(ele), *wt = N_VGetArrayPointer(w), best = -1;
+        for (int k = 0; k < sc->nu; k++) {
+            double v = fabs(e[k] * wt[k]);
+            if (v > best) {
+                best = v;
+                name = s->sys->unk_name[sc->u[k]];
+            }
+        }
+    }
+    if (ele) N_VDestroy(ele);
+    if (w) N_VDestroy(w);
+    return name;
+}
+
+/* The energy integrals of group g over [a, b] inside its last step
+ * (integrate.c's energy_quad, restricted to the group). */
+static int g_energy_quad(fl_sim *s, fl_grun *gr, double a, double b, double inc[4])
+{
+    static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
+    static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    double m = 0.5 * (a + b), hh = 0.5 * (b - a);
+    inc[0] = inc[1] = inc[2] = inc[3] = 0;
+    if (!(hh > 0)) return 0;
+    for (int k = 0; k < 3; k++) {
+        double tk = m + hh * xg[k];
+        if (IDAGetDky(gr->ida, tk, 0, gr->qy) || IDAGetDky(gr->ida, tk, 1, gr->qyp)) return 0;
+        enter(gr, N_VGetArrayPointer(gr->qy), N_VGetArrayPointer(gr->qyp));
+        fl_erates r;
+        double tl = s->t_left;
+        s->t_left = gr->t_left;
+        fl_energy_rates(s, tk, s->gy, s->gyp, &r);
+        s->t_left = tl;
+        s->sc = NULL;
+        inc[0] += wg[k] * hh * r.ploss;
+        inc[1] += wg[k] * hh * r.pwork;
+        inc[2] += wg[k] * hh * fabs(r.pwork);
+        inc[3] += wg[k] * hh * fmin(r.ploss, 0);
+    }
+    if (!isfinite(inc[0]) || !isfinite(inc[1]) || !isfinite(inc[2])) {
+        fl_warn(s->diag, fl_noloc,
+                "the energy audit overflowed at t = %.9g (the motion is running away); it stops there, and the "
+                "energy.* values after that time are its last ones",
+                a);
+        s->energy = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* The deepest penetrations of the group's contacts at its current point. */
+static void g_penetration(fl_sim *s, fl_grun *gr)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = enter(gr, N_VGetArrayPointer(gr->yv), N_VGetArrayPointer(gr->ypv));
+    fl_eval_kinematics(s, gr->t, s->gy, s->gyp);
+    fl_ectx x;
+    fl_init_ectx(s, &x, gr->t, 0, s->gy, s->gyp, s->res, 0);
+    s->sc = NULL;
+    for (int k = 0; k < sc->npen; k++) {
+        int e = sc->pen[k];
+        double gap, p = sys->insts[sys->elems[e].inst].ops->penetration(&x, &sys->elems[e], &gap);
+        if (gap > 0 && p / gap > s->pen[e].ratio) {
+            s->pen[e].ratio = p / gap;
+            s->pen[e].depth = p;
+            s->pen[e].gap = gap;
+            s->pen[e].t = gr->t;
+        }
+    }
+}
+
+/* One step of group gr towards target; 1 when it ends at an event. */
+static int g_step(fl_sim *s, fl_grun *gr, double target)
+{
+    double tend = s->run.tend, t = gr->t;
+    double tstop = fmin(gr->te, target);
+    int flag = IDA_TSTOP_RETURN;
+    double tret = tstop;
+    if (gr->te < tend && fl_same_time(gr->te, t)) {
+        /* a breakpoint a rounding error after the last one: at once (integrate.c) */
+    } else {
+        s->t_left = gr->t_left;
+        if (tstop != gr->tstop) IDASetStopTime(gr->ida, tstop);
+        gr->tstop = tstop;
+        flag = IDASolve(gr->ida, tstop, &tret, gr->yv, gr->ypv, IDA_ONE_STEP);
+        if (flag < 0) {
+            const char *who = g_worst(s, gr);
+            fl_err(s->diag, fl_noloc, "the solver failed at t = %.9g%s%s: %s (IDA flag %d)", tret, who ? " in " : "",
+                   who ? who : "", s->ida_msg[0] ? s->ida_msg : "no further detail", flag);
+            return -1;
+        }
+        gr->stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? gr->stalled + 1 : 0;
+        if (gr->stalled > FL_MAX_STALLED_STEPS) {
+            const char *who = g_worst(s, gr);
+            fl_err(s->diag, fl_noloc,
+                   "the solver cannot advance at t = %.9g%s%s: its steps fell below the resolution of time; the "
+                   "equations change faster than it can follow",
+                   tret, who ? " in " : "", who ? who : "");
+            return -1;
+        }
+    }
+    gr->tprev = t;
+    gr->t = tret;
+    if (s->energy) {
+        double inc[4];
+        memcpy(gr->e_tprev, gr->e_t, sizeof gr->e_t);
+        if (g_energy_quad(s, gr, t, tret, inc) == 0)
+            for (int k = 0; k < 4; k++) gr->e_t[k] = gr->e_tprev[k] + inc[k];
+    }
+    /* deepest penetrations after every step of the group (with one
+     * integrator they are looked at at output points when contacts are
+     * stepped through; a group's own contacts are few) */
+    if (s->sys->groups[gr->g].npen) g_penetration(s, gr);
+    int ev = flag == IDA_ROOT_RETURN || (flag == IDA_TSTOP_RETURN && tret == gr->te && gr->te < tend);
+    if (ev) gr->pending = flag == IDA_ROOT_RETURN ? 1 : 2;
+    return ev;
+}
+
+/* ---- instants ------------------------------------------------------------- */
+
+/* Every group's values at t into s->y, s->yp: the groups whose event is
+ * this instant (here) as they stand, the others interpolated in their
+ * last step. */
+static int fill_all(fl_sim *s, double t, int all)
+{
+    int ng = all || !s->gout ? s->ngrun : s->ngout;
+    for (int k = 0; k < ng; k++) {
+        int g = all || !s->gout ? k : s->gout[k];
+        fl_grun *gr = &s->grun[g];
+        const fl_scope *sc = &s->sys->groups[g];
+        if (gr->here) continue;
+        if (gr->t == t) {
+            copy_out(sc, gr->yv, s->y);
+            copy_out(sc, gr->ypv, s->yp);
+            continue;
+        }
+        if (IDAGetDky(gr->ida, t, 0, gr->qy) || IDAGetDky(gr->ida, t, 1, gr->qyp)) {
+            if (s->gneed && !s->gneed[g]) { /* (stepped past t: no output reads it) */
+                copy_out(sc, gr->yv, s->y);
+                copy_out(sc, gr->ypv, s->yp);
+                continue;
+            }
+            fl_err(s->diag, fl_noloc, "cannot interpolate the solution at t = %.9g", t);
+            return -1;
+        }
+        copy_out(sc, gr->qy, s->y);
+        copy_out(sc, gr->qyp, s->yp);
+    }
+    return 0;
+}
+
+/* The energy integrals of the whole system at t: each group's up to t. */
+static void energy_at(fl_sim *s, double t)
+{
+    double sum[4] = {0, 0, 0, 0};
+    for (int g = 0; g < s->ngrun && s->energy; g++) {
+        fl_grun *gr = &s->grun[g];
+        double inc[4] = {0, 0, 0, 0};
+        const double *base = gr->e_t;
+        if (!fl_same_time(gr->t, t)) {
+            base = gr->e_tprev;
+            if (g_energy_quad(s, gr, gr->tprev, t, inc)) return;
+        }
+        for (int k = 0; k < 4; k++) sum[k] += base[k] + inc[k];
+    }
+    if (!s->energy) return;
+    s->e_diss = sum[0];
+    s->e_work = sum[1];
+    s->e_work_abs = sum[2];
+    s->e_loss_neg = sum[3];
+}
+
+static int progress(fl_sim *s, double t)
+{
+    fl_run *r = &s->run;
+    if (!r->progress) return 0;
+    fl_stats st = s->stats;
+    fl_groups_add_stats(s, &st);
+    int rp = r->progress(r->progress_user, t, &st);
+    if (!rp) return 0;
+    r->stopped = rp;
+    fl_err(s->diag, fl_noloc, "the run was stopped at t = %.9g", t);
+    return -1;
+}
+
+/* What happened at an event instant of groups whose values no output
+ * reads (run alone, before the others): the instant still has its rows. */
+typedef struct ginst {
+    double t;
+    int state, timed, extra; /* a state event, a time event, a third row (sample() ended) */
+    int g, k;                /* the group, and the event's place in the list (order at equal times) */
+    int used;
+} ginst;
+
+/* The event iteration of the groups ev[0 .. nev) at t, their samples
+ * ended (*extra: values changed then), unless terminate(): their restart.
+ * emit: the values after the event iteration go to the output. 1:
+ * terminate(). */
+static int process(fl_sim *s, double t, const int *ev, int nev, int emit, int *extra)
+{
+    const fl_system *sys = s->sys;
+    s->t_left = NAN;
+    for (int i = 0; i < nev; i++) {
+        fl_grun *gr = &s->grun[ev[i]];
+        const fl_scope *sc = &sys->groups[ev[i]];
+        int *dir = NULL;
+        if (gr->pending == 1) {
+            int *ld = fl_xcalloc((size_t)(sc->nr ? sc->nr : 1), sizeof(int));
+            if (IDAGetRootInfo(gr->ida, ld)) {
+                free(ld);
+                return -1;
+            }
+            for (int k = 0; k < sc->nr; k++) s->gdir[sc->r[k]] = ld[k];
+            free(ld);
+            dir = s->gdir;
+        }
+        s->sc = sc;
+        int rc = fl_event_iteration(s, t, dir, 1);
+        if (rc >= 0) rc = fl_settle_zero_roots(s, t);
+        s->sc = NULL;
+        for (int k = 0; dir && k < sc->nr; k++) s->gdir[sc->r[k]] = 0;
+        if (rc < 0) return -1;
+    }
+    if (emit && fl_run_emit(s, t)) return -1;
+    *extra = 0;
+    for (int i = 0; i < nev; i++) {
+        s->sc = &sys->groups[ev[i]];
+        int rc = fl_end_samples(s, t);
+        s->sc = NULL;
+        if (rc < 0) return -1;
+        *extra |= rc > 0;
+    }
+    if (emit && *extra && fl_run_emit(s, t)) return -1;
+    if (s->terminate) return 1;
+    for (int i = 0; i < nev; i++)
+        if (g_restart(s, &s->grun[ev[i]], t)) return -1;
+    return 0;
+}
+
+/* The event instant t of the groups in ev[0 .. nev), and of the groups run
+ * before that met at this instant (x, NULL: none): the values before, the
+ * event iterations, the values after. 1: terminate(). */
+static int instant(fl_sim *s, double t, const int *ev, int nev, const ginst *x)
+{
+    const fl_system *sys = s->sys;
+    int state = x ? x->state : 0, timed = x ? x->timed : 0, extra;
+    for (int i = 0; i < nev; i++) {
+        fl_grun *gr = &s->grun[ev[i]];
+        const fl_scope *sc = &sys->groups[ev[i]];
+        copy_out(sc, gr->yv, s->y);
+        copy_out(sc, gr->ypv, s->yp);
+        gr->here = 1;
+        if (gr->pending == 1) state = 1;
+        else timed = 1;
+    }
+    if (state) s->stats.state_events++;
+    else s->stats.time_events++;
+    if (fill_all(s, t, 0)) return -1;
+    energy_at(s, t);
+    /* the values just before the event (left limits of time events) */
+    s->t_left = timed ? t : NAN;
+    if (fl_run_emit(s, t)) return -1;
+    int rc = process(s, t, ev, nev, 0, &extra);
+    if (rc < 0) return -1;
+    if (fl_run_emit(s, t)) return -1;
+    if ((extra || (x && x->extra)) && fl_run_emit(s, t)) return -1;
+    return rc;
+}
+
+static int cmp_ginst(const void *a, const void *b)
+{
+    const ginst *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Groups whose values no output reads (a few positions selected, no
+ * energy audit) need no values at the others' instants: each runs alone
+ * from start to end with its own events (the best use of the cache: one
+ * group's memory at a time), and leaves the times of its events, which
+ * are instants with rows of their own. The groups the outputs read run
+ * after, in time order, with those instants. Not when a group may end the
+ * run early (terminate()). */
+static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
+{
+    fl_run *r = &s->run;
+    FL_VEC(ginst) list = {0};
+    int nalone = 0, done = 0;
+    for (int g = 0; g < s->ngrun; g++) nalone += !s->gneed[g];
+    for (int g = 0; g < s->ngrun; g++) {
+        if (s->gneed[g]) continue;
+        fl_grun *gr = &s->grun[g];
+        while (gr->t < target && !fl_same_time(gr->t, target)) {
+            int e = g_step(s, gr, target);
+            if (e < 0) goto fail;
+            if (!e) continue;
+            const fl_scope *sc = &s->sys->groups[g];
+            copy_out(sc, gr->yv, s->y);
+            copy_out(sc, gr->ypv, s->yp);
+            ginst in = {gr->t, gr->pending == 1, gr->pending == 2, 0, g, (int)list.n, 0};
+            if (process(s, gr->t, &g, 1, 0, &in.extra)) goto fail;
+            FL_VEC_PUSH(list, in);
+        }
+        /* (progress: the share of these groups done) */
+        done++;
+        if (r->progress && progress(s, r->t0 + (r->tend - r->t0) * done / (nalone + 1))) goto fail;
+    }
+    qsort(list.v, list.n, sizeof(ginst), cmp_ginst);
+    *out = list.v;
+    *nout = (int)list.n;
+    return 0;
+fail:
+    FL_VEC_FREE(list);
+    return -1;
+}
+
+int fl_groups_advance(fl_sim *s, double target)
+{
+    fl_run *r = &s->run;
+    const double t0 = r->t0, h = r->h, tend = r->tend;
+    int alone = s->gneed != NULL;
+    for (int g = 0; g < s->ngrun && alone; g++)
+        if (!s->gneed[g] && s->sys->groups[g].terminates) alone = 0;
+    ginst *xs = NULL;
+    int nx = 0, kx = 0;
+    if (alone && run_alone(s, target, &xs, &nx)) return -1;
+
+    gheap act = {s->heap, 0}, pend = {s->heap + s->ngrun, 0};
+    for (int g = 0; g < s->ngrun; g++)
+        if (!alone || s->gneed[g]) gh_push(s, &act, g);
+    int *ev = fl_xmalloc(sizeof(int) * (size_t)s->ngrun);
+    long *stamp = fl_xcalloc((size_t)s->ngrun, sizeof(long)), ninst = 0;
+    int ret = 0, grid_left = 1;
+    for (;;) {
+        double tg = grid_left ? fl_grid_time(t0, h, tend, r->kgrid) : INFINITY;
+        double ts = fmin(tg, target);
+        if (pend.n) ts = fmin(ts, s->grun[pend.a[0]].t);
+        if (kx < nx) ts = fmin(ts, xs[kx].t);
+        /* every group up to ts; the one that has come least far steps, so
+         * that an event found on the way lies inside the last step of every
+         * group (interpolated there) */
+        while (act.n && s->grun[act.a[0]].t < ts && !fl_same_time(s->grun[act.a[0]].t, ts)) {
+            int g = gh_pop(s, &act);
+            int e = g_step(s, &s->grun[g], target);
+            if (e < 0) {
+                ret = -1;
+                goto out;
+            }
+            if (e) {
+                gh_push(s, &pend, g);
+                ts = fmin(ts, s->grun[g].t);
+            } else {
+                gh_push(s, &act, g);
+            }
+        }
+        int nev = 0;
+        while (pend.n && fl_same_time(s->grun[pend.a[0]].t, ts)) ev[nev++] = gh_pop(s, &pend);
+        /* the events of the groups run alone that fall here, as one instant,
+         * with one event of each group (a group's next event at the same
+         * time is the next instant, as when it runs with the others) */
+        ginst x = {ts, 0, 0, 0, 0, 0, 0};
+        int nxh = 0;
+        ninst++;
+        for (int j = kx; j < nx && fl_same_time(xs[j].t, ts); j++) {
+            if (xs[j].used || stamp[xs[j].g] == ninst) continue;
+            stamp[xs[j].g] = ninst;
+            xs[j].used = 1;
+            nxh++;
+            x.state |= xs[j].state;
+            x.timed |= xs[j].timed;
+            x.extra |= xs[j].extra;
+        }
+        while (kx < nx && xs[kx].used) kx++;
+        if (nev || nxh) {
+            int rc = instant(s, ts, ev, nev, nxh ? &x : NULL);
+            if (rc) {
+                /* terminate(): the others at ts too, the run ends here */
+                if (rc > 0 && fill_all(s, ts, 1)) rc = -1;
+                r->t = ts;
+                ret = rc;
+                goto out;
+            }
+            for (int i = 0; i < nev; i++) gh_push(s, &act, ev[i]);
+            if (grid_left && fl_same_time(tg, ts)) {
+                if (tg >= tend) grid_left = 0;
+                r->kgrid++;
+            }
+        } else if (grid_left && fl_same_time(tg, ts)) {
+            s->t_left = NAN;
+            if (fill_all(s, ts, 0)) {
+                ret = -1;
+                goto out;
+            }
+            energy_at(s, ts);
+            if (fl_run_emit(s, ts) || progress(s, ts)) { /* (progress at output points: its counters cost O(groups)) */
+                ret = -1;
+                goto out;
+            }
+            if (tg >= tend) grid_left = 0;
+            r->kgrid++;
+        }
+        r->t = ts;
+        if (ts >= target || (fl_same_time(ts, target) && !pend.n && kx >= nx)) break;
+    }
+    /* every group stopped at the target */
+    if (fill_all(s, target, 1)) ret = -1;
+    energy_at(s, target);
+    r->t = target;
+out:
+    free(ev);
+    free(stamp);
+    free(xs);
+    return ret;
+}

@@ -16,6 +16,9 @@
  *                    between two RESTITUTION stops (HardStop, cor 0.8, gap
  *                    +-0.01 m) on the one Fixed ground, each driven by its own
  *                    Sine force (amplitude 20..36 N, 4..9 Hz, own phase); 0.5 s
+ *   gen bounce-coupled N  the same bodies, neighbours joined by a weak
+ *                    SpringDamper (1 N/m, 0.01 N s/m): one coupled group
+ *                    moving practically as the independent bodies do
  * Output on stdout. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,10 +133,12 @@ static void fricchain(long n)
     printf("  annotation(experiment(StopTime=2, Interval=0.004, Tolerance=1e-6));\nend FrictionChain;\n");
 }
 
-/* N independent bouncing bodies: nothing couples them but the ground. */
-static void bounce(long n)
+/* N independent bouncing bodies: nothing couples them but the ground
+ * (coupled: neighbours joined by weak spring-dampers). */
+static void bounce(long n, int coupled)
 {
-    printf("model Bounce \"%ld independent bodies between restitution stops, each with its own sine force\"\n", n);
+    printf("model Bounce \"%ld %s bodies between restitution stops, each with its own sine force\"\n", n,
+           coupled ? "weakly coupled" : "independent");
     printf("  " MTC "Fixed ground;\n");
     for (long i = 1; i <= n; i++) {
         double amp = 20 + (double)(i % 17), f = 4 + 5.0 * (double)(i % 13) / 12, ph = 0.1 * (double)(i % 31);
@@ -143,12 +148,15 @@ static void bounce(long n)
                i);
         printf("  Modelica.Mechanics.Translational.Sources.Force f%ld;\n", i);
         printf("  Modelica.Blocks.Sources.Sine sine%ld(amplitude=%g, f=%.6g, phase=%g);\n", i, amp, f, ph);
+        if (coupled && i < n) printf("  " MTC "SpringDamper sd%ld(c=1, d=0.01);\n", i);
     }
     printf("equation\n");
     for (long i = 1; i <= n; i++)
         printf("  connect(ground.flange, hs%ld.C);\n  connect(hs%ld.R, m%ld.flange_a);\n"
                "  connect(f%ld.flange, m%ld.flange_b);\n  connect(sine%ld.y, f%ld.f);\n",
                i, i, i, i, i, i, i);
+    for (long i = 1; coupled && i < n; i++)
+        printf("  connect(m%ld.flange_b, sd%ld.flange_a);\n  connect(sd%ld.flange_b, m%ld.flange_a);\n", i, i, i, i + 1);
     printf("  annotation(experiment(StopTime=0.5, Interval=0.001, Tolerance=1e-6));\nend Bounce;\n");
 }
 
@@ -189,7 +197,7 @@ static void hoscnet(long n)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: gen chain|chain-user|chain-array|hosc|hoscnet|fricchain|bounce N\n");
+        fprintf(stderr, "usage: gen chain|chain-user|chain-array|hosc|hoscnet|fricchain|bounce|bounce-coupled N\n");
         return 2;
     }
     long n = atol(argv[2]);
@@ -203,7 +211,8 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "chain-user") == 0) chain_user(n);
     else if (strcmp(argv[1], "chain-array") == 0) chain_array(n);
     else if (strcmp(argv[1], "fricchain") == 0) fricchain(n);
-    else if (strcmp(argv[1], "bounce") == 0) bounce(n);
+    else if (strcmp(argv[1], "bounce") == 0) bounce(n, 0);
+    else if (strcmp(argv[1], "bounce-coupled") == 0) bounce(n, 1);
     else {
         fprintf(stderr, "gen: unknown model '%s'\n", argv[1]);
         return 2;

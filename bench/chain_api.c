@@ -24,23 +24,30 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static long peak_rss_kb(void)
+/* a line of /proc/self/status in KB: "VmHWM:" (peak) or "VmRSS:" (now) */
+static long status_kb(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;
+    size_t len = strlen(key);
     while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "VmHWM:", 6) == 0) kb = atol(line + 6);
+        if (strncmp(line, key, len) == 0) kb = atol(line + len);
     if (f) fclose(f);
     return kb;
+}
+
+static long peak_rss_kb(void)
+{
+    return status_kb("VmHWM:");
 }
 
 static void heap(const char *what)
 {
     if (!getenv("CHAIN_HEAP")) return;
     struct mallinfo2 mi = mallinfo2();
-    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss peak %ld KB\n", what, mi.uordblks / 1024,
-            mi.arena / 1024, mi.hblkhd / 1024, peak_rss_kb());
+    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss %ld KB, rss peak %ld KB\n", what,
+            mi.uordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024, status_kb("VmRSS:"), peak_rss_kb());
 }
 
 static void must(int rc, fl_diag *d)
@@ -144,6 +151,7 @@ int main(int argc, char **argv)
     double t2 = now();
     fl_sim *sim = fl_sim_new(sys, d);
     if (!sim) must(-1, d);
+    heap("after fl_sim_new");
     fl_sim_opts o = fl_sim_default_opts(sys);
     o.start_time = 0;
     o.stop_time = CHAIN_STOP;

@@ -181,6 +181,17 @@ void fl_system_free(fl_system *s)
     free(s);
 }
 
+/* What only the compile stages read goes once every stage has run (keep
+ * this call after the last of them): the (row, col) of each Jacobian
+ * entry (fl_compile_init builds the initialisation pattern from it); and
+ * the heap that compiling freed goes back to the system. */
+static void drop_compile_only(fl_system *s)
+{
+    free(s->jent_rc);
+    s->jent_rc = NULL;
+    fl_heap_trim();
+}
+
 static void system_cleanup(void *s)
 {
     fl_system_free(s);
@@ -224,6 +235,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     }
     s->linsolver = s->n > FL_KLU_THRESHOLD ? FL_SOLVER_KLU : FL_SOLVER_DENSE;
     for (int i = 0; i < s->nblocks && !s->has_time_events; i++) s->has_time_events = 1;
+    drop_compile_only(s);
     return s;
 }
 

@@ -72,6 +72,8 @@ void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *col
     for (int j = 0; j < ncol; j++) c->colptr[j + 1] += c->colptr[j];
     c->nnz = nnz;
     free(t);
+    /* duplicates share a slot: the pattern keeps nnz rows, not one per pair */
+    c->rowind = fl_shrink(c->rowind, sizeof(int) * (size_t)(nnz ? nnz : 1));
 }
 
 void fl_csc_free(fl_csc *c)
@@ -198,7 +200,7 @@ static void add_entry(pend_vec *v, int row, int col, int src, double mult, int c
     p.col = col;
     p.e.src = src;
     p.e.mult = mult;
-    p.e.cj = cj;
+    p.e.cj = cj != 0;
     p.e.slot = p.e.islot = p.e.rslot = -1;
     FL_VEC_PUSH(*v, p);
 }

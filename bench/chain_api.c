@@ -1,13 +1,15 @@
 /* chain_api.c - the benchmark chain of chain.h built through flange's C API
  * (no Modelica text), compiled and simulated:
  *
- *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE]
+ *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE] [--compile-only]
  *
  * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
  * lsetups=... events=... x1=... v1=... rss_kb=..." with the first wagon at
  * the stop time. Only m1.s and m1.v are computed as outputs; --dump writes
  * the final position and velocity of every wagon ("x v" per line), for the
- * accuracy comparison with the other implementations. */
+ * accuracy comparison with the other implementations. --compile-only stops
+ * after fl_compile (and prints build_s, compile_s, rss_kb): the memory of
+ * building and compiling alone, for a heap profiler. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +87,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] "
-                        "[--dump FILE]\n");
+                        "[--dump FILE] [--compile-only]\n");
         return 2;
     }
     long n = atol(argv[1]);
-    int events = -1, energy = 0;
+    int events = -1, energy = 0, compile_only = 0;
     double rtol = CHAIN_RTOL;
     const char *dump = NULL;
     for (int i = 2; i < argc; i++) {
@@ -98,6 +100,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--no-contact-events") == 0) events = 0;
         else if (strcmp(argv[i], "--contact-events") == 0) events = 1;
         else if (strcmp(argv[i], "--energy") == 0) energy = 1;
+        else if (strcmp(argv[i], "--compile-only") == 0) compile_only = 1;
     }
     fl_diag *d = fl_diag_new();
     double t0 = now();
@@ -145,6 +148,13 @@ int main(int argc, char **argv)
     heap("after compiling");
     if (!sys) must(-1, d);
     long rss_compile = peak_rss_kb();
+    if (compile_only) {
+        printf("build_s=%.4f compile_s=%.4f rss_kb=%ld\n", t1 - t0, now() - t1, rss_compile);
+        fl_system_free(sys);
+        fl_model_free(m);
+        fl_diag_free(d);
+        return 0;
+    }
     fl_model_free(m); /* the system stands alone */
     m = NULL;
     heap("after freeing the model");

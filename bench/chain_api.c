@@ -1,13 +1,15 @@
 /* chain_api.c - the benchmark chain of chain.h built through flange's C API
  * (no Modelica text), compiled and simulated:
  *
- *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE]
+ *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE] [--compile-only]
  *
  * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
  * lsetups=... events=... x1=... v1=... rss_kb=..." with the first wagon at
  * the stop time. Only m1.s and m1.v are computed as outputs; --dump writes
  * the final position and velocity of every wagon ("x v" per line), for the
- * accuracy comparison with the other implementations. */
+ * accuracy comparison with the other implementations. --compile-only stops
+ * after fl_compile (and prints build_s, compile_s, rss_kb): the memory of
+ * building and compiling alone, for a heap profiler. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,23 +26,30 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static long peak_rss_kb(void)
+/* a line of /proc/self/status in KB: "VmHWM:" (peak) or "VmRSS:" (now) */
+static long status_kb(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;
+    size_t len = strlen(key);
     while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "VmHWM:", 6) == 0) kb = atol(line + 6);
+        if (strncmp(line, key, len) == 0) kb = atol(line + len);
     if (f) fclose(f);
     return kb;
+}
+
+static long peak_rss_kb(void)
+{
+    return status_kb("VmHWM:");
 }
 
 static void heap(const char *what)
 {
     if (!getenv("CHAIN_HEAP")) return;
     struct mallinfo2 mi = mallinfo2();
-    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss peak %ld KB\n", what, mi.uordblks / 1024,
-            mi.arena / 1024, mi.hblkhd / 1024, peak_rss_kb());
+    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss %ld KB, rss peak %ld KB\n", what,
+            mi.uordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024, status_kb("VmRSS:"), peak_rss_kb());
 }
 
 static void must(int rc, fl_diag *d)
@@ -78,11 +87,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] "
-                        "[--dump FILE]\n");
+                        "[--dump FILE] [--compile-only]\n");
         return 2;
     }
     long n = atol(argv[1]);
-    int events = -1, energy = 0;
+    int events = -1, energy = 0, compile_only = 0;
     double rtol = CHAIN_RTOL;
     const char *dump = NULL;
     for (int i = 2; i < argc; i++) {
@@ -91,6 +100,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--no-contact-events") == 0) events = 0;
         else if (strcmp(argv[i], "--contact-events") == 0) events = 1;
         else if (strcmp(argv[i], "--energy") == 0) energy = 1;
+        else if (strcmp(argv[i], "--compile-only") == 0) compile_only = 1;
     }
     fl_diag *d = fl_diag_new();
     double t0 = now();
@@ -138,12 +148,20 @@ int main(int argc, char **argv)
     heap("after compiling");
     if (!sys) must(-1, d);
     long rss_compile = peak_rss_kb();
+    if (compile_only) {
+        printf("build_s=%.4f compile_s=%.4f rss_kb=%ld\n", t1 - t0, now() - t1, rss_compile);
+        fl_system_free(sys);
+        fl_model_free(m);
+        fl_diag_free(d);
+        return 0;
+    }
     fl_model_free(m); /* the system stands alone */
     m = NULL;
     heap("after freeing the model");
     double t2 = now();
     fl_sim *sim = fl_sim_new(sys, d);
     if (!sim) must(-1, d);
+    heap("after fl_sim_new");
     fl_sim_opts o = fl_sim_default_opts(sys);
     o.start_time = 0;
     o.stop_time = CHAIN_STOP;

@@ -9,31 +9,36 @@
 #include "components/user.h"
 #include "output/select.h"
 
-typedef FL_VEC(fl_var) var_vec;
 
 static const char *const energy_names[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
                                            "energy.drift"};
 
-static void add_var(var_vec *v, int inst, int kind, int def, int index)
+/* The output variables, written to out when it is not NULL; returns their
+ * number. Run twice (count, then fill) so that the table, which lives as
+ * long as the system, is allocated once at its size. */
+static int add_var(fl_var *out, int n, int inst, int kind, int def, int index)
 {
-    fl_var x = {inst, (unsigned char)kind, kind == OV_ENERGY, (unsigned short)def, index};
-    FL_VEC_PUSH(*v, x);
+    if (out) {
+        fl_var x = {inst, (unsigned char)kind, kind == OV_ENERGY, (unsigned short)def, index};
+        out[n] = x;
+    }
+    return n + 1;
 }
 
-void fl_compile_vars(fl_system *s)
+static int list_vars(fl_system *s, fl_var *out)
 {
-    var_vec v = {0};
+    int n = 0;
     for (int i = 0; i < s->ninst; i++) {
         fl_inst_rt *ir = &s->insts[i];
         const fl_class *c = ir->cls;
-        ir->var0 = (int)v.n;
-        for (int k = 0; k < c->nvars; k++) add_var(&v, i, OV_CLASS, k, k);
+        ir->var0 = n;
+        for (int k = 0; k < c->nvars; k++) n = add_var(out, n, i, OV_CLASS, k, k);
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind == FL_PORT_OUTPUT && c->block) {
-                if (pd->width == 0) add_var(&v, i, OV_BLOCK_OUT, k, 0);
+                if (pd->width == 0) n = add_var(out, n, i, OV_BLOCK_OUT, k, 0);
                 else
-                    for (int q = 0; q < ir->nout; q++) add_var(&v, i, OV_BLOCK_OUT, k, q);
+                    for (int q = 0; q < ir->nout; q++) n = add_var(out, n, i, OV_BLOCK_OUT, k, q);
             }
         }
         for (int k = 0; k < c->nports; k++) {
@@ -43,20 +48,28 @@ void fl_compile_vars(fl_system *s)
             if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
             if (c->port_ext) continue; /* user classes show their inputs as variables */
             int w = pd->width > 0 ? pd->width : 1;
-            for (int q = 0; q < w; q++) add_var(&v, i, OV_INPUT, k, pr->sig - ir->in0 + q);
+            for (int q = 0; q < w; q++) n = add_var(out, n, i, OV_INPUT, k, pr->sig - ir->in0 + q);
         }
         for (int k = 0; k < c->nports; k++) {
             const fl_port_def *pd = &c->ports[k];
             if (pd->kind != FL_PORT_FLANGE || s->ports[ir->port0 + k].node < 0) continue;
-            add_var(&v, i, OV_PORT_S, k, k);
-            add_var(&v, i, OV_PORT_F, k, k);
+            n = add_var(out, n, i, OV_PORT_S, k, k);
+            n = add_var(out, n, i, OV_PORT_F, k, k);
         }
     }
     /* the energy audit, written on request */
-    s->energy_var0 = (int)v.n;
-    for (int k = 0; k < 5; k++) add_var(&v, 0, OV_ENERGY, 0, k);
-    s->nvars = (int)v.n;
-    s->vars = fl_xrealloc(v.v, sizeof(fl_var) * (v.n ? v.n : 1)); /* no growth slack */
+    s->energy_var0 = n;
+    for (int k = 0; k < 5; k++) n = add_var(out, n, 0, OV_ENERGY, 0, k);
+    return n;
+}
+
+void fl_compile_vars(fl_system *s)
+{
+    int n = list_vars(s, NULL);
+    fl_var *v = fl_xmalloc(sizeof(fl_var) * (size_t)n);
+    list_vars(s, v);
+    s->vars = v;
+    s->nvars = n;
 }
 
 void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
@@ -179,6 +192,17 @@ void fl_system_free(fl_system *s)
     free(s);
 }
 
+/* What only the compile stages read goes once every stage has run (keep
+ * this call after the last of them): the (row, col) of each Jacobian
+ * entry (fl_compile_init builds the initialisation pattern from it); and
+ * the heap that compiling freed goes back to the system. */
+static void drop_compile_only(fl_system *s)
+{
+    free(s->jent_rc);
+    s->jent_rc = NULL;
+    fl_heap_trim();
+}
+
 static void system_cleanup(void *s)
 {
     fl_system_free(s);
@@ -207,13 +231,16 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     }
     int rc = fl_compile_params(s, m, d);
     if (!rc) rc = fl_compile_structure(s, m, d);
+    fl_heap_trim(); /* each stage's scratch memory goes back before the next one touches new pages */
     if (!rc) rc = fl_compile_layout(s, d);
+    fl_heap_trim();
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;
         for (int j = 0; j < fl_ops_natt(ops); j++)
             if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
     if (!rc) rc = fl_compile_init(s, m->strict_init, d);
+    fl_heap_trim();
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
     fl_cleanup_pop(&cl);
@@ -223,6 +250,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     }
     s->linsolver = s->n > FL_KLU_THRESHOLD ? FL_SOLVER_KLU : FL_SOLVER_DENSE;
     for (int i = 0; i < s->nblocks && !s->has_time_events; i++) s->has_time_events = 1;
+    drop_compile_only(s);
     return s;
 }
 

@@ -144,6 +144,12 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
 {
     int n = s->n, N = n + s->nd;
     ivec rows = {0}, cols = {0};
+    /* the Jacobian's entries and at most two per condition: no doubling on the way */
+    size_t cap = (size_t)s->njent + 2 * (size_t)ncond + 8;
+    rows.v = fl_xmalloc(sizeof(int) * cap);
+    rows.cap = cap;
+    cols.v = fl_xmalloc(sizeof(int) * cap);
+    cols.cap = cap;
     for (int i = 0; i < s->njent; i++) {
         int r = s->jent_rc[2 * i], c = s->jent_rc[2 * i + 1];
         if (s->jent[i].cj) c = s->dpos[c] >= 0 ? n + s->dpos[c] : -1;

@@ -24,54 +24,62 @@ const char *fl_body_kind_name(fl_body_kind k)
 
 /* ---- sparse patterns --------------------------------------------------- */
 
-typedef struct rcpair { int row, col, i; } rcpair;
-
-/* Stable counting sort of m pairs by row (bycol = 0) or column, into out. */
-static void count_sort(const rcpair *in, rcpair *out, int m, int nkeys, int bycol)
+/* Stable counting sort of the m pair indices in[] by key[in[k] * stride]
+ * (keys in [0, nkeys)), into out: the pairs themselves are not copied. */
+static void count_sort(const int *in, int *out, int m, const int *key, size_t stride, int nkeys)
 {
     int *start = fl_xcalloc((size_t)nkeys + 1, sizeof(int));
-    for (int k = 0; k < m; k++) start[(bycol ? in[k].col : in[k].row) + 1]++;
+    for (int k = 0; k < m; k++) start[key[(size_t)in[k] * stride] + 1]++;
     for (int j = 0; j < nkeys; j++) start[j + 1] += start[j];
-    for (int k = 0; k < m; k++) out[start[bycol ? in[k].col : in[k].row]++] = in[k];
+    for (int k = 0; k < m; k++) out[start[key[(size_t)in[k] * stride]]++] = in[k];
     free(start);
 }
 
-void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot)
+/* fl_csc_build with pair i at rows[i * rstride], cols[i * cstride]. */
+static void csc_build(fl_csc *c, int nrow, int ncol, const int *rows, size_t rstride, const int *cols,
+                      size_t cstride, int npairs, int *slot)
 {
     memset(c, 0, sizeof *c);
     c->n = nrow;
     c->ncol = ncol;
-    rcpair *t = fl_xmalloc(sizeof(rcpair) * (size_t)(npairs ? npairs : 1));
+    int *t = fl_xmalloc(sizeof(int) * (size_t)(npairs ? npairs : 1));
     int m = 0;
     for (int i = 0; i < npairs; i++) {
-        if (rows[i] < 0 || cols[i] < 0) {
+        if (rows[(size_t)i * rstride] < 0 || cols[(size_t)i * cstride] < 0) {
             if (slot) slot[i] = -1;
             continue;
         }
-        t[m].row = rows[i];
-        t[m].col = cols[i];
-        t[m].i = i;
-        m++;
+        t[m++] = i;
     }
     /* by column, then row: two linear passes instead of a comparison sort */
-    rcpair *u = fl_xmalloc(sizeof(rcpair) * (size_t)(m ? m : 1));
-    count_sort(t, u, m, nrow, 0);
-    count_sort(u, t, m, ncol, 1);
+    int *u = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
+    count_sort(t, u, m, rows, rstride, nrow);
+    count_sort(u, t, m, cols, cstride, ncol);
     free(u);
     c->colptr = fl_xcalloc((size_t)ncol + 1, sizeof(int));
     c->rowind = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
-    int nnz = 0;
+    int nnz = 0, pr = -1, pc = -1;
     for (int k = 0; k < m; k++) {
-        if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
-            c->rowind[nnz] = t[k].row;
-            c->colptr[t[k].col + 1]++;
+        int r = rows[(size_t)t[k] * rstride], col = cols[(size_t)t[k] * cstride];
+        if (k == 0 || r != pr || col != pc) {
+            c->rowind[nnz] = r;
+            c->colptr[col + 1]++;
             nnz++;
         }
-        if (slot) slot[t[k].i] = nnz - 1;
+        pr = r;
+        pc = col;
+        if (slot) slot[t[k]] = nnz - 1;
     }
     for (int j = 0; j < ncol; j++) c->colptr[j + 1] += c->colptr[j];
     c->nnz = nnz;
     free(t);
+    /* duplicates share a slot: the pattern keeps nnz rows, not one per pair */
+    c->rowind = fl_shrink(c->rowind, sizeof(int) * (size_t)(nnz ? nnz : 1));
+}
+
+void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot)
+{
+    csc_build(c, nrow, ncol, rows, 1, cols, 1, npairs, slot);
 }
 
 void fl_csc_free(fl_csc *c)
@@ -198,7 +206,7 @@ static void add_entry(pend_vec *v, int row, int col, int src, double mult, int c
     p.col = col;
     p.e.src = src;
     p.e.mult = mult;
-    p.e.cj = cj;
+    p.e.cj = cj != 0;
     p.e.slot = p.e.islot = p.e.rslot = -1;
     FL_VEC_PUSH(*v, p);
 }
@@ -421,40 +429,37 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             add_kin(s, &pv, row, s->con_node[c->k0 + i], c->level, -1, s->con_coef[c->k0 + i]);
     }
     int np = (int)pv.n;
-    int *rows = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
-    int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
-    int *slot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
-    for (int i = 0; i < np; i++) {
-        rows[i] = pv.v[i].row;
-        cols[i] = pv.v[i].col;
-    }
-    fl_csc_build(&s->jpat, n, n, rows, cols, np, slot);
-    /* re-initialisation matrix: unknowns are algebraic y and yp of differential y */
-    for (int i = 0; i < np; i++) {
-        int col = pv.v[i].col;
-        int is_cj = pv.v[i].e.cj;
-        cols[i] = (s->id[col] && is_cj) || (!s->id[col] && !is_cj) ? col : -1;
-    }
-    int *rslot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
-    fl_csc_build(&s->rpat, n, n, rows, cols, np, rslot);
-    s->njent = np;
-    s->jent = fl_xmalloc(sizeof(fl_jentry) * (size_t)(np ? np : 1));
-    for (int i = 0; i < np; i++) {
-        s->jent[i] = pv.v[i].e;
-        s->jent[i].slot = slot[i];
-        s->jent[i].rslot = rslot[i];
-    }
-    /* keep (row, col) for the initialisation pattern, built with the conditions */
+    /* (row, col) of each entry, kept for the patterns built with the
+     * conditions (fl_compile_init; freed when compiling ends) */
     s->jent_rc = fl_xmalloc(sizeof(int) * (size_t)(2 * np + 1));
     for (int i = 0; i < np; i++) {
         s->jent_rc[2 * i] = pv.v[i].row;
         s->jent_rc[2 * i + 1] = pv.v[i].col;
     }
-    free(rows);
+    /* the entries take the pending list's place (fl_jentry is smaller than
+     * pend, so entry i is written before pend i + 1 is read) */
+    for (int i = 0; i < np; i++) {
+        fl_jentry e = pv.v[i].e;
+        memcpy((char *)pv.v + sizeof(fl_jentry) * (size_t)i, &e, sizeof e);
+    }
+    s->njent = np;
+    s->jent = np ? fl_shrink(pv.v, sizeof(fl_jentry) * (size_t)np) : fl_xcalloc(1, sizeof(fl_jentry));
+    if (!np) FL_VEC_FREE(pv);
+    pv.v = NULL;
+    int *slot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    csc_build(&s->jpat, n, n, s->jent_rc, 2, s->jent_rc + 1, 2, np, slot);
+    for (int i = 0; i < np; i++) s->jent[i].slot = slot[i];
+    /* re-initialisation matrix: unknowns are algebraic y and yp of differential y */
+    int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
+    for (int i = 0; i < np; i++) {
+        int col = s->jent_rc[2 * i + 1];
+        int is_cj = s->jent[i].cj;
+        cols[i] = (s->id[col] && is_cj) || (!s->id[col] && !is_cj) ? col : -1;
+    }
+    csc_build(&s->rpat, n, n, s->jent_rc, 2, cols, 1, np, slot);
+    for (int i = 0; i < np; i++) s->jent[i].rslot = slot[i];
     free(cols);
     free(slot);
-    free(rslot);
-    FL_VEC_FREE(pv);
 
     /* structural regularity of the iteration matrix */
     int rc = 0;

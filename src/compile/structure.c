@@ -1302,7 +1302,8 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
             FL_VEC_PUSH(conds, c);
         }
     }
-    s->conds = conds.v;
+    /* no growth slack: the conditions live as long as the system */
+    s->conds = fl_shrink(conds.v, sizeof(fl_cond) * (conds.n ? conds.n : 1));
     s->ncond = (int)conds.n;
 }
 

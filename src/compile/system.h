@@ -153,26 +153,28 @@ typedef struct fl_inst_rt {
 enum { CV_ATTR = 0, CV_INPUT, CV_OWN, CV_ELEM };
 
 /* Initial condition: level-quantity(node_p) - level-quantity(node_m) +
- * offset = value (or = input at t0). */
+ * offset = value (or = input at t0). The doubles and pointers first and
+ * the small fields last (80 bytes: big models have several per
+ * component). */
 typedef struct fl_cond {
-    int level;
-    int node_p, node_m; /* -1: nothing */
     double offset;
-    int source;  /* CV_* */
     double value;
-    int sig;
-    int elem, row; /* CV_OWN: element and own unknown (y[own + row] = value); CV_ELEM: element and row */
-    int weak;    /* 1: used only if the conditions are otherwise incomplete;
-                    2: not fixed: used only to complete under-determined
-                    initial conditions (filled), else named in messages */
-    int guess;   /* a start value the user gave: a first guess for the initialisation */
-    int prio;    /* weak 2: lower is taken first to complete the conditions
-                    (a start value the user gave, then by stateSelect) */
-    int filled;  /* weak 2, taken: the conditions were under-determined */
-    int quiet;   /* weak 2: a start value of flange's own Modelica text (a NoInit block): taken silently */
     double nominal; /* the nominal attribute the user gave, 0 if none */
     char *label; /* "mass1.s" */
     fl_loc loc;
+    int node_p, node_m; /* -1: nothing */
+    int sig;
+    int elem, row; /* CV_OWN: element and own unknown (y[own + row] = value); CV_ELEM: element and row */
+    int prio;    /* weak 2: lower is taken first to complete the conditions
+                    (a start value the user gave, then by stateSelect) */
+    signed char level;
+    signed char source;  /* CV_* */
+    signed char weak;    /* 1: used only if the conditions are otherwise incomplete;
+                            2: not fixed: used only to complete under-determined
+                            initial conditions (filled), else named in messages */
+    signed char guess;   /* a start value the user gave: a first guess for the initialisation */
+    signed char filled;  /* weak 2, taken: the conditions were under-determined */
+    signed char quiet;   /* weak 2: a start value of flange's own Modelica text (a NoInit block): taken silently */
 } fl_cond;
 
 enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT, OV_ENERGY };
@@ -192,9 +194,9 @@ typedef struct fl_var {
  * cj != 0; added to the IDA matrix at slot, and to the initialisation and
  * re-initialisation matrices at islot/rslot (-1: not there). */
 typedef struct fl_jentry {
-    int src;
     double mult;
-    int cj;
+    int src : 31;   /* 24 bytes with the flag: a big model has tens of entries per component */
+    unsigned cj : 1;
     int slot, islot, rslot;
 } fl_jentry;
 

@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Allocation failures unwind to the caller's recovery point (guard.h):
  * the public function in progress reports "out of memory" and fails. */
@@ -26,6 +29,19 @@ void *fl_xrealloc(void *p, size_t n)
     void *q = fl_test_alloc_check() ? NULL : realloc(p, n ? n : 1);
     if (!q) fl_fail_oom(n); /* p is still the caller's */
     return q;
+}
+
+void *fl_shrink(void *p, size_t n)
+{
+    void *q = p ? realloc(p, n ? n : 1) : NULL;
+    return q ? q : p;
+}
+
+void fl_heap_trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 char *fl_xstrdup(const char *s)

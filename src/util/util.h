@@ -20,6 +20,12 @@
 void *fl_xmalloc(size_t n);
 void *fl_xcalloc(size_t n, size_t size);
 void *fl_xrealloc(void *p, size_t n);
+/* p (an allocation of at least n bytes) cut to n bytes, or p itself when
+ * the allocator cannot: never fails. */
+void *fl_shrink(void *p, size_t n);
+/* Gives the heap freed so far back to the system (glibc's malloc_trim;
+ * nothing elsewhere). */
+void fl_heap_trim(void);
 char *fl_xstrdup(const char *s);
 char *fl_xstrndup(const char *s, size_t n);
 char *fl_xsprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -366,7 +366,7 @@ class Model:
         return [i for i, b in enumerate(self._names_b) if any(r.fullmatch(b) for r in rx)]
 
     def simulate(self, stop=None, params=None, vars=None, start=None, interval=None, tolerance=None,
-                 solver="auto", contacts=None, energy=True, max_rows=None):
+                 solver="auto", contacts=None, energy=True, max_rows=None, one_integrator=False):
         """Run the model once; returns a Result ({"time": ..., name: ...}).
 
         stop, start  the time span (default: the experiment annotation)
@@ -389,10 +389,12 @@ class Model:
                      (--no-contact-events)
         energy       keep the energy audit (default, as flange simulate;
                      False is --no-energy: faster, energy.* are NaN)
-        max_rows     the most output points (--max-rows; default 10^8)"""
+        max_rows     the most output points (--max-rows; default 10^8)
+        one_integrator  True: one integrator for the whole model, also when
+                     it falls into independent groups (--one-integrator)"""
         return self._simulate(stop=stop, params=params, vars=vars, start=start, interval=interval,
                               tolerance=tolerance, solver=solver, contacts=contacts, energy=energy,
-                              max_rows=max_rows, prior=[])
+                              max_rows=max_rows, prior=[], one_integrator=one_integrator)
 
     def sweep(self, params=None, collect=None, samples=None, seed=1, lhs=False, runs=None, save=None, threads=0,
               start=None, stop=None, interval=None, tolerance=None, solver="auto", output=None, progress=None):
@@ -429,7 +431,7 @@ class Model:
                          Error=Error, diag=_Diag, progress=progress)
 
     def _simulate(self, stop, params, vars, start, interval, tolerance, solver, contacts, energy, max_rows,
-                  prior):
+                  prior, one_integrator=False):
         self._check_open()
         if solver not in _lib.FL_SOLVER:
             raise ValueError("flange: solver must be 'auto', 'dense' or 'klu', not %r" % (solver,))
@@ -457,6 +459,7 @@ class Model:
         o.solver = _lib.FL_SOLVER[solver]
         o.contacts = _lib.FL_CONTACTS[contacts]
         o.energy = 1 if energy else 0
+        o.one_integrator = 1 if one_integrator else 0
         if max_rows is not None:
             if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral) or max_rows < 1:
                 raise ValueError("flange: max_rows must be a positive whole number, got %r" % (max_rows,))
@@ -641,7 +644,7 @@ def _collect(sim, o, nvars, sel, rows_est, limit, d):
 
 def simulate(path=None, stop=None, params=None, vars=None, model=None, start=None, interval=None,
              tolerance=None, libs=None, solver="auto", contacts=None, energy=True, max_rows=None,
-             strict_init=False):
+             strict_init=False, one_integrator=False):
     """Load, compile and run a model once, as `flange simulate` does;
     returns a Result: {"time": array, name: array, ...} with every output
     point (the Interval grid and both sides of every event).
@@ -651,15 +654,15 @@ def simulate(path=None, stop=None, params=None, vars=None, model=None, start=Non
               (--param): numbers, bools or Modelica expressions; bindings
               that depend on them see the new values
     vars      globs selecting variables (--vars); default all but energy.*
-    stop, start, interval, tolerance, solver, contacts, energy, max_rows
-              as Model.simulate (--stop, --start, ...)
+    stop, start, interval, tolerance, solver, contacts, energy, max_rows,
+    one_integrator  as Model.simulate (--stop, --start, ...)
 
     Raises flange.Error with the messages flange simulate prints."""
     m = _load(path, model, params, libs, strict_init)
     try:
         return m._simulate(stop=stop, params=None, vars=vars, start=start, interval=interval, tolerance=tolerance,
                            solver=solver, contacts=contacts, energy=energy, max_rows=max_rows,
-                           prior=m._load_items)
+                           prior=m._load_items, one_integrator=one_integrator)
     finally:
         m.close()
 

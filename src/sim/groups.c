@@ -724,7 +724,7 @@ static int cmp_ginst(const void *a, const void *b)
  * group's memory at a time), and leaves the times of its events, which
  * are instants with rows of their own. The groups the outputs read run
  * after, in time order, with those instants. Not when a group may end the
- * run early (terminate()). */
+ * run early (terminate()): the others must not have run past that. */
 static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
 {
     fl_run *r = &s->run;
@@ -764,7 +764,7 @@ int fl_groups_advance(fl_sim *s, double target)
     const double t0 = r->t0, h = r->h, tend = r->tend;
     int alone = s->gneed != NULL;
     for (int g = 0; g < s->ngrun && alone; g++)
-        if (!s->gneed[g] && s->sys->groups[g].terminates) alone = 0;
+        if (s->sys->groups[g].terminates) alone = 0; /* (the others would have run past its end) */
     ginst *xs = NULL;
     int nx = 0, kx = 0;
     if (alone && run_alone(s, target, &xs, &nx)) return -1;

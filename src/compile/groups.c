@@ -71,7 +71,7 @@ static int cmp_gpair(const void *a, const void *b)
 static glist to_glist(gpair_vec *v, int ng)
 {
     glist l;
-    qsort(v->v, v->n, sizeof(gpair), cmp_gpair);
+    if (v->n) qsort(v->v, v->n, sizeof(gpair), cmp_gpair);
     l.ptr = fl_xcalloc((size_t)ng + 1, sizeof(int));
     l.x = fl_xmalloc(sizeof(int) * (v->n ? v->n : 1));
     size_t m = 0;

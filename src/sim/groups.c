@@ -749,7 +749,7 @@ static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
         done++;
         if (r->progress && progress(s, r->t0 + (r->tend - r->t0) * done / (nalone + 1))) goto fail;
     }
-    qsort(list.v, list.n, sizeof(ginst), cmp_ginst);
+    if (list.n) qsort(list.v, list.n, sizeof(ginst), cmp_ginst);
     *out = list.v;
     *nout = (int)list.n;
     return 0;

@@ -579,7 +579,9 @@ static int fill_all(fl_sim *s, double t, int all)
             continue;
         }
         if (IDAGetDky(gr->ida, t, 0, gr->qy) || IDAGetDky(gr->ida, t, 1, gr->qyp)) {
-            if (s->gneed && !s->gneed[g]) { /* (stepped past t: no output reads it) */
+            /* a rounding error short of t (reached, for the instants: just
+             * restarted there), or stepped past it with no output reading it */
+            if (fl_same_time(gr->t, t) || (s->gneed && !s->gneed[g])) {
                 copy_out(sc, gr->yv, s->y);
                 copy_out(sc, gr->ypv, s->yp);
                 continue;
@@ -783,7 +785,7 @@ int fl_groups_advance(fl_sim *s, double target)
         /* every group up to ts; the one that has come least far steps, so
          * that an event found on the way lies inside the last step of every
          * group (interpolated there) */
-        while (act.n && s->grun[act.a[0]].t < ts && !fl_same_time(s->grun[act.a[0]].t, ts)) {
+        while (act.n && s->grun[act.a[0]].t < ts) {
             int g = gh_pop(s, &act);
             int e = g_step(s, &s->grun[g], target);
             if (e < 0) {

@@ -395,6 +395,7 @@ int fl_groups_start(fl_sim *s)
     for (int k = 0; k < 3; k++) s->gscr[k] = fl_xcalloc(n, sizeof(double));
     s->gdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
     select_output_groups(s);
+    s->gsteps = 0;
     for (int g = 0; g < s->ngrun; g++) {
         fl_grun *gr = &s->grun[g];
         gr->sim = s;
@@ -545,6 +546,7 @@ static int g_step(fl_sim *s, fl_grun *gr, double target)
     }
     gr->tprev = t;
     gr->t = tret;
+    s->gsteps++;
     if (s->energy) {
         double inc[4];
         memcpy(gr->e_tprev, gr->e_t, sizeof gr->e_t);
@@ -616,10 +618,14 @@ static void energy_at(fl_sim *s, double t)
     s->e_loss_neg = sum[3];
 }
 
+/* The run's progress callback with the counters so far (at output points,
+ * and every max(1000, groups) steps of groups: adding up the groups'
+ * counters costs O(groups)). */
 static int progress(fl_sim *s, double t)
 {
     fl_run *r = &s->run;
     if (!r->progress) return 0;
+    s->gsteps = 0;
     fl_stats st = s->stats;
     fl_groups_add_stats(s, &st);
     int rp = r->progress(r->progress_user, t, &st);
@@ -739,6 +745,8 @@ static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
         while (gr->t < target && !fl_same_time(gr->t, target)) {
             int e = g_step(s, gr, target);
             if (e < 0) goto fail;
+            if (s->gsteps >= FL_MAX(1000, s->ngrun) && progress(s, r->t0 + (r->tend - r->t0) * done / (nalone + 1)))
+                goto fail;
             if (!e) continue;
             const fl_scope *sc = &s->sys->groups[g];
             copy_out(sc, gr->yv, s->y);
@@ -788,7 +796,7 @@ int fl_groups_advance(fl_sim *s, double target)
         while (act.n && s->grun[act.a[0]].t < ts) {
             int g = gh_pop(s, &act);
             int e = g_step(s, &s->grun[g], target);
-            if (e < 0) {
+            if (e < 0 || (s->gsteps >= FL_MAX(1000, s->ngrun) && progress(s, s->grun[g].tprev))) {
                 ret = -1;
                 goto out;
             }

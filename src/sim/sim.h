@@ -94,7 +94,8 @@ struct fl_sim {
     int ngrun;
     int one_integrator;   /* the run's option: no grouped integration */
     int solver_choice;    /* the run's option: FL_SOLVER_* */
-    int *heap, nheap;     /* groups by the time they reached (the least first) */
+    int *heap;            /* two heaps of groups by the time they reached (groups.c) */
+    long gsteps;          /* steps of groups since the last progress call */
     double *gy, *gyp, *gres; /* the whole-system vectors a group's callbacks evaluate in */
     int *gdir;            /* crossing directions by global root index (zero outside a call) */
     double *gscr[3];      /* whole-system scratch vectors for a group's event handling */

@@ -1,0 +1,31 @@
+model Groups "independent groups: bodies in their own stops, a friction body, a shared driven body and a shared step"
+  import MTC = Modelica.Mechanics.Translational.Components;
+  MTC.Fixed ground;
+  Modelica.Blocks.Sources.Step step(height = 5, startTime = 0.3);
+  Modelica.Blocks.Sources.Sine sine(amplitude = 0.02, f = 2);
+  Modelica.Mechanics.Translational.Sources.Position pos(exact = true);
+  MTC.Mass m1(m = 1, s(start = 0, fixed = true), v(start = 1, fixed = true));
+  Flange.Components.HardStop hs1(hs_model = Flange.Types.HardStopModel.RESTITUTION, cor = 0.7, upper_bnd = 0.05, lower_bnd = -0.05);
+  Modelica.Mechanics.Translational.Sources.Force f1;
+  MTC.Mass m2(m = 2, s(start = 0.01, fixed = true), v(fixed = true));
+  MTC.SpringDamper sd2(c = 400, d = 3);
+  Modelica.Mechanics.Translational.Sources.Force f2;
+  MTC.ElastoGap gap2(c = 1e5, d = 30, s_rel0 = 0.04);
+  MTC.MassWithStopAndFriction m3(L = 0, smax = 0.1, smin = -0.1, F_prop = 0.5, F_Coulomb = 3, F_Stribeck = 5, fexp = 2, m = 1, s(start = 0, fixed = true), v(start = 0, fixed = true));
+  MTC.Spring k3(c = 100);
+equation
+  connect(ground.flange, hs1.C);
+  connect(hs1.R, m1.flange_a);
+  connect(step.y, f1.f);
+  connect(f1.flange, m1.flange_b);
+  connect(sine.y, pos.s_ref);
+  connect(pos.flange, sd2.flange_a);
+  connect(sd2.flange_b, m2.flange_a);
+  connect(step.y, f2.f);
+  connect(f2.flange, m2.flange_b);
+  connect(m2.flange_b, gap2.flange_a);
+  connect(gap2.flange_b, ground.flange);
+  connect(pos.flange, k3.flange_a);
+  connect(k3.flange_b, m3.flange_a);
+  annotation(experiment(StopTime = 1, Interval = 0.002, Tolerance = 1e-6));
+end Groups;

@@ -28,23 +28,10 @@
 
 /* ---- union-find over owners (bodies, then elements) ---------------------- */
 
-static int uf_find(int *p, int i)
+/* (an index -1, a ground or a body moved by time alone, joins nothing) */
+static void uf_union(fl_uf *u, int a, int b)
 {
-    while (p[i] != i) {
-        p[i] = p[p[i]];
-        i = p[i];
-    }
-    return i;
-}
-
-static void uf_union(int *p, int a, int b)
-{
-    if (a < 0 || b < 0) return;
-    a = uf_find(p, a);
-    b = uf_find(p, b);
-    if (a == b) return;
-    if (a < b) p[b] = a;
-    else p[a] = b;
+    if (a >= 0 && b >= 0) fl_uf_union(u, a, b);
 }
 
 /* ---- per-group lists: (group, index) pairs sorted into CSR --------------- */
@@ -146,8 +133,9 @@ void fl_compile_groups(fl_system *s)
         env[b] = (char)timeonly;
     }
     int N = nb + ne;
-    int *par = fl_xmalloc(sizeof(int) * (size_t)N);
-    for (int i = 0; i < N; i++) par[i] = i;
+    fl_uf uf;
+    fl_uf_init(&uf, N);
+    fl_uf *par = &uf;
 #define BODY(b) ((b) >= 0 && !env[b] ? (b) : -1)
 #define NODEBODY(nd) ((nd) >= 0 ? BODY(s->nodes[nd].body) : -1)
     /* owner of each unknown */
@@ -201,12 +189,12 @@ void fl_compile_groups(fl_system *s)
     for (int i = 0; i < N; i++) gid[i] = -1;
     int ng = 0;
     for (int i = 0; i < n; i++) {
-        int r = uf_find(par, own_of[i]);
+        int r = fl_uf_find(par, own_of[i]);
         if (gid[r] < 0) gid[r] = ng++;
     }
     if (ng < 2) {
         free(env);
-        free(par);
+        fl_uf_free(&uf);
         free(own_of);
         free(gid);
         return;
@@ -214,11 +202,11 @@ void fl_compile_groups(fl_system *s)
     /* group of every owner; what touches no unknown goes with group 0 */
     int *grp = fl_xmalloc(sizeof(int) * (size_t)N);
     for (int i = 0; i < N; i++) {
-        int r = gid[uf_find(par, i)];
+        int r = gid[fl_uf_find(par, i)];
         grp[i] = r >= 0 ? r : 0;
     }
     free(gid);
-    free(par);
+    fl_uf_free(&uf);
     gpair_vec v[L_COUNT];
     memset(v, 0, sizeof v);
     for (int i = 0; i < n; i++) add(&v[L_U], grp[own_of[i]], i);

@@ -143,32 +143,7 @@ static int g_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *user)
     return 0;
 }
 
-static void g_err(int code, const char *module, const char *function, char *msg, void *user)
-{
-    fl_sim *s = user;
-    FL_UNUSED(module);
-    FL_UNUSED(function);
-    if (code < 0) snprintf(s->ida_msg, sizeof s->ida_msg, "%s", msg);
-}
-
 /* ---- set-up, restart, release -------------------------------------------- */
-
-/* The first step after a (re)start, as integrate.c's first_step, over the
- * group's unknowns. */
-static double g_first_step(const fl_sim *s, const fl_grun *gr, double t)
-{
-    const fl_scope *sc = &s->sys->groups[gr->g];
-    const double *at = N_VGetArrayPointer(gr->atol);
-    double sum = 0;
-    for (int k = 0; k < sc->nu; k++) {
-        int i = sc->u[k];
-        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + at[k]);
-        sum += w * w;
-    }
-    double norm = sqrt(sum / sc->nu), h = 1e-3 * (s->t_end - t);
-    if (norm > 0.5 / h) h = 0.5 / norm;
-    return fmin(h, s->h_out);
-}
 
 /* The group's next time event after t, and the left-limit time of its sources. */
 static void g_time_event(fl_sim *s, fl_grun *gr, double t)
@@ -193,55 +168,11 @@ static void copy_out(const fl_scope *sc, N_Vector v, double *x)
 
 static int g_setup(fl_sim *s, fl_grun *gr, double t0)
 {
-    const fl_system *sys = s->sys;
-    const fl_scope *sc = &sys->groups[gr->g];
-    int n = sc->nu;
-    gr->yv = N_VNew_Serial(n, s->ctx);
-    gr->ypv = N_VNew_Serial(n, s->ctx);
-    gr->atol = N_VNew_Serial(n, s->ctx);
-    gr->qy = N_VNew_Serial(n, s->ctx);
-    gr->qyp = N_VNew_Serial(n, s->ctx);
-    if (!gr->yv || !gr->ypv || !gr->atol || !gr->qy || !gr->qyp) fl_fail_oom(sizeof(double) * (size_t)n);
-    copy_in(sc, gr->yv, s->y);
-    copy_in(sc, gr->ypv, s->yp);
-    double *at = N_VGetArrayPointer(gr->atol);
-    for (int k = 0; k < n; k++) at[k] = s->rtol * sys->nominal[sc->u[k]];
-    gr->ida = IDACreate(s->ctx);
-    if (!gr->ida) return -1;
-    if (IDASetErrHandlerFn(gr->ida, g_err, s)) return -1;
-    if (IDAInit(gr->ida, g_res, t0, gr->yv, gr->ypv)) return -1;
-    if (IDASVtolerances(gr->ida, s->rtol, gr->atol)) return -1;
-    if (IDASetUserData(gr->ida, gr)) return -1;
-    if (IDASetNonlinConvCoef(gr->ida, 0.1)) return -1; /* as integrate.c's setup_integrator, and why */
-    if (IDASetInitStep(gr->ida, g_first_step(s, gr, t0))) return -1;
-    N_Vector id = N_VNew_Serial(n, s->ctx);
-    if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
-    double *idp = N_VGetArrayPointer(id);
-    for (int k = 0; k < n; k++) idp[k] = sys->id[sc->u[k]] ? 1.0 : 0.0;
-    int rc = IDASetId(gr->ida, id);
-    N_VDestroy(id);
-    if (rc) return -1;
+    const fl_scope *sc = &s->sys->groups[gr->g];
     gr->use_klu = s->solver_choice == FL_SOLVER_KLU || (s->solver_choice == FL_SOLVER_AUTO && sc->linsolver == FL_SOLVER_KLU);
-    if (gr->use_klu) {
-        gr->A = SUNSparseMatrix(n, n, sc->jpat.nnz ? sc->jpat.nnz : 1, CSC_MAT, s->ctx);
-        if (!gr->A) fl_fail_oom(sizeof(double) * (size_t)sc->jpat.nnz);
-        sunindextype *ip = SM_INDEXPTRS_S(gr->A), *iv = SM_INDEXVALS_S(gr->A);
-        for (int j = 0; j <= n; j++) ip[j] = sc->jpat.colptr[j];
-        for (int k = 0; k < sc->jpat.nnz; k++) iv[k] = sc->jpat.rowind[k];
-        gr->LS = SUNLinSol_KLU(gr->yv, gr->A, s->ctx);
-        if (gr->LS) SUNLinSol_KLUSetOrdering(gr->LS, 0);
-    } else {
-        gr->A = SUNDenseMatrix(n, n, s->ctx);
-        gr->LS = SUNLinSol_Dense(gr->yv, gr->A, s->ctx);
-    }
-    if (!gr->A || !gr->LS) return -1;
-    if (IDASetLinearSolver(gr->ida, gr->LS, gr->A)) return -1;
-    if (IDASetJacFn(gr->ida, g_jac)) return -1;
     /* contacts stepped through keep constant root functions (integrate.c's roots_active) */
-    if (sc->nr && (s->contact_events || sc->roots_other)) {
-        if (IDARootInit(gr->ida, sc->nr, g_root)) return -1;
-        IDASetNoInactiveRootWarn(gr->ida);
-    }
+    int nroots = sc->nr && (s->contact_events || sc->roots_other) ? sc->nr : 0;
+    if (fl_ida_create(s, &gr->I, sc->nu, sc->u, t0, &sc->jpat, gr->use_klu, g_res, g_jac, g_root, nroots, gr)) return -1;
     gr->t = gr->tprev = t0;
     gr->tstop = NAN;
     gr->pending = 0;
@@ -252,33 +183,17 @@ static int g_setup(fl_sim *s, fl_grun *gr, double t0)
     return 0;
 }
 
-static void add_counters(void *ida, fl_stats *st)
-{
-    long v;
-    if (IDAGetNumSteps(ida, &v) == 0) st->steps += v;
-    if (IDAGetNumResEvals(ida, &v) == 0) st->res_evals += v;
-    if (IDAGetNumJacEvals(ida, &v) == 0) st->jac_evals += v;
-    if (IDAGetNumLinSolvSetups(ida, &v) == 0) st->lin_setups += v;
-    if (IDAGetNumErrTestFails(ida, &v) == 0) st->err_test_fails += v;
-    if (IDAGetNumNonlinSolvConvFails(ida, &v) == 0) st->nonlin_conv_fails += v;
-}
-
 void fl_groups_add_stats(const fl_sim *s, fl_stats *st)
 {
     for (int g = 0; g < s->ngrun; g++)
-        if (s->grun[g].ida) add_counters(s->grun[g].ida, st);
+        if (s->grun[g].I.mem) fl_ida_counters(s->grun[g].I.mem, st);
 }
 
 void fl_groups_free_run(fl_sim *s)
 {
     for (int g = 0; g < s->ngrun; g++) {
         fl_grun *gr = &s->grun[g];
-        if (gr->ida) IDAFree(&gr->ida);
-        if (gr->LS) SUNLinSolFree(gr->LS);
-        if (gr->A) SUNMatDestroy(gr->A);
-        N_Vector *v[] = {&gr->yv, &gr->ypv, &gr->atol, &gr->qy, &gr->qyp};
-        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-            if (*v[k]) N_VDestroy(*v[k]);
+        fl_ida_free(&gr->I);
         fl_linsys_free(&gr->reinit_ls);
     }
     free(s->grun);
@@ -414,7 +329,7 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
 {
     const fl_system *sys = s->sys;
     const fl_scope *sc = &sys->groups[gr->g];
-    add_counters(gr->ida, &s->stats);
+    fl_ida_counters(gr->I.mem, &s->stats);
     /* positions rebased on where they are now (integrate.c's rebase_positions) */
     for (int i = 0; i < sc->nb; i++) {
         int b = sc->b[i], qi = sys->bodies[b].qi;
@@ -426,37 +341,17 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
     s->sc = sc;
     fl_algebraic_rates(s, t, s->y, s->yp);
     s->sc = NULL;
-    copy_in(sc, gr->yv, s->y);
-    copy_in(sc, gr->ypv, s->yp);
+    copy_in(sc, gr->I.yv, s->y);
+    copy_in(sc, gr->I.ypv, s->yp);
     gr->t = gr->tprev = t;
     gr->pending = gr->here = 0;
     gr->tstop = NAN; /* (IDAReInit forgets the stop time) */
     g_time_event(s, gr, t);
-    if (IDASetInitStep(gr->ida, g_first_step(s, gr, t))) return -1;
-    return IDAReInit(gr->ida, t, gr->yv, gr->ypv);
+    if (IDASetInitStep(gr->I.mem, fl_first_step(s, sc->nu, sc->u, gr->I.atol, t))) return -1;
+    return IDAReInit(gr->I.mem, t, gr->I.yv, gr->I.ypv);
 }
 
 /* ---- one step of one group ------------------------------------------------ */
-
-static const char *g_worst(fl_sim *s, fl_grun *gr)
-{
-    const fl_scope *sc = &s->sys->groups[gr->g];
-    N_Vector ele = N_VNew_Serial(sc->nu, s->ctx), w = N_VNew_Serial(sc->nu, s->ctx);
-    const char *name = NULL;
-    if (ele && w && IDAGetEstLocalErrors(gr->ida, ele) == 0 && IDAGetErrWeights(gr->ida, w) == 0) {
-        double *e = N_VGetArrayPointer(ele), *wt = N_VGetArrayPointer(w), best = -1;
-        for (int k = 0; k < sc->nu; k++) {
-            double v = fabs(e[k] * wt[k]);
-            if (v > best) {
-                best = v;
-                name = s->sys->unk_name[sc->u[k]];
-            }
-        }
-    }
-    if (ele) N_VDestroy(ele);
-    if (w) N_VDestroy(w);
-    return name;
-}
 
 /* The energy integrals of group g over [a, b] inside its last step
  * (integrate.c's energy_quad, restricted to the group). */
@@ -469,8 +364,8 @@ static int g_energy_quad(fl_sim *s, fl_grun *gr, double a, double b, double inc[
     if (!(hh > 0)) return 0;
     for (int k = 0; k < 3; k++) {
         double tk = m + hh * xg[k];
-        if (IDAGetDky(gr->ida, tk, 0, gr->qy) || IDAGetDky(gr->ida, tk, 1, gr->qyp)) return 0;
-        enter(gr, N_VGetArrayPointer(gr->qy), N_VGetArrayPointer(gr->qyp));
+        if (IDAGetDky(gr->I.mem, tk, 0, gr->I.qy) || IDAGetDky(gr->I.mem, tk, 1, gr->I.qyp)) return 0;
+        enter(gr, N_VGetArrayPointer(gr->I.qy), N_VGetArrayPointer(gr->I.qyp));
         fl_erates r;
         double tl = s->t_left;
         s->t_left = gr->t_left;
@@ -497,7 +392,7 @@ static int g_energy_quad(fl_sim *s, fl_grun *gr, double a, double b, double inc[
 static void g_penetration(fl_sim *s, fl_grun *gr)
 {
     const fl_system *sys = s->sys;
-    const fl_scope *sc = enter(gr, N_VGetArrayPointer(gr->yv), N_VGetArrayPointer(gr->ypv));
+    const fl_scope *sc = enter(gr, N_VGetArrayPointer(gr->I.yv), N_VGetArrayPointer(gr->I.ypv));
     fl_eval_kinematics(s, gr->t, s->gy, s->gyp);
     fl_ectx x;
     fl_init_ectx(s, &x, gr->t, 0, s->gy, s->gyp, s->res, 0);
@@ -525,18 +420,18 @@ static int g_step(fl_sim *s, fl_grun *gr, double target)
         /* a breakpoint a rounding error after the last one: at once (integrate.c) */
     } else {
         s->t_left = gr->t_left;
-        if (tstop != gr->tstop) IDASetStopTime(gr->ida, tstop);
+        if (tstop != gr->tstop) IDASetStopTime(gr->I.mem, tstop);
         gr->tstop = tstop;
-        flag = IDASolve(gr->ida, tstop, &tret, gr->yv, gr->ypv, IDA_ONE_STEP);
+        flag = IDASolve(gr->I.mem, tstop, &tret, gr->I.yv, gr->I.ypv, IDA_ONE_STEP);
         if (flag < 0) {
-            const char *who = g_worst(s, gr);
+            const char *who = fl_worst_unknown(s, gr->I.mem, s->sys->groups[gr->g].nu, s->sys->groups[gr->g].u);
             fl_err(s->diag, fl_noloc, "the solver failed at t = %.9g%s%s: %s (IDA flag %d)", tret, who ? " in " : "",
                    who ? who : "", s->ida_msg[0] ? s->ida_msg : "no further detail", flag);
             return -1;
         }
         gr->stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? gr->stalled + 1 : 0;
         if (gr->stalled > FL_MAX_STALLED_STEPS) {
-            const char *who = g_worst(s, gr);
+            const char *who = fl_worst_unknown(s, gr->I.mem, s->sys->groups[gr->g].nu, s->sys->groups[gr->g].u);
             fl_err(s->diag, fl_noloc,
                    "the solver cannot advance at t = %.9g%s%s: its steps fell below the resolution of time; the "
                    "equations change faster than it can follow",
@@ -576,23 +471,23 @@ static int fill_all(fl_sim *s, double t, int all)
         const fl_scope *sc = &s->sys->groups[g];
         if (gr->here) continue;
         if (gr->t == t) {
-            copy_out(sc, gr->yv, s->y);
-            copy_out(sc, gr->ypv, s->yp);
+            copy_out(sc, gr->I.yv, s->y);
+            copy_out(sc, gr->I.ypv, s->yp);
             continue;
         }
-        if (IDAGetDky(gr->ida, t, 0, gr->qy) || IDAGetDky(gr->ida, t, 1, gr->qyp)) {
+        if (IDAGetDky(gr->I.mem, t, 0, gr->I.qy) || IDAGetDky(gr->I.mem, t, 1, gr->I.qyp)) {
             /* a rounding error short of t (reached, for the instants: just
              * restarted there), or stepped past it with no output reading it */
             if (fl_same_time(gr->t, t) || (s->gneed && !s->gneed[g])) {
-                copy_out(sc, gr->yv, s->y);
-                copy_out(sc, gr->ypv, s->yp);
+                copy_out(sc, gr->I.yv, s->y);
+                copy_out(sc, gr->I.ypv, s->yp);
                 continue;
             }
             fl_err(s->diag, fl_noloc, "cannot interpolate the solution at t = %.9g", t);
             return -1;
         }
-        copy_out(sc, gr->qy, s->y);
-        copy_out(sc, gr->qyp, s->yp);
+        copy_out(sc, gr->I.qy, s->y);
+        copy_out(sc, gr->I.qyp, s->yp);
     }
     return 0;
 }
@@ -624,8 +519,8 @@ static void energy_at(fl_sim *s, double t)
 static int progress(fl_sim *s, double t)
 {
     fl_run *r = &s->run;
-    if (!r->progress) return 0;
     s->gsteps = 0;
+    if (!r->progress) return 0;
     fl_stats st = s->stats;
     fl_groups_add_stats(s, &st);
     int rp = r->progress(r->progress_user, t, &st);
@@ -658,7 +553,7 @@ static int process(fl_sim *s, double t, const int *ev, int nev, int emit, int *e
         int *dir = NULL;
         if (gr->pending == 1) {
             int *ld = fl_xcalloc((size_t)(sc->nr ? sc->nr : 1), sizeof(int));
-            if (IDAGetRootInfo(gr->ida, ld)) {
+            if (IDAGetRootInfo(gr->I.mem, ld)) {
                 free(ld);
                 return -1;
             }
@@ -699,8 +594,8 @@ static int instant(fl_sim *s, double t, const int *ev, int nev, const ginst *x)
     for (int i = 0; i < nev; i++) {
         fl_grun *gr = &s->grun[ev[i]];
         const fl_scope *sc = &sys->groups[ev[i]];
-        copy_out(sc, gr->yv, s->y);
-        copy_out(sc, gr->ypv, s->yp);
+        copy_out(sc, gr->I.yv, s->y);
+        copy_out(sc, gr->I.ypv, s->yp);
         gr->here = 1;
         if (gr->pending == 1) state = 1;
         else timed = 1;
@@ -749,8 +644,8 @@ static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
                 goto fail;
             if (!e) continue;
             const fl_scope *sc = &s->sys->groups[g];
-            copy_out(sc, gr->yv, s->y);
-            copy_out(sc, gr->ypv, s->yp);
+            copy_out(sc, gr->I.yv, s->y);
+            copy_out(sc, gr->I.ypv, s->yp);
             ginst in = {gr->t, gr->pending == 1, gr->pending == 2, 0, g, (int)list.n, 0};
             if (process(s, gr->t, &g, 1, 0, &in.extra)) goto fail;
             FL_VEC_PUSH(list, in);

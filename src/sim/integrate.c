@@ -243,18 +243,23 @@ static void ida_err(int code, const char *module, const char *function, char *ms
  * but no longer than the output interval: a system at rest whose
  * algebraic variables follow an input (a stuck friction element under a
  * sine force) would otherwise alias the input over giant steps. */
-static double first_step(const fl_sim *s, double t)
+double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double t)
 {
-    const fl_system *sys = s->sys;
-    const double *at = N_VGetArrayPointer(s->atol);
+    const double *at = N_VGetArrayPointer(atol);
     double sum = 0;
-    for (int i = 0; i < sys->n; i++) {
-        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + at[i]);
+    for (int k = 0; k < n; k++) {
+        int i = u ? u[k] : k;
+        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + at[k]);
         sum += w * w;
     }
-    double norm = sqrt(sum / sys->n), h = 1e-3 * (s->t_end - t);
+    double norm = sqrt(sum / n), h = 1e-3 * (s->t_end - t);
     if (norm > 0.5 / h) h = 0.5 / norm;
     return fmin(h, s->h_out);
+}
+
+static double first_step(const fl_sim *s, double t)
+{
+    return fl_first_step(s, s->sys->n, NULL, s->atol, t);
 }
 
 /* Contacts stepped through keep constant root functions: a run whose only
@@ -270,84 +275,117 @@ static int roots_active(const fl_sim *s)
     return 0;
 }
 
-static int setup_integrator(fl_sim *s, double t0, double rtol)
+int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, int klu, IDAResFn res,
+                  IDALsJacFn jac, IDARootFn root, int nroots, void *user)
 {
     const fl_system *sys = s->sys;
-    int n = sys->n;
-    s->yv = N_VNew_Serial(n, s->ctx);
-    s->ypv = N_VNew_Serial(n, s->ctx);
-    s->atol = N_VNew_Serial(n, s->ctx);
-    s->qy = N_VNew_Serial(n, s->ctx);
-    s->qyp = N_VNew_Serial(n, s->ctx);
-    if (!s->yv || !s->ypv || !s->atol || !s->qy || !s->qyp) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
-    memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
-    memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
-    double *at = N_VGetArrayPointer(s->atol);
-    for (int i = 0; i < n; i++) at[i] = rtol * sys->nominal[i];
-    s->ida = IDACreate(s->ctx);
-    if (!s->ida) return -1;
-    if (IDASetErrHandlerFn(s->ida, ida_err, s)) return -1;
-    if (IDAInit(s->ida, ida_res, t0, s->yv, s->ypv)) return -1;
-    if (IDASVtolerances(s->ida, rtol, s->atol)) return -1;
-    if (IDASetUserData(s->ida, s)) return -1;
+    memset(I, 0, sizeof *I);
+    N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        if (!(*v[k] = N_VNew_Serial(n, s->ctx))) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
+    double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(I->atol);
+    for (int k = 0; k < n; k++) {
+        int i = u ? u[k] : k;
+        y[k] = s->y[i];
+        yp[k] = s->yp[i];
+        at[k] = s->rtol * sys->nominal[i];
+    }
+    I->mem = IDACreate(s->ctx);
+    if (!I->mem) return -1;
+    if (IDASetErrHandlerFn(I->mem, ida_err, s)) return -1;
+    if (IDAInit(I->mem, res, t0, I->yv, I->ypv)) return -1;
+    if (IDASVtolerances(I->mem, s->rtol, I->atol)) return -1;
+    if (IDASetUserData(I->mem, user)) return -1;
     /* The corrector's error is not random: it accumulates in conserved
      * quantities. A tighter Newton test than IDA's default (0.33) keeps the
      * energy balance of undamped contacts within about 1e-6 of the
      * throughput at rtol 1e-8 (about 20% more steps; measured). */
-    if (IDASetNonlinConvCoef(s->ida, 0.1)) return -1;
-    if (IDASetInitStep(s->ida, first_step(s, t0))) return -1;
+    if (IDASetNonlinConvCoef(I->mem, 0.1)) return -1;
+    if (IDASetInitStep(I->mem, fl_first_step(s, n, u, I->atol, t0))) return -1;
     N_Vector id = N_VNew_Serial(n, s->ctx);
     if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
     double *idp = N_VGetArrayPointer(id);
-    for (int i = 0; i < n; i++) idp[i] = sys->id[i] ? 1.0 : 0.0;
-    int rc = IDASetId(s->ida, id);
+    for (int k = 0; k < n; k++) idp[k] = sys->id[u ? u[k] : k] ? 1.0 : 0.0;
+    int rc = IDASetId(I->mem, id);
     N_VDestroy(id);
     if (rc) return -1;
-    if (s->use_klu) {
-        s->A = SUNSparseMatrix(n, n, sys->jpat.nnz ? sys->jpat.nnz : 1, CSC_MAT, s->ctx);
-        if (!s->A) fl_fail_oom(sizeof(double) * (size_t)sys->jpat.nnz);
-        sunindextype *ip = SM_INDEXPTRS_S(s->A), *iv = SM_INDEXVALS_S(s->A);
-        for (int j = 0; j <= n; j++) ip[j] = sys->jpat.colptr[j];
-        for (int k = 0; k < sys->jpat.nnz; k++) iv[k] = sys->jpat.rowind[k];
-        s->LS = SUNLinSol_KLU(s->yv, s->A, s->ctx);
+    if (klu) {
+        I->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
+        if (!I->A) fl_fail_oom(sizeof(double) * (size_t)pat->nnz);
+        sunindextype *ip = SM_INDEXPTRS_S(I->A), *iv = SM_INDEXVALS_S(I->A);
+        for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
+        for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
+        I->LS = SUNLinSol_KLU(I->yv, I->A, s->ctx);
         /* AMD ordering (the patterns are structurally symmetric): KLU then
          * knows the size of the factors instead of reserving 10 x nnz */
-        if (s->LS) SUNLinSol_KLUSetOrdering(s->LS, 0);
+        if (I->LS) SUNLinSol_KLUSetOrdering(I->LS, 0);
     } else {
-        s->A = SUNDenseMatrix(n, n, s->ctx);
-        s->LS = SUNLinSol_Dense(s->yv, s->A, s->ctx);
+        I->A = SUNDenseMatrix(n, n, s->ctx);
+        I->LS = SUNLinSol_Dense(I->yv, I->A, s->ctx);
     }
-    if (!s->A || !s->LS) return -1;
-    if (IDASetLinearSolver(s->ida, s->LS, s->A)) return -1;
-    if (IDASetJacFn(s->ida, ida_jac)) return -1;
-    if (sys->nroot_fns && roots_active(s)) {
-        if (IDARootInit(s->ida, sys->nroot_fns, ida_root)) return -1;
-        IDASetNoInactiveRootWarn(s->ida);
+    if (!I->A || !I->LS) return -1;
+    if (IDASetLinearSolver(I->mem, I->LS, I->A)) return -1;
+    if (IDASetJacFn(I->mem, jac)) return -1;
+    if (nroots) {
+        if (IDARootInit(I->mem, nroots, root)) return -1;
+        IDASetNoInactiveRootWarn(I->mem);
     }
     return 0;
 }
 
-/* Name of the unknown with the largest weighted local error (where the
- * integrator is struggling), for failure messages. */
-static const char *worst_component(fl_sim *s)
+void fl_ida_free(fl_ida *I)
+{
+    if (I->mem) IDAFree(&I->mem);
+    if (I->LS) SUNLinSolFree(I->LS);
+    if (I->A) SUNMatDestroy(I->A);
+    N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+        if (*v[k]) N_VDestroy(*v[k]);
+    memset(I, 0, sizeof *I);
+}
+
+static int setup_integrator(fl_sim *s, double t0)
 {
     const fl_system *sys = s->sys;
-    if (!s->ida || sys->n == 0) return NULL;
-    N_Vector ele = N_VNew_Serial(sys->n, s->ctx), w = N_VNew_Serial(sys->n, s->ctx);
+    fl_ida I;
+    int rc = fl_ida_create(s, &I, sys->n, NULL, t0, &sys->jpat, s->use_klu, ida_res, ida_jac, ida_root,
+                           sys->nroot_fns && roots_active(s) ? sys->nroot_fns : 0, s);
+    s->ida = I.mem; /* (freed with the run's integrator, also after a failure) */
+    s->yv = I.yv;
+    s->ypv = I.ypv;
+    s->atol = I.atol;
+    s->qy = I.qy;
+    s->qyp = I.qyp;
+    s->A = I.A;
+    s->LS = I.LS;
+    return rc;
+}
+
+/* Name of the unknown with the largest weighted local error (where the
+ * integrator is struggling), for failure messages. */
+const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u)
+{
+    if (!ida || n == 0) return NULL;
+    N_Vector ele = N_VNew_Serial(n, s->ctx), w = N_VNew_Serial(n, s->ctx);
     const char *name = NULL;
-    if (ele && w && IDAGetEstLocalErrors(s->ida, ele) == 0 && IDAGetErrWeights(s->ida, w) == 0) {
+    if (ele && w && IDAGetEstLocalErrors(ida, ele) == 0 && IDAGetErrWeights(ida, w) == 0) {
         double *e = N_VGetArrayPointer(ele), *wt = N_VGetArrayPointer(w), best = -1;
-        for (int i = 0; i < sys->n; i++) {
-            double v = fabs(e[i] * wt[i]);
+        for (int k = 0; k < n; k++) {
+            double v = fabs(e[k] * wt[k]);
             if (v > best) {
                 best = v;
-                name = sys->unk_name[i];
+                name = s->sys->unk_name[u ? u[k] : k];
             }
         }
     }
-    N_VDestroy(ele);
-    N_VDestroy(w);
+    if (ele) N_VDestroy(ele);
+    if (w) N_VDestroy(w);
     return name;
+}
+
+static const char *worst_component(fl_sim *s)
+{
+    return fl_worst_unknown(s, s->ida, s->sys->n, NULL);
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -389,7 +427,7 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     return 0;
 }
 
-/* A stepping run computes its values when asked (fl_step_values). */
+/* (A stepping run computes its values when asked: fl_step_values.) */
 int fl_run_emit(fl_sim *s, double t)
 {
     if (!s->run.emit_grid) return 0;
@@ -405,17 +443,21 @@ int fl_run_emit(fl_sim *s, double t)
     return 0;
 }
 
+void fl_ida_counters(void *ida, fl_stats *st)
+{
+    long v;
+    if (IDAGetNumSteps(ida, &v) == 0) st->steps += v;
+    if (IDAGetNumResEvals(ida, &v) == 0) st->res_evals += v;
+    if (IDAGetNumJacEvals(ida, &v) == 0) st->jac_evals += v;
+    if (IDAGetNumLinSolvSetups(ida, &v) == 0) st->lin_setups += v;
+    if (IDAGetNumErrTestFails(ida, &v) == 0) st->err_test_fails += v;
+    if (IDAGetNumNonlinSolvConvFails(ida, &v) == 0) st->nonlin_conv_fails += v;
+}
+
 void fl_add_ida_stats(const fl_sim *s, fl_stats *st)
 {
     fl_groups_add_stats(s, st);
-    if (!s->ida) return;
-    long v;
-    if (IDAGetNumSteps(s->ida, &v) == 0) st->steps += v;
-    if (IDAGetNumResEvals(s->ida, &v) == 0) st->res_evals += v;
-    if (IDAGetNumJacEvals(s->ida, &v) == 0) st->jac_evals += v;
-    if (IDAGetNumLinSolvSetups(s->ida, &v) == 0) st->lin_setups += v;
-    if (IDAGetNumErrTestFails(s->ida, &v) == 0) st->err_test_fails += v;
-    if (IDAGetNumNonlinSolvConvFails(s->ida, &v) == 0) st->nonlin_conv_fails += v;
+    if (s->ida) fl_ida_counters(s->ida, st);
 }
 
 /* IDA's counters restart at every IDAReInit: add them up before. */
@@ -601,7 +643,6 @@ static void fail_stalled(fl_sim *s, double t)
                                "locate the contacts as events, or make the contact softer)");
 }
 
-
 /* The solution at t inside the last step, into s->y, s->yp. */
 static int interpolate(fl_sim *s, double t)
 {
@@ -760,7 +801,7 @@ int fl_run_start_ida(fl_sim *s)
      * big model its factors weigh as much as the integrator's */
     if (s->use_klu) fl_linsys_free(&s->init_ls);
     if (fl_groups_wanted(s)) return fl_groups_start(s);
-    if (sys->n && setup_integrator(s, s->run.t, s->rtol)) {
+    if (sys->n && setup_integrator(s, s->run.t)) {
         fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
         return -1;
     }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include <ida/ida.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>
@@ -62,14 +63,20 @@ typedef struct fl_run {
     double *z_ref; /* the indicators after the last event or completed step */
 } fl_run;
 
+/* An IDA with its vectors (solution, derivatives, absolute tolerances,
+ * interpolation) and linear solver. */
+typedef struct fl_ida {
+    void *mem;
+    N_Vector yv, ypv, atol, qy, qyp;
+    SUNMatrix A;
+    SUNLinearSolver LS;
+} fl_ida;
+
 /* The integrator of one independent group (groups.c). */
 typedef struct fl_grun {
     struct fl_sim *sim;
     int g;
-    void *ida;
-    N_Vector yv, ypv, atol, qy, qyp;
-    SUNMatrix A;
-    SUNLinearSolver LS;
+    fl_ida I;
     int use_klu;
     fl_linsys reinit_ls;  /* re-initialisation over the group's rpat */
     double t, tprev;      /* reached, and the start of the last step */
@@ -261,6 +268,23 @@ int fl_run_restart(fl_sim *s, double t);
 int fl_run_values(fl_sim *s, double t, const double *y, const double *yp);
 /* IDA and the linear systems freed. */
 void fl_free_integrator(fl_sim *s);
+/* An IDA over n unknowns of the system (unknown u[k], or k when u is
+ * NULL) at (t0, s->y, s->yp): vectors, tolerances, which are
+ * differential, the first step, the linear solver over pat (KLU or dense),
+ * the Jacobian, and nroots root functions (0: none); user goes to the
+ * callbacks. The one way integrate.c and groups.c make one. 0 or -1 (then
+ * I holds what was made, for fl_ida_free). */
+int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, int klu, IDAResFn res,
+                  IDALsJacFn jac, IDARootFn root, int nroots, void *user);
+void fl_ida_free(fl_ida *I);
+/* The first step after a (re)start over those unknowns (integrate.c says
+ * why it is capped). */
+double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double t);
+/* The name of the unknown with the largest weighted local error in IDA's
+ * last step over n unknowns (as fl_ida_create's u), for failure messages. */
+const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u);
+/* An IDA's counters added to st. */
+void fl_ida_counters(void *ida, fl_stats *st);
 /* IDA's counters since its last (re)start added to st. */
 void fl_add_ida_stats(const fl_sim *s, fl_stats *st);
 

@@ -353,39 +353,10 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
 
 /* ---- one step of one group ------------------------------------------------ */
 
-/* The energy integrals of group g over [a, b] inside its last step
- * (integrate.c's energy_quad, restricted to the group). */
+/* The energy integrals of group gr over [a, b] inside its last step. */
 static int g_energy_quad(fl_sim *s, fl_grun *gr, double a, double b, double inc[4])
 {
-    static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
-    static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
-    double m = 0.5 * (a + b), hh = 0.5 * (b - a);
-    inc[0] = inc[1] = inc[2] = inc[3] = 0;
-    if (!(hh > 0)) return 0;
-    for (int k = 0; k < 3; k++) {
-        double tk = m + hh * xg[k];
-        if (IDAGetDky(gr->I.mem, tk, 0, gr->I.qy) || IDAGetDky(gr->I.mem, tk, 1, gr->I.qyp)) return 0;
-        enter(gr, N_VGetArrayPointer(gr->I.qy), N_VGetArrayPointer(gr->I.qyp));
-        fl_erates r;
-        double tl = s->t_left;
-        s->t_left = gr->t_left;
-        fl_energy_rates(s, tk, s->gy, s->gyp, &r);
-        s->t_left = tl;
-        s->sc = NULL;
-        inc[0] += wg[k] * hh * r.ploss;
-        inc[1] += wg[k] * hh * r.pwork;
-        inc[2] += wg[k] * hh * fabs(r.pwork);
-        inc[3] += wg[k] * hh * fmin(r.ploss, 0);
-    }
-    if (!isfinite(inc[0]) || !isfinite(inc[1]) || !isfinite(inc[2])) {
-        fl_warn(s->diag, fl_noloc,
-                "the energy audit overflowed at t = %.9g (the motion is running away); it stops there, and the "
-                "energy.* values after that time are its last ones",
-                a);
-        s->energy = 0;
-        return -1;
-    }
-    return 0;
+    return fl_energy_quad(s, gr->I.mem, gr->I.qy, gr->I.qyp, &s->sys->groups[gr->g], gr->t_left, a, b, inc);
 }
 
 /* The deepest penetrations of the group's contacts at its current point. */

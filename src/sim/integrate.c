@@ -659,48 +659,64 @@ static int interpolate(fl_sim *s, double t)
 
 /* The dissipated energy, the work of the sources, its absolute value and
  * the negative part of the loss power (a bug if any) over [a, b] inside the
- * last step: 3-point Gauss quadrature on the step's interpolant (exact to
+ * last step of ida (NULL: no integrator, the powers are functions of time
+ * at s->y): 3-point Gauss quadrature on the step's interpolant (exact to
  * degree 5; the 6-point rule changed no measured drift by more than a few
- * per cent and cost twice as much). */
-static void energy_quad(fl_sim *s, double a, double b, double inc[4])
+ * per cent and cost twice as much). sc: the integrator is that group's
+ * (its unknowns sc->u, its sources' left limits at t_left); NULL: the
+ * whole system's. A motion that runs away overflows the audit before the
+ * integrator gives up: the audit stops (with a warning) and -1, the run
+ * goes on to the integrator's own verdict. */
+int fl_energy_quad(fl_sim *s, void *ida, N_Vector qy, N_Vector qyp, const fl_scope *sc, double t_left, double a,
+                   double b, double inc[4])
 {
     static const double xg[3] = {-0.77459666924148338, 0, 0.77459666924148338};
     static const double wg[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
     double m = 0.5 * (a + b), hh = 0.5 * (b - a);
     inc[0] = inc[1] = inc[2] = inc[3] = 0;
-    if (!(hh > 0)) return;
-    for (int k = 0; k < 3; k++) {
+    if (!(hh > 0)) return 0;
+    for (int k = 0; k < 3 && !(ida && (IDAGetDky(ida, m + hh * xg[k], 0, qy) || IDAGetDky(ida, m + hh * xg[k], 1, qyp)));
+         k++) {
         double tk = m + hh * xg[k];
-        fl_erates r;
-        if (!s->sys->n) { /* no unknowns, no integrator: the powers are functions of time */
-            fl_energy_rates(s, tk, s->y, s->yp, &r);
-        } else {
-            if (IDAGetDky(s->ida, tk, 0, s->qy) || IDAGetDky(s->ida, tk, 1, s->qyp)) return;
-            fl_energy_rates(s, tk, N_VGetArrayPointer(s->qy), N_VGetArrayPointer(s->qyp), &r);
+        const double *y = s->y, *yp = s->yp;
+        if (ida) {
+            y = N_VGetArrayPointer(qy);
+            yp = N_VGetArrayPointer(qyp);
         }
+        if (sc) { /* a group's vectors into the system's */
+            for (int q = 0; q < sc->nu; q++) {
+                s->gy[sc->u[q]] = y[q];
+                s->gyp[sc->u[q]] = yp[q];
+            }
+            y = s->gy;
+            yp = s->gyp;
+        }
+        double tl = s->t_left;
+        s->t_left = t_left;
+        s->sc = sc;
+        fl_erates r;
+        fl_energy_rates(s, tk, y, yp, &r);
+        s->sc = NULL;
+        s->t_left = tl;
         inc[0] += wg[k] * hh * r.ploss;
         inc[1] += wg[k] * hh * r.pwork;
         inc[2] += wg[k] * hh * fabs(r.pwork);
         inc[3] += wg[k] * hh * fmin(r.ploss, 0);
     }
+    if (isfinite(inc[0]) && isfinite(inc[1]) && isfinite(inc[2])) return 0;
+    fl_warn(s->diag, fl_noloc,
+            "the energy audit overflowed at t = %.9g (the motion is running away); it stops there, and the "
+            "energy.* values after that time are its last ones",
+            a);
+    s->energy = 0;
+    return -1;
 }
 
 /* Set the accumulated energies to base + the integrals from a to b. */
 static void energy_advance(fl_sim *s, const double base[4], double a, double b)
 {
     double inc[4];
-    energy_quad(s, a, b, inc);
-    /* a motion that runs away overflows the audit before the integrator
-     * gives up: the audit stops (with a warning), the run goes on to the
-     * integrator's own verdict */
-    if (!isfinite(inc[0]) || !isfinite(inc[1]) || !isfinite(inc[2])) {
-        fl_warn(s->diag, fl_noloc,
-                "the energy audit overflowed at t = %.9g (the motion is running away); it stops there, and the "
-                "energy.* values after that time are its last ones",
-                a);
-        s->energy = 0;
-        return;
-    }
+    if (fl_energy_quad(s, s->sys->n ? s->ida : NULL, s->qy, s->qyp, NULL, s->t_left, a, b, inc)) return;
     s->e_diss = base[0] + inc[0];
     s->e_work = base[1] + inc[1];
     s->e_work_abs = base[2] + inc[2];

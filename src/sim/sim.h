@@ -283,6 +283,10 @@ double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double
 /* The name of the unknown with the largest weighted local error in IDA's
  * last step over n unknowns (as fl_ida_create's u), for failure messages. */
 const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u);
+/* The energy integrals over [a, b] inside the last step of an integrator
+ * (integrate.c). */
+int fl_energy_quad(fl_sim *s, void *ida, N_Vector qy, N_Vector qyp, const fl_scope *sc, double t_left, double a,
+                   double b, double inc[4]);
 /* An IDA's counters added to st. */
 void fl_ida_counters(void *ida, fl_stats *st);
 /* IDA's counters since its last (re)start added to st. */

@@ -175,7 +175,8 @@ void fl_system_free(fl_system *s)
     fl_csc_free(&s->jpat);
     fl_csc_free(&s->ipat);
     fl_csc_free(&s->rpat);
-    for (int i = 0; i < s->ncond; i++) free(s->conds[i].label);
+    for (int i = 0; !s->cond_labels && i < s->ncond; i++) free(s->conds[i].label);
+    free(s->cond_labels);
     free(s->conds);
     free(s->cond_used);
     free(s->centry);
@@ -190,6 +191,42 @@ void fl_system_free(fl_system *s)
     fl_mparams_free(s->mparams, s->nmparams);
     free(s->name);
     free(s);
+}
+
+/* The conditions a run reads (see fl_system.conds), in their order, with
+ * their labels in one buffer (a label of its own costs a heap block of 32
+ * bytes or more for "m12.s"): big models have several conditions per
+ * component, mostly start values that nothing fixed. */
+static void keep_run_conds(fl_system *s)
+{
+    int *to = fl_xcalloc((size_t)(s->ncond ? s->ncond : 1), sizeof(int)); /* new index, -1: dropped */
+    for (int k = 0; k < s->ncond_used; k++) to[s->cond_used[k]] = 1;
+    size_t len = 0;
+    int n = 0;
+    for (int k = 0; k < s->ncond; k++) {
+        const fl_cond *c = &s->conds[k];
+        to[k] = to[k] || c->weak == 0 || c->guess || c->filled ? n++ : -1;
+        if (to[k] >= 0) len += strlen(c->label) + 1;
+    }
+    char *buf = fl_xmalloc(len ? len : 1), *p = buf;
+    for (int k = 0; k < s->ncond; k++) {
+        fl_cond c = s->conds[k];
+        if (to[k] < 0) {
+            free(c.label);
+            continue;
+        }
+        size_t l = strlen(c.label) + 1;
+        memcpy(p, c.label, l);
+        free(c.label);
+        c.label = p;
+        p += l;
+        s->conds[to[k]] = c;
+    }
+    for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
+    s->ncond = n;
+    s->cond_labels = buf;
+    s->conds = fl_shrink(s->conds, sizeof(fl_cond) * (size_t)(n ? n : 1));
+    free(to);
 }
 
 /* What only the compile stages read goes once every stage has run (keep
@@ -243,6 +280,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     fl_heap_trim();
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
+    if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);
     fl_cleanup_pop(&cl);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);

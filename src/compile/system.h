@@ -332,8 +332,13 @@ struct fl_system {
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
     int *jent_rc;  /* (row, col) of each Jacobian entry, for the init pattern */
 
+    /* After compiling, only the conditions a run reads: those in the
+     * initialisation system and the first guesses of fl_seed_initial (weak
+     * 0, a start value given, or filled); the others only served the
+     * messages of compiling. */
     fl_cond *conds;
     int ncond;
+    char *cond_labels; /* the labels of conds once compiled (one buffer); NULL: each label its own */
     int *cond_used; /* conditions in the initialisation system, in order */
     int ncond_used;
     /* condition rows in the init matrix: entries (row, col, coef, is_yp) */

@@ -144,8 +144,7 @@ void fl_system_free(fl_system *s)
     for (int i = 0; i < s->narrays; i++) fl_value_free(&s->arrays[i]);
     free(s->arrays);
     free(s->nodes);
-    for (int i = 0; i < s->nnodes; i++) free(s->node_names ? s->node_names[i] : NULL);
-    free(s->node_names);
+    fl_node_names_free(s, s->node_names);
     free(s->bodies);
     free(s->links);
     free(s->elim);
@@ -231,12 +230,15 @@ static void keep_run_conds(fl_system *s)
 
 /* What only the compile stages read goes once every stage has run (keep
  * this call after the last of them): the (row, col) of each Jacobian
- * entry (fl_compile_init builds the initialisation pattern from it); and
+ * entry (fl_compile_init builds the initialisation pattern from it), the
+ * node names of the messages (fl_system_describe builds its own); and
  * the heap that compiling freed goes back to the system. */
 static void drop_compile_only(fl_system *s)
 {
     free(s->jent_rc);
     s->jent_rc = NULL;
+    fl_node_names_free(s, s->node_names);
+    s->node_names = NULL;
     fl_heap_trim();
 }
 

@@ -269,7 +269,7 @@ struct fl_system {
 
     fl_node *nodes;
     int nnodes;
-    char **node_names; /* "{mass.flange_b, spring.flange_a}" */
+    char **node_names; /* "{mass.flange_b, spring.flange_a}": while compiling only (fl_node_names_build) */
     fl_body *bodies;
     int nbodies;
     fl_link *links;
@@ -398,6 +398,13 @@ void fl_csc_free(fl_csc *c);
 int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row);
 
 const char *fl_body_kind_name(fl_body_kind k);
+
+/* The name of every node, "{mass.flange_b, spring.flange_a}", for
+ * messages: names[n] (a node without ports "{}"); the text is one block.
+ * The system keeps them only while it is compiled (they cost about 80
+ * bytes a node). Free with fl_node_names_free. */
+char **fl_node_names_build(const fl_system *s);
+void fl_node_names_free(const fl_system *s, char **names);
 
 /* The init-matrix columns of a condition with their coefficients (linear
  * conditions); returns their number (at most 2); -1 entries are known

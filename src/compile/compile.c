@@ -132,10 +132,8 @@ void fl_system_free(fl_system *s)
     if (!s) return;
     for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
     free(s->files);
-    for (int i = 0; i < s->ninst; i++) {
-        free(s->insts[i].name);
-        fl_class_release(s->insts[i].cls);
-    }
+    for (int i = 0; i < s->ninst; i++) fl_class_release(s->insts[i].cls);
+    free(s->inst_names);
     free(s->insts);
     free(s->ports);
     free(s->contrib);
@@ -165,7 +163,8 @@ void fl_system_free(fl_system *s)
     free(s->id);
     free(s->dpos);
     free(s->nominal);
-    for (int i = 0; i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
+    for (int i = 0; !s->unk_names && i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
+    free(s->unk_names);
     free(s->unk_name);
     free(s->unk_hint);
     free(s->jent);
@@ -260,11 +259,17 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     s->mparams = fl_mparams_copy(m->mparams, m->nmparams);
     s->nmparams = m->nmparams;
     s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
+    size_t nlen = 0;
+    for (size_t i = 0; i < m->insts.n; i++) nlen += strlen(m->insts.v[i].name) + 1;
+    s->inst_names = fl_xmalloc(nlen ? nlen : 1); /* the names in one block */
+    char *np = s->inst_names;
     s->ninst = (int)m->insts.n;
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].cls = m->insts.v[i].cls;
         fl_class_retain(s->insts[i].cls); /* classes made from user equations outlive the model */
-        s->insts[i].name = fl_xstrdup(m->insts.v[i].name);
+        size_t l = strlen(m->insts.v[i].name) + 1;
+        s->insts[i].name = memcpy(np, m->insts.v[i].name, l);
+        np += l;
         s->insts[i].loc = fl_system_loc(s, m->insts.v[i].loc);
         s->insts[i].elem = s->insts[i].drv = -1;
     }

@@ -254,6 +254,7 @@ struct fl_system {
     fl_experiment exp;
     fl_inst_rt *insts;
     int ninst;
+    char *inst_names; /* the text of insts[i].name (one block) */
     fl_port_rt *ports;
     int nports;
     fl_pcontrib *contrib;
@@ -319,6 +320,7 @@ struct fl_system {
     char **files;
     int nfiles;
     char **unk_name; /* "mass.s" for messages */
+    char *unk_names;  /* their text once the layout is done (one block); NULL: each its own */
     const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic) */
     int nroot_fns;
     int nmodes;

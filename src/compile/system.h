@@ -312,7 +312,10 @@ struct fl_system {
     int has_late;   /* some input is SIG_LATE */
     char *var_names;        /* arena of the output variable names, built on first use */
     const char **var_name;  /* per variable, into var_names */
-    fl_map inst_index; /* instance name -> index, built on first use */
+    /* instance name -> index, built on first use: open addressing over
+     * insts[].name, 1 + the instance in a slot (0: free) */
+    int *inst_slot;
+    size_t inst_cap;
     fl_map *inst_vars; /* per instance with many variables: name -> variable, built on first use */
     pthread_mutex_t index_lock;
     /* source file names of the locations kept here (the system outlives

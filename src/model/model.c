@@ -443,8 +443,9 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
         mp = &in->pars[j];
         fl_value_free(&mp->v);
     } else {
-        if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
-            in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
+        /* no growth slack: an instance sets few parameters, and a big model
+         * has many instances (the settings live until the model is freed) */
+        in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars + 1));
         memmove(&in->pars[j + 1], &in->pars[j], sizeof *in->pars * (size_t)(in->npars - j));
         in->npars++;
         mp = &in->pars[j];

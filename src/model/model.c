@@ -864,9 +864,10 @@ FL_GUARDED(fl_model *, fl_model_load_file, (const char *path, const fl_load_opts
     if (!path) return NULL;
     char *text = fl_read_model_text(path, d);
     if (!text) return NULL;
-    fl_model *m = fl_model_load_string(text, path, opts, d);
-    free(text);
-    return m;
+    fl_file_ast *ast = fl_parse(text, path, d);
+    free(text); /* the syntax tree keeps nothing of it: a big file goes before instantiating */
+    if (!ast) return NULL;
+    return fl_instantiate(ast, opts, d);
 }
 
 /* A class of the libraries: instantiated from a model file without

@@ -45,6 +45,14 @@ char *fl_xcat(const char *s, ...);
         }                                                                     \
         (vec).v[(vec).n++] = (x);                                             \
     } while (0)
+/* the capacity cut to the length (a vector that is complete and lives on) */
+#define FL_VEC_SHRINK(vec)                                                    \
+    do {                                                                      \
+        if ((vec).n && (vec).cap > (vec).n) {                                 \
+            (vec).v = fl_shrink((vec).v, (vec).n * sizeof *(vec).v);          \
+            (vec).cap = (vec).n;                                              \
+        }                                                                     \
+    } while (0)
 #define FL_VEC_FREE(vec) (free((vec).v), (vec).v = NULL, (vec).n = (vec).cap = 0)
 
 /* String builder. */

@@ -132,10 +132,8 @@ void fl_system_free(fl_system *s)
     if (!s) return;
     for (int i = 0; i < s->nfiles; i++) free(s->files[i]);
     free(s->files);
-    for (int i = 0; i < s->ninst; i++) {
-        free(s->insts[i].name);
-        fl_class_release(s->insts[i].cls);
-    }
+    for (int i = 0; i < s->ninst; i++) fl_class_release(s->insts[i].cls);
+    free(s->inst_names);
     free(s->insts);
     free(s->ports);
     free(s->contrib);
@@ -144,8 +142,7 @@ void fl_system_free(fl_system *s)
     for (int i = 0; i < s->narrays; i++) fl_value_free(&s->arrays[i]);
     free(s->arrays);
     free(s->nodes);
-    for (int i = 0; i < s->nnodes; i++) free(s->node_names ? s->node_names[i] : NULL);
-    free(s->node_names);
+    fl_node_names_free(s, s->node_names);
     free(s->bodies);
     free(s->links);
     free(s->elim);
@@ -166,7 +163,8 @@ void fl_system_free(fl_system *s)
     free(s->id);
     free(s->dpos);
     free(s->nominal);
-    for (int i = 0; i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
+    for (int i = 0; !s->unk_names && i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
+    free(s->unk_names);
     free(s->unk_name);
     free(s->unk_hint);
     free(s->jent);
@@ -175,14 +173,15 @@ void fl_system_free(fl_system *s)
     fl_csc_free(&s->jpat);
     fl_csc_free(&s->ipat);
     fl_csc_free(&s->rpat);
-    for (int i = 0; i < s->ncond; i++) free(s->conds[i].label);
+    for (int i = 0; !s->cond_labels && i < s->ncond; i++) free(s->conds[i].label);
+    free(s->cond_labels);
     free(s->conds);
     free(s->cond_used);
     free(s->centry);
     free(s->ientry);
     free(s->var_names);
     free(s->var_name);
-    fl_map_free(&s->inst_index);
+    free(s->inst_slot);
     for (int i = 0; s->inst_vars && i < s->ninst; i++) fl_map_free(&s->inst_vars[i]);
     free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
@@ -192,14 +191,53 @@ void fl_system_free(fl_system *s)
     free(s);
 }
 
+/* The conditions a run reads (see fl_system.conds), in their order, with
+ * their labels in one buffer (a label of its own costs a heap block of 32
+ * bytes or more for "m12.s"): big models have several conditions per
+ * component, mostly start values that nothing fixed. */
+static void keep_run_conds(fl_system *s)
+{
+    int *to = fl_xcalloc((size_t)(s->ncond ? s->ncond : 1), sizeof(int)); /* new index, -1: dropped */
+    for (int k = 0; k < s->ncond_used; k++) to[s->cond_used[k]] = 1;
+    size_t len = 0;
+    int n = 0;
+    for (int k = 0; k < s->ncond; k++) {
+        const fl_cond *c = &s->conds[k];
+        to[k] = to[k] || c->weak == 0 || c->guess || c->filled ? n++ : -1;
+        if (to[k] >= 0) len += strlen(c->label) + 1;
+    }
+    char *buf = fl_xmalloc(len ? len : 1), *p = buf;
+    for (int k = 0; k < s->ncond; k++) {
+        fl_cond c = s->conds[k];
+        if (to[k] < 0) {
+            free(c.label);
+            continue;
+        }
+        size_t l = strlen(c.label) + 1;
+        memcpy(p, c.label, l);
+        free(c.label);
+        c.label = p;
+        p += l;
+        s->conds[to[k]] = c;
+    }
+    for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
+    s->ncond = n;
+    s->cond_labels = buf;
+    s->conds = fl_shrink(s->conds, sizeof(fl_cond) * (size_t)(n ? n : 1));
+    free(to);
+}
+
 /* What only the compile stages read goes once every stage has run (keep
  * this call after the last of them): the (row, col) of each Jacobian
- * entry (fl_compile_init builds the initialisation pattern from it); and
+ * entry (fl_compile_init builds the initialisation pattern from it), the
+ * node names of the messages (fl_system_describe builds its own); and
  * the heap that compiling freed goes back to the system. */
 static void drop_compile_only(fl_system *s)
 {
     free(s->jent_rc);
     s->jent_rc = NULL;
+    fl_node_names_free(s, s->node_names);
+    s->node_names = NULL;
     fl_heap_trim();
 }
 
@@ -221,11 +259,17 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     s->mparams = fl_mparams_copy(m->mparams, m->nmparams);
     s->nmparams = m->nmparams;
     s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
+    size_t nlen = 0;
+    for (size_t i = 0; i < m->insts.n; i++) nlen += strlen(m->insts.v[i].name) + 1;
+    s->inst_names = fl_xmalloc(nlen ? nlen : 1); /* the names in one block */
+    char *np = s->inst_names;
     s->ninst = (int)m->insts.n;
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].cls = m->insts.v[i].cls;
         fl_class_retain(s->insts[i].cls); /* classes made from user equations outlive the model */
-        s->insts[i].name = fl_xstrdup(m->insts.v[i].name);
+        size_t l = strlen(m->insts.v[i].name) + 1;
+        s->insts[i].name = memcpy(np, m->insts.v[i].name, l);
+        np += l;
         s->insts[i].loc = fl_system_loc(s, m->insts.v[i].loc);
         s->insts[i].elem = s->insts[i].drv = -1;
     }
@@ -243,6 +287,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     fl_heap_trim();
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
+    if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);
     fl_cleanup_pop(&cl);
     if (rc || fl_diag_errors(d) > errors_before) {
         fl_system_free(s);
@@ -311,15 +356,27 @@ const char *fl_system_var_desc(const fl_system *s, int i)
     return t ? t : "";
 }
 
+static size_t name_slot0(const char *name, size_t len, size_t cap)
+{
+    return (size_t)fl_fnv1a(FL_FNV1A_INIT, name, len) & (cap - 1);
+}
+
+/* 4 bytes a slot and at most half of them used; the names are the
+ * instances' own (a map of copies cost about 45 bytes an instance) */
 static void build_inst_index(void *arg)
 {
     fl_system *w = arg;
-    fl_map m = {0};
-    fl_cleanup cl;
-    fl_cleanup_push(&cl, fl_map_cleanup, &m);
-    for (int i = 0; i < w->ninst; i++) fl_map_put(&m, w->insts[i].name, i);
-    fl_cleanup_pop(&cl);
-    w->inst_index = m;
+    size_t cap = 64;
+    while (cap < 2 * (size_t)w->ninst) cap *= 2;
+    int *slot = fl_xcalloc(cap, sizeof(int));
+    for (int i = 0; i < w->ninst; i++) {
+        const char *nm = w->insts[i].name;
+        size_t j = name_slot0(nm, strlen(nm), cap);
+        while (slot[j] && strcmp(w->insts[slot[j] - 1].name, nm) != 0) j = (j + 1) & (cap - 1);
+        slot[j] = i + 1; /* a name given twice: the last one */
+    }
+    w->inst_cap = cap;
+    w->inst_slot = slot;
 }
 
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
@@ -327,10 +384,15 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
     fl_system *w = (fl_system *)s; /* the instance index is built on first use (as the names above) */
     pthread_mutex_lock(&w->index_lock);
     fl_guard g;
-    int failed = !s->inst_index.n && s->ninst && fl_guard_try(&g, build_inst_index, w);
+    int failed = !s->inst_slot && s->ninst && fl_guard_try(&g, build_inst_index, w);
     pthread_mutex_unlock(&w->index_lock);
     if (failed) fl_guard_rethrow(&g);
-    return fl_map_getn(&s->inst_index, name, len);
+    if (!s->inst_slot) return -1;
+    for (size_t j = name_slot0(name, len, s->inst_cap); s->inst_slot[j]; j = (j + 1) & (s->inst_cap - 1)) {
+        const char *nm = s->insts[s->inst_slot[j] - 1].name;
+        if (strncmp(nm, name, len) == 0 && nm[len] == '\0') return s->inst_slot[j] - 1;
+    }
+    return -1;
 }
 
 int fl_system_param(const fl_system *s, const char *name, int *inst)

@@ -33,9 +33,25 @@ static void print_param(FILE *out, const fl_system *s, const fl_inst_rt *ir, int
     }
 }
 
+typedef struct names_job {
+    const fl_system *s;
+    char **names;
+} names_job;
+
+static void names_cleanup(void *arg)
+{
+    names_job *j = arg;
+    fl_node_names_free(j->s, j->names);
+}
+
 FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), fl_guard_print(&g_, out))
 {
     if (!s) return;
+    /* the node names are not kept in a compiled system */
+    names_job nj = {s, fl_node_names_build(s)};
+    char *const *node_names = nj.names;
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, names_cleanup, &nj);
     char a[48], b[48], c[48], d[48];
     fprintf(out, "model %s\n", s->name);
     fl_fmt_double(a, sizeof a, s->exp.start_time);
@@ -58,10 +74,10 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
 
     int nsets = 0;
     for (int n = 0; n < s->nnodes; n++)
-        if (strchr(s->node_names[n], ',')) nsets++;
+        if (strchr(node_names[n], ',')) nsets++;
     fprintf(out, "\nconnection sets (%d):\n", nsets);
     for (int n = 0; n < s->nnodes; n++)
-        if (strchr(s->node_names[n], ',')) fprintf(out, "  %s\n", s->node_names[n]);
+        if (strchr(node_names[n], ',')) fprintf(out, "  %s\n", node_names[n]);
 
     int nsig = 0;
     for (int k = 0; k < s->nsig; k++) nsig += s->sigs[k].kind != SIG_NONE;
@@ -87,8 +103,8 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
                     else fprintf(out, "%s.%s\n", src->name, pn);
                 } else if (sr->kind == SIG_KIN) {
                     static const char *const lv[] = {"position", "velocity", "acceleration"};
-                    fprintf(out, "%s of %s", lv[sr->level], s->node_names[sr->node[0]]);
-                    if (sr->node[1] >= 0) fprintf(out, " relative to %s", s->node_names[sr->node[1]]);
+                    fprintf(out, "%s of %s", lv[sr->level], node_names[sr->node[0]]);
+                    if (sr->node[1] >= 0) fprintf(out, " relative to %s", node_names[sr->node[1]]);
                     fputc('\n', out);
                 } else if (sr->kind == SIG_Y) {
                     fprintf(out, "an unknown of %s\n", s->insts[s->elems[sr->inst].inst].name);
@@ -127,7 +143,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
         if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
         fputs(":", out);
         for (int n = head[bi]; n >= 0; n = next[n]) {
-            fprintf(out, " %s", s->node_names[n]);
+            fprintf(out, " %s", node_names[n]);
             if (s->nodes[n].ratio != 1) { /* joined by a lever: moves ratio times as far */
                 fl_fmt_double(a, sizeof a, s->nodes[n].ratio);
                 fprintf(out, " (x%s)", a);
@@ -149,7 +165,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
                 int n = s->con_node[ck->k0 + i];
                 double cf = s->con_coef[ck->k0 + i];
                 fl_fmt_double(a, sizeof a, fabs(cf));
-                fprintf(out, " %s%s %s", cf < 0 ? "- " : i ? "+ " : "", a, n >= 0 ? s->node_names[n] : "(ground)");
+                fprintf(out, " %s%s %s", cf < 0 ? "- " : i ? "+ " : "", a, n >= 0 ? node_names[n] : "(ground)");
             }
             if (ck->off != 0) {
                 fl_fmt_double(a, sizeof a, fabs(ck->off));
@@ -201,5 +217,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
         fprintf(out, "integration: %d independent groups (the largest has %d unknowns)\n", s->ngroups, big);
     }
     fprintf(out, "output variables: %d\n", s->nvars);
+    fl_cleanup_pop(&cl);
+    fl_node_names_free(s, nj.names);
 }
 

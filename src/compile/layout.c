@@ -316,6 +316,7 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             s->unk_hint[el->own + k] = ops->own_hint;
         }
     }
+    s->unk_names = fl_pack_strings(s->unk_name, (size_t)n);
     int nd = 0;
     for (int i = 0; i < n; i++) {
         s->dpos[i] = s->id[i] ? nd++ : -1;

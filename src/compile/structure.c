@@ -233,6 +233,55 @@ static int cond_par(void *ctx, int k, fl_value *out)
 
 /* ---- ports and nodes --------------------------------------------------- */
 
+char **fl_node_names_build(const fl_system *s)
+{
+    int nn = s->nnodes;
+    /* the ports of each node in port order (counting sort) */
+    int *start = fl_xcalloc((size_t)nn + 1, sizeof(int));
+    int *port = fl_xmalloc(sizeof(int) * (size_t)(s->nports ? s->nports : 1));
+    int *owner = fl_xmalloc(sizeof(int) * (size_t)(s->nports ? s->nports : 1));
+    for (int p = 0; p < s->nports; p++)
+        if (s->ports[p].node >= 0) start[s->ports[p].node + 1]++;
+    for (int n = 0; n < nn; n++) start[n + 1] += start[n];
+    for (int i = 0; i < s->ninst; i++)
+        for (int k = 0; k < s->insts[i].cls->nports; k++) owner[s->insts[i].port0 + k] = i;
+    int *fill = fl_xmalloc(sizeof(int) * (size_t)(nn ? nn : 1));
+    for (int n = 0; n < nn; n++) fill[n] = start[n];
+    for (int p = 0; p < s->nports; p++)
+        if (s->ports[p].node >= 0) port[fill[s->ports[p].node]++] = p;
+    free(fill);
+    fl_buf b = {0};
+    size_t *ofs = fl_xmalloc(sizeof(size_t) * (size_t)(nn ? nn : 1));
+    for (int n = 0; n < nn; n++) {
+        ofs[n] = b.n;
+        fl_buf_addc(&b, '{');
+        for (int j = start[n]; j < start[n + 1]; j++) {
+            const fl_inst_rt *ir = &s->insts[owner[port[j]]];
+            if (j > start[n]) fl_buf_add(&b, ", ");
+            fl_buf_add(&b, ir->name);
+            fl_buf_addc(&b, '.');
+            fl_buf_add(&b, ir->cls->ports[port[j] - ir->port0].name);
+        }
+        fl_buf_addc(&b, '}');
+        fl_buf_addc(&b, '\0');
+    }
+    free(start);
+    free(port);
+    free(owner);
+    char **names = fl_xmalloc(sizeof(char *) * (size_t)(nn + 1));
+    char *text = fl_buf_take(&b);
+    for (int n = 0; n < nn; n++) names[n] = text + ofs[n];
+    names[nn] = text;
+    free(ofs);
+    return names;
+}
+
+void fl_node_names_free(const fl_system *s, char **names)
+{
+    if (names) free(names[s->nnodes]);
+    free(names);
+}
+
 static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf, fl_diag *d)
 {
     int nports = 0;
@@ -287,26 +336,15 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
     free(node_of_root);
     s->nnodes = nn;
     s->nodes = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(fl_node));
-    /* names for messages: "{a.flange_b, b.flange_a}" */
-    s->node_names = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(char *));
-    fl_buf *nb = fl_xcalloc((size_t)(nn ? nn : 1), sizeof(fl_buf));
     for (int i = 0; i < s->ninst; i++) {
         const fl_inst_rt *ir = &s->insts[i];
         for (int k = 0; k < ir->cls->nports; k++) {
             int n = s->ports[ir->port0 + k].node;
-            if (n < 0) continue;
-            s->nodes[n].dom = fl_port_domain(&ir->cls->ports[k]);
-            fl_buf_add(&nb[n], nb[n].n ? ", " : "{");
-            fl_buf_add(&nb[n], ir->name);
-            fl_buf_addc(&nb[n], '.');
-            fl_buf_add(&nb[n], ir->cls->ports[k].name);
+            if (n >= 0) s->nodes[n].dom = fl_port_domain(&ir->cls->ports[k]);
         }
     }
-    for (int n = 0; n < nn; n++) {
-        fl_buf_add(&nb[n], nb[n].n ? "}" : "{}");
-        s->node_names[n] = fl_buf_take(&nb[n]);
-    }
-    free(nb);
+    /* names for the messages of compiling (fl_compile frees them) */
+    s->node_names = fl_node_names_build(s);
     return rc;
 }
 

@@ -254,6 +254,7 @@ struct fl_system {
     fl_experiment exp;
     fl_inst_rt *insts;
     int ninst;
+    char *inst_names; /* the text of insts[i].name (one block) */
     fl_port_rt *ports;
     int nports;
     fl_pcontrib *contrib;
@@ -269,7 +270,7 @@ struct fl_system {
 
     fl_node *nodes;
     int nnodes;
-    char **node_names; /* "{mass.flange_b, spring.flange_a}" */
+    char **node_names; /* "{mass.flange_b, spring.flange_a}": while compiling only (fl_node_names_build) */
     fl_body *bodies;
     int nbodies;
     fl_link *links;
@@ -311,7 +312,10 @@ struct fl_system {
     int has_late;   /* some input is SIG_LATE */
     char *var_names;        /* arena of the output variable names, built on first use */
     const char **var_name;  /* per variable, into var_names */
-    fl_map inst_index; /* instance name -> index, built on first use */
+    /* instance name -> index, built on first use: open addressing over
+     * insts[].name, 1 + the instance in a slot (0: free) */
+    int *inst_slot;
+    size_t inst_cap;
     fl_map *inst_vars; /* per instance with many variables: name -> variable, built on first use */
     pthread_mutex_t index_lock;
     /* source file names of the locations kept here (the system outlives
@@ -319,6 +323,7 @@ struct fl_system {
     char **files;
     int nfiles;
     char **unk_name; /* "mass.s" for messages */
+    char *unk_names;  /* their text once the layout is done (one block); NULL: each its own */
     const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic) */
     int nroot_fns;
     int nmodes;
@@ -332,8 +337,13 @@ struct fl_system {
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
     int *jent_rc;  /* (row, col) of each Jacobian entry, for the init pattern */
 
+    /* After compiling, only the conditions a run reads: those in the
+     * initialisation system and the first guesses of fl_seed_initial (weak
+     * 0, a start value given, or filled); the others only served the
+     * messages of compiling. */
     fl_cond *conds;
     int ncond;
+    char *cond_labels; /* the labels of conds once compiled (one buffer); NULL: each label its own */
     int *cond_used; /* conditions in the initialisation system, in order */
     int ncond_used;
     /* condition rows in the init matrix: entries (row, col, coef, is_yp) */
@@ -393,6 +403,13 @@ void fl_csc_free(fl_csc *c);
 int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row);
 
 const char *fl_body_kind_name(fl_body_kind k);
+
+/* The name of every node, "{mass.flange_b, spring.flange_a}", for
+ * messages: names[n] (a node without ports "{}"); the text is one block.
+ * The system keeps them only while it is compiled (they cost about 80
+ * bytes a node). Free with fl_node_names_free. */
+char **fl_node_names_build(const fl_system *s);
+void fl_node_names_free(const fl_system *s, char **names);
 
 /* The init-matrix columns of a condition with their coefficients (linear
  * conditions); returns their number (at most 2); -1 entries are known

@@ -775,9 +775,7 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
     if (inst < 0) return -1;
     fl_minst *mi = &ic->m->insts.v[inst];
     /* parameters: all of them, values of this instance */
-    size_t cap = 1; /* a power of two, as fl_model_set_param grows the array */
-    while (cap < (size_t)npar_total) cap *= 2;
-    mi->pars = fl_xcalloc(cap, sizeof(fl_mpar));
+    mi->pars = fl_xcalloc((size_t)(npar_total ? npar_total : 1), sizeof(fl_mpar)); /* fl_model_set_param grows it by one */
     mi->npars = npar_total < k->nparams ? npar_total : k->nparams;
     for (int q = 0; q < mi->npars; q++) {
         mi->pars[q].k = q;

@@ -443,8 +443,9 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
         mp = &in->pars[j];
         fl_value_free(&mp->v);
     } else {
-        if (!(in->npars & (in->npars - 1))) /* capacity: powers of two */
-            in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars ? 2 * in->npars : 1));
+        /* no growth slack: an instance sets few parameters, and a big model
+         * has many instances (the settings live until the model is freed) */
+        in->pars = fl_xrealloc(in->pars, sizeof *in->pars * (size_t)(in->npars + 1));
         memmove(&in->pars[j + 1], &in->pars[j], sizeof *in->pars * (size_t)(in->npars - j));
         in->npars++;
         mp = &in->pars[j];
@@ -863,9 +864,10 @@ FL_GUARDED(fl_model *, fl_model_load_file, (const char *path, const fl_load_opts
     if (!path) return NULL;
     char *text = fl_read_model_text(path, d);
     if (!text) return NULL;
-    fl_model *m = fl_model_load_string(text, path, opts, d);
-    free(text);
-    return m;
+    fl_file_ast *ast = fl_parse(text, path, d);
+    free(text); /* the syntax tree keeps nothing of it: a big file goes before instantiating */
+    if (!ast) return NULL;
+    return fl_instantiate(ast, opts, d);
 }
 
 /* A class of the libraries: instantiated from a model file without

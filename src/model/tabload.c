@@ -70,7 +70,7 @@ int fl_tabload_eval_hook(void *call_ctx, const fl_expr *call, const fl_eval_env 
         tab = &file;
     }
     if (!rc) {
-        static const fl_value none = {V_NONE, 0, NULL, NULL, 0, {0, 0}, NULL};
+        static const fl_value none = {.kind = V_NONE};
         int id = fl_ufunc_table_add(h->inner->r, tab, dims, dims == 1 ? &a[A_COLS] : &none, (int)a[ism].num,
                                     (int)a[iex].num, inst, at, d);
         if (id < 0) rc = -1;

@@ -14,13 +14,15 @@
 
 typedef enum fl_vkind { V_NONE = 0, V_REAL, V_INT, V_BOOL, V_STRING, V_ENUM, V_ARRAY } fl_vkind;
 
+/* 48 bytes, the ints first (a big model sets a value of several
+ * parameters per component). */
 typedef struct fl_value {
     fl_vkind kind;
+    int ndims;             /* V_ARRAY: 1 or 2 */
+    int dim[2];            /* V_ARRAY: dim[0] rows (or length), dim[1] columns */
     double num;            /* V_REAL, V_INT, V_BOOL (0/1), V_ENUM (literal index, 1-based) */
     char *str;             /* V_STRING (owned) */
     const char *enum_type; /* V_ENUM: full type path (static) */
-    int ndims;             /* V_ARRAY: 1 or 2 */
-    int dim[2];            /* V_ARRAY: dim[0] rows (or length), dim[1] columns */
     double *data;          /* V_ARRAY: row-major (owned) */
 } fl_value;
 

@@ -1538,6 +1538,11 @@ static fl_class_ast *parse_class_body(parser *p, fl_class_ast *parent)
         fl_class_free(c);
         return NULL;
     }
+    /* a big model's declarations and equations: no growth slack while they are instantiated */
+    FL_VEC_SHRINK(c->decls);
+    FL_VEC_SHRINK(c->connects);
+    FL_VEC_SHRINK(c->eqs);
+    FL_VEC_SHRINK(c->ieqs);
     fl_loc end_loc = p->tok.loc;
     if (!expect(p, K_END, "'end'")) {
         fl_class_free(c);

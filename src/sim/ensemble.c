@@ -45,6 +45,16 @@ FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, 
     return fl_sim_set_param_why(sim, name, value, d, &why);
 }
 
+void fl_sim_own_par(fl_sim *s)
+{
+    if (s->par_own) return;
+    const fl_system *sys = s->sys;
+    double *p = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
+    if (sys->npar) memcpy(p, sys->par, sizeof(double) * (size_t)sys->npar);
+    s->par = p;
+    s->par_own = 1;
+}
+
 int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural)
 {
     *structural = 0;
@@ -67,6 +77,7 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
         return -1;
     }
     if (fl_param_check_number(ir->name, pd, value, fl_noloc, d)) return -1;
+    fl_sim_own_par(sim);
     double *par = sim->par + ir->pofs;
     int nslots = ir->cls->nparams + ir->cls->nderived;
     double saved[64];

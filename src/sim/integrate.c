@@ -34,8 +34,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     fl_cleanup cl; /* out of memory: the simulation so far is freed */
     fl_cleanup_push(&cl, sim_cleanup, s);
     size_t n = (size_t)(sys->n ? sys->n : 1);
-    s->par = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
-    if (sys->npar) memcpy(s->par, sys->par, sizeof(double) * (size_t)sys->npar);
+    s->par = sys->par; /* shared until a parameter changes (fl_sim_own_par) */
     s->mode = fl_xcalloc((size_t)(sys->nmodes ? sys->nmodes : 1), sizeof(int));
     s->rs = fl_xcalloc((size_t)(sys->nreal ? sys->nreal : 1), sizeof(double));
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
@@ -115,7 +114,7 @@ void fl_sim_free(fl_sim *s)
 {
     if (!s) return;
     fl_free_integrator(s);
-    free(s->par);
+    if (s->par_own) free(s->par);
     free(s->mode);
     free(s->rs);
     free(s->bminv);

@@ -114,7 +114,8 @@ struct fl_sim {
     fl_scope *osc;
     fl_run run;
     SUNContext ctx;
-    double *par; /* own copy: runs may change parameters without recompiling */
+    double *par; /* the system's until a parameter changes (fl_sim_own_par), then a copy of its own */
+    int par_own;
     int *mode;
     double *rs;           /* discrete Real states of the elements */
     double *bminv;        /* per body: 1/mass, 0 if fixed or prescribed, NAN if massless */
@@ -399,6 +400,10 @@ int fl_run_emit(fl_sim *s, double t);
  * the parameter (or this value of it) needs a new compilation, 0 when the
  * value is out of range or the name unknown. */
 int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural);
+/* Before writing s->par: the parameters become the simulation's own copy
+ * (until then s->par is the system's, read-only and shared by every
+ * simulation of it: a big model has tens of parameters per component). */
+void fl_sim_own_par(fl_sim *s);
 
 /* The cached values of the time-only sources are no longer valid (see
  * fl_sim.src_ok): parameters changed, a run starts, an event or restart. */

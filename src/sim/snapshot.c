@@ -102,6 +102,7 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     XA(s->qoff, sys->nbodies);
     XA(s->mode, sys->nmodes);
     XA(s->rs, sys->nreal);
+    if (c->restore && c->p) fl_sim_own_par(s);
     XA(s->par, sys->npar);
     XA(s->pen, sys->nelem);
     XA(s->vals, sys->nvars);

@@ -45,6 +45,14 @@ char *fl_xcat(const char *s, ...);
         }                                                                     \
         (vec).v[(vec).n++] = (x);                                             \
     } while (0)
+/* the capacity cut to the length (a vector that is complete and lives on) */
+#define FL_VEC_SHRINK(vec)                                                    \
+    do {                                                                      \
+        if ((vec).n && (vec).cap > (vec).n) {                                 \
+            (vec).v = fl_shrink((vec).v, (vec).n * sizeof *(vec).v);          \
+            (vec).cap = (vec).n;                                              \
+        }                                                                     \
+    } while (0)
 #define FL_VEC_FREE(vec) (free((vec).v), (vec).v = NULL, (vec).n = (vec).cap = 0)
 
 /* String builder. */
@@ -58,6 +66,10 @@ void fl_buf_addc(fl_buf *b, char c);
 void fl_buf_printf(fl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fl_buf_vprintf(fl_buf *b, const char *fmt, va_list ap);
 char *fl_buf_take(fl_buf *b); /* returns the string (never NULL), resets b */
+/* Moves the strings v[0..n) (NULL entries stay NULL) into one block, which
+ * it returns, and points v[i] into it: many short strings each in a heap
+ * block of their own cost 32 bytes or more apiece. */
+char *fl_pack_strings(char **v, size_t n);
 void fl_buf_free(fl_buf *b);
 void fl_buf_cleanup(void *b); /* fl_buf_free for fl_cleanup_push */
 

@@ -14,6 +14,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
+#include "sim/nvec.h"
 #include "sim/opts.h"
 
 static void sim_cleanup(void *s)
@@ -280,6 +281,10 @@ static int setup_integrator(fl_sim *s, double t0, double rtol)
     s->qy = N_VNew_Serial(n, s->ctx);
     s->qyp = N_VNew_Serial(n, s->ctx);
     if (!s->yv || !s->ypv || !s->atol || !s->qy || !s->qyp) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
+    /* IDA clones its work vectors from yv: flange's compiled kernels */
+    fl_nvec_fast(s->yv);
+    fl_nvec_fast(s->ypv);
+    fl_nvec_fast(s->atol);
     memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
     memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
     double *at = N_VGetArrayPointer(s->atol);

@@ -197,6 +197,16 @@ static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
     return fl_eval_residual(s, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
 }
 
+/* SUNMatZero for the Jacobian in KLU's matrix: the values only. The
+ * pattern is the system's and never changes; SUNDIALS' own zero (built
+ * without optimisation in Debian) clears the index arrays too, which
+ * ida_jac then had to restore at every linear-solver setup. */
+static int sparse_zero_values(SUNMatrix A)
+{
+    memset(SM_DATA_S(A), 0, sizeof(realtype) * (size_t)SM_NNZ_S(A));
+    return 0;
+}
+
 static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user,
                    N_Vector t1, N_Vector t2, N_Vector t3)
 {
@@ -207,11 +217,13 @@ static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r,
     FL_UNUSED(t2);
     FL_UNUSED(t3);
     if (s->use_klu) {
-        /* IDA zeroes the matrix before calling us, and for sparse matrices
-         * that also clears the pattern: restore it */
+        /* IDA zeroes the matrix before calling us; SUNDIALS' sparse zero
+         * also clears the pattern (restore it), sparse_zero_values keeps it */
         sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
-        for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
-        for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
+        if (J->ops->zero != sparse_zero_values || ip[p->ncol] != p->nnz) {
+            for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
+            for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
+        }
         fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), SM_DATA_S(J), NULL, NULL);
     } else {
         fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), s->jdata, NULL, NULL);
@@ -314,6 +326,7 @@ static int setup_integrator(fl_sim *s, double t0, double rtol)
         sunindextype *ip = SM_INDEXPTRS_S(s->A), *iv = SM_INDEXVALS_S(s->A);
         for (int j = 0; j <= n; j++) ip[j] = sys->jpat.colptr[j];
         for (int k = 0; k < sys->jpat.nnz; k++) iv[k] = sys->jpat.rowind[k];
+        s->A->ops->zero = sparse_zero_values;
         s->LS = SUNLinSol_KLU(s->yv, s->A, s->ctx);
         /* AMD ordering (the patterns are structurally symmetric): KLU then
          * knows the size of the factors instead of reserving 10 x nnz */

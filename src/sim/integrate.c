@@ -474,15 +474,21 @@ static void track_penetration_at(fl_sim *s, double t, const double *y)
     const fl_system *sys = s->sys;
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, s->yp, s->res, 0);
-    for (int k = 0; k < s->npen_el; k++) {
-        int e = s->pen_el[k];
-        const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
-        double gap, p = ops->penetration(&x, &sys->elems[e], &gap);
-        if (gap > 0 && p / gap > s->pen[e].ratio) {
-            s->pen[e].ratio = p / gap;
-            s->pen[e].depth = p;
-            s->pen[e].gap = gap;
-            s->pen[e].t = t;
+    /* by element group (one class, consecutive elements): no look-up of
+     * each element's instance, which on large models missed the cache at
+     * every output point */
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        double (*pen)(const fl_ectx *, const fl_elem *, double *) = eg->ops->penetration;
+        if (!pen) continue;
+        for (int e = eg->first; e < eg->first + eg->n; e++) {
+            double gap, p = pen(&x, &sys->elems[e], &gap);
+            if (gap > 0 && p / gap > s->pen[e].ratio) {
+                s->pen[e].ratio = p / gap;
+                s->pen[e].depth = p;
+                s->pen[e].gap = gap;
+                s->pen[e].t = t;
+            }
         }
     }
 }

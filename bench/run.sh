@@ -142,6 +142,18 @@ done
 PAIR_MEDIAN=$(printf '%s\n' "${PAIR_RATIOS[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 say ""
 say "Overhead at N = 1e4, interleaved pairs (\`chain_api 10000\` then \`chain_ida 10000\`): ratios ${PAIR_RATIOS[*]}; median $PAIR_MEDIAN."
+# The same against the hand-written model with flange's compiled vector
+# kernels (chain_ida --fast-vectors): flange's runs have them, Debian's
+# SUNDIALS build does not, so this pair isolates the model evaluation.
+FAST_RATIOS=()
+for r in 1 2 3 4 5; do
+  : >"$W/pair"
+  "$B/measure" "$W/pair" "$B/chain_api" 10000 >/dev/null 2>&1 || break
+  "$B/measure" "$W/pair" "$B/chain_ida" 10000 --fast-vectors >/dev/null 2>&1 || break
+  FAST_RATIOS+=("$(grep -o 'wall_s=[0-9.]*' "$W/pair" | cut -d= -f2 | paste -sd' ' | awk '{ printf "%.3f", $1 / $2 }')")
+done
+FAST_MEDIAN=$(printf '%s\n' "${FAST_RATIOS[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+say "The same against \`chain_ida 10000 --fast-vectors\` (the hand-written model with flange's compiled vector kernels, as flange's runs have them): ratios ${FAST_RATIOS[*]}; median $FAST_MEDIAN."
 
 declare -A T_LOAD
 header "Chain as Modelica text through the CLI (m1.s, m1.v written; energy audit off)"
@@ -412,7 +424,7 @@ say "|---|---|"
 [ "$ONLY" != scipy ] && say "| bouncing bodies at N=1000 ≥ 10× faster than one integrator (issue 16, target 3) | $([ "$QUICK" = 1 ] && echo "n/a (quick run; at N=300: ${BOUNCE_GAIN}×)" || echo "${BOUNCE_GAIN}× (${T_EV[bounce,1000]:-n/a} s vs ${T_EV[bounce --one-integrator,1000]:-n/a} s with --one-integrator; every variable and the energy audit: ${T_BALL:-n/a} s)") |"
 [ -n "${P5[s,1000]:-}" ] && say "| scipy peer at N=1000: ≥ 10× through fewer steps and factorisations (issue 16, target 5) | $(ratio "${P5[si,1000]}" "${P5[fi,1000]}")× integration, $(ratio "${P5[s,1000]}" "${P5[f,1000]}")× whole process (N=100: $(ratio "${P5[si,100]:-}" "${P5[fi,100]:-}")× / $(ratio "${P5[s,100]:-}" "${P5[f,100]:-}")×; N=10000: $(ratio "${P5[si,10000]:-}" "${P5[fi,10000]:-}")× / $(ratio "${P5[s,10000]:-}" "${P5[f,10000]:-}")×) |"
 if [ -z "$ONLY" ]; then
-say "| overhead vs hand-written IDA at N=1e4 ≤ 1.3, steps within 5% | ${PAIR_MEDIAN:-n/a} (median of interleaved pairs; $(ratio "${T_API[10000]:-}" "${T_IDA[10000]:-}") from the separate medians), steps ${S_API[10000]:-} vs ${S_IDA[10000]:-} |"
+say "| overhead vs hand-written IDA at N=1e4 ≤ 1.3, steps within 5% | ${PAIR_MEDIAN:-n/a} (median of interleaved pairs; ${FAST_MEDIAN:-n/a} against chain_ida --fast-vectors; $(ratio "${T_API[10000]:-}" "${T_IDA[10000]:-}") from the separate medians), steps ${S_API[10000]:-} vs ${S_IDA[10000]:-} |"
 if [ $have_scipy = 1 ]; then
   for n in 100 1000; do
     say "| ≥ 50× faster than scipy at N=$n (same accuracy, see above) | $(ratio "${T_SCIPY[$n]:-}" "${T_API[$n]:-}")× whole process; $(ratio "${T_SCIPY_INT[$n]:-}" "${T_API[$n]:-}")× against scipy's integration alone (${T_SCIPY_INT[$n]:-} s, without Python's start and imports) |"

@@ -3,7 +3,7 @@
  * same tolerances and integrator settings as flange. It is the yardstick
  * for flange's overhead; it is used only by make bench.
  *
- *   chain_ida N [--events] [--rtol R] [--dump FILE]
+ *   chain_ida N [--events] [--rtol R] [--dump FILE] [--fast-vectors]
  *
  * prints "steps=... res=... jac=... lsetups=... events=... seconds=...
  * x1=... v1=..." (the first wagon at the stop time). Without --events the
@@ -11,7 +11,11 @@
  * with it every contact onset and release is located and restarts IDA.
  * --rtol sets the relative tolerance (default CHAIN_RTOL); the absolute
  * ones follow it: rtol*1e-4 for positions, rtol for velocities. --dump
- * writes the final state, one line "x v" per wagon (%.17g). */
+ * writes the final state, one line "x v" per wagon (%.17g).
+ * --fast-vectors gives IDA's vectors flange's compiled serial kernels
+ * (src/sim/nvec.c, as flange's own runs have them) instead of Debian's
+ * SUNDIALS build, which is not optimised: the yardstick of flange's
+ * evaluation overhead with the same vector arithmetic on both sides. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "../chain.h"
+#include "sim/nvec.h"
 
 typedef struct chain {
     long n;          /* wagons */
@@ -134,7 +139,7 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    const char *usage = "usage: chain_ida N [--events] [--rtol R] [--dump FILE]\n";
+    const char *usage = "usage: chain_ida N [--events] [--rtol R] [--dump FILE] [--fast-vectors]\n";
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;
@@ -144,6 +149,7 @@ int main(int argc, char **argv)
     c.n = atol(argv[1]);
     double rtol = CHAIN_RTOL;
     const char *dump = NULL;
+    int fast_vectors = 0;
     for (int a = 2; a < argc; a++) {
         if (strcmp(argv[a], "--events") == 0) {
             c.events = 1;
@@ -154,6 +160,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "chain_ida: bad --rtol %s\n", argv[a]);
                 return 2;
             }
+        } else if (strcmp(argv[a], "--fast-vectors") == 0) {
+            fast_vectors = 1;
         } else if (strcmp(argv[a], "--dump") == 0 && a + 1 < argc) {
             dump = argv[++a];
         } else {
@@ -168,6 +176,11 @@ int main(int argc, char **argv)
     SUNContext_Create(NULL, &ctx);
     N_Vector y = N_VNew_Serial(neq, ctx), yp = N_VNew_Serial(neq, ctx), atol = N_VNew_Serial(neq, ctx);
     N_Vector id = N_VNew_Serial(neq, ctx), out = N_VNew_Serial(neq, ctx);
+    if (fast_vectors) {
+        fl_nvec_fast(y);
+        fl_nvec_fast(yp);
+        fl_nvec_fast(atol);
+    }
     N_VConst(0, y);
     N_VConst(0, yp);
     N_VConst(1, id);

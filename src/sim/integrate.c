@@ -14,6 +14,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
+#include "sim/nvec.h"
 #include "sim/opts.h"
 
 static void sim_cleanup(void *s)
@@ -195,6 +196,16 @@ static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
     return fl_eval_residual(s, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
 }
 
+/* SUNMatZero for the Jacobian in KLU's matrix: the values only. The
+ * pattern is the system's and never changes; SUNDIALS' own zero (built
+ * without optimisation in Debian) clears the index arrays too, which
+ * ida_jac then had to restore at every linear-solver setup. */
+static int sparse_zero_values(SUNMatrix A)
+{
+    memset(SM_DATA_S(A), 0, sizeof(realtype) * (size_t)SM_NNZ_S(A));
+    return 0;
+}
+
 static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user,
                    N_Vector t1, N_Vector t2, N_Vector t3)
 {
@@ -205,11 +216,13 @@ static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r,
     FL_UNUSED(t2);
     FL_UNUSED(t3);
     if (s->use_klu) {
-        /* IDA zeroes the matrix before calling us, and for sparse matrices
-         * that also clears the pattern: restore it */
+        /* IDA zeroes the matrix before calling us; SUNDIALS' sparse zero
+         * also clears the pattern (restore it), sparse_zero_values keeps it */
         sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
-        for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
-        for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
+        if (J->ops->zero != sparse_zero_values || ip[p->ncol] != p->nnz) {
+            for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
+            for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
+        }
         fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), SM_DATA_S(J), NULL, NULL);
     } else {
         fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), s->jdata, NULL, NULL);
@@ -282,6 +295,10 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
         if (!(*v[k] = N_VNew_Serial(n, s->ctx))) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
+    /* IDA clones its work vectors from yv: flange's compiled kernels */
+    fl_nvec_fast(I->yv);
+    fl_nvec_fast(I->ypv);
+    fl_nvec_fast(I->atol);
     double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(I->atol);
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;
@@ -314,6 +331,7 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
         sunindextype *ip = SM_INDEXPTRS_S(I->A), *iv = SM_INDEXVALS_S(I->A);
         for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
         for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
+        I->A->ops->zero = sparse_zero_values;
         I->LS = SUNLinSol_KLU(I->yv, I->A, s->ctx);
         /* AMD ordering (the patterns are structurally symmetric): KLU then
          * knows the size of the factors instead of reserving 10 x nnz */
@@ -497,15 +515,21 @@ static void track_penetration_at(fl_sim *s, double t, const double *y)
     const fl_system *sys = s->sys;
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, s->yp, s->res, 0);
-    for (int k = 0; k < s->npen_el; k++) {
-        int e = s->pen_el[k];
-        const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
-        double gap, p = ops->penetration(&x, &sys->elems[e], &gap);
-        if (gap > 0 && p / gap > s->pen[e].ratio) {
-            s->pen[e].ratio = p / gap;
-            s->pen[e].depth = p;
-            s->pen[e].gap = gap;
-            s->pen[e].t = t;
+    /* by element group (one class, consecutive elements): no look-up of
+     * each element's instance, which on large models missed the cache at
+     * every output point */
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        double (*pen)(const fl_ectx *, const fl_elem *, double *) = eg->ops->penetration;
+        if (!pen) continue;
+        for (int e = eg->first; e < eg->first + eg->n; e++) {
+            double gap, p = pen(&x, &sys->elems[e], &gap);
+            if (gap > 0 && p / gap > s->pen[e].ratio) {
+                s->pen[e].ratio = p / gap;
+                s->pen[e].depth = p;
+                s->pen[e].gap = gap;
+                s->pen[e].t = t;
+            }
         }
     }
 }

@@ -88,6 +88,8 @@ static const fl_scope *enter(fl_grun *gr, const double *y, const double *yp)
     return sc;
 }
 
+static double g_energy_now(fl_sim *s, fl_grun *gr);
+
 static int g_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
 {
     fl_grun *gr = user;
@@ -179,6 +181,8 @@ static int g_setup(fl_sim *s, fl_grun *gr, double t0)
     gr->stalled = 0;
     memset(gr->e_t, 0, sizeof gr->e_t);
     memset(gr->e_tprev, 0, sizeof gr->e_tprev);
+    gr->imp = gr->impw = gr->dmax = 0;
+    gr->e0 = s->energy && !s->erows ? g_energy_now(s, gr) : 0;
     g_time_event(s, gr, t0);
     return 0;
 }
@@ -309,6 +313,13 @@ int fl_groups_start(fl_sim *s)
     s->gres = fl_xcalloc(n, sizeof(double));
     for (int k = 0; k < 3; k++) s->gscr[k] = fl_xcalloc(n, sizeof(double));
     s->gdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
+    /* a grouped run watches the energy balance per group, and its output
+     * points compute the audit's values only when they show them */
+    s->erows = 0;
+    if (s->energy) {
+        if (s->out_kin_vars) s->out_kinematic = 1;
+        else s->erows = 1;
+    }
     select_output_groups(s);
     s->gsteps = 0;
     for (int g = 0; g < s->ngrun; g++) {
@@ -357,6 +368,30 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
 static int g_energy_quad(fl_sim *s, fl_grun *gr, double a, double b, double inc[4])
 {
     return fl_energy_quad(s, gr->I.mem, gr->I.qy, gr->I.qyp, &s->sys->groups[gr->g], gr->t_left, a, b, inc);
+}
+
+/* Kinetic plus stored energy of group gr at its current point. */
+static double g_energy_now(fl_sim *s, fl_grun *gr)
+{
+    enter(gr, N_VGetArrayPointer(gr->I.yv), N_VGetArrayPointer(gr->I.ypv));
+    fl_erates r;
+    double tl = s->t_left;
+    s->t_left = gr->t_left;
+    fl_energy_rates(s, gr->t, s->gy, s->gyp, &r);
+    s->t_left = tl;
+    s->sc = NULL;
+    double q[] = {r.ekin, r.upot, gr->e_t[0], gr->e_t[1]};
+    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++) s->e_seen_max = fmax(s->e_seen_max, fabs(q[k]));
+    return r.ekin + r.upot;
+}
+
+/* The drift of group gr's own balance at the end of its step: with no
+ * energy at output points, this is where the audit watches it (the run's
+ * worst drift is then the sum of the groups' worst, a bound). */
+static void g_drift(fl_sim *s, fl_grun *gr)
+{
+    double d = g_energy_now(s, gr) + gr->e_t[0] + gr->imp - gr->e_t[1] - gr->impw - gr->e0;
+    gr->dmax = fmax(gr->dmax, fabs(d));
 }
 
 /* The deepest penetrations of the group's contacts at its current point. */
@@ -418,6 +453,7 @@ static int g_step(fl_sim *s, fl_grun *gr, double target)
         memcpy(gr->e_tprev, gr->e_t, sizeof gr->e_t);
         if (g_energy_quad(s, gr, t, tret, inc) == 0)
             for (int k = 0; k < 4; k++) gr->e_t[k] = gr->e_tprev[k] + inc[k];
+        if (s->energy && !s->erows) g_drift(s, gr);
     }
     /* deepest penetrations after every step of the group (with one
      * integrator they are looked at at output points when contacts are
@@ -487,6 +523,17 @@ static void energy_at(fl_sim *s, double t)
 /* The run's progress callback with the counters so far (at output points,
  * and every max(1000, groups) steps of groups: adding up the groups'
  * counters costs O(groups)). */
+/* The audit's totals at the end of the run (t): the integrals, and the
+ * groups' worst drifts when no output point watched the whole balance. */
+static void energy_end(fl_sim *s, double t)
+{
+    energy_at(s, t);
+    if (!s->energy || s->erows) return;
+    double sum = 0;
+    for (int g = 0; g < s->ngrun; g++) sum += s->grun[g].dmax;
+    s->e_drift_max = fmax(s->e_drift_max, sum);
+}
+
 static int progress(fl_sim *s, double t)
 {
     fl_run *r = &s->run;
@@ -532,19 +579,26 @@ static int process(fl_sim *s, double t, const int *ev, int nev, int emit, int *e
             free(ld);
             dir = s->gdir;
         }
+        double il = s->impact_loss, iw = s->impulse_work[0];
         s->sc = sc;
         int rc = fl_event_iteration(s, t, dir, 1);
         if (rc >= 0) rc = fl_settle_zero_roots(s, t);
         s->sc = NULL;
+        gr->imp += s->impact_loss - il; /* (this group's impacts, for its own balance) */
+        gr->impw += s->impulse_work[0] - iw;
         for (int k = 0; dir && k < sc->nr; k++) s->gdir[sc->r[k]] = 0;
         if (rc < 0) return -1;
     }
     if (emit && fl_run_emit(s, t)) return -1;
     *extra = 0;
     for (int i = 0; i < nev; i++) {
+        fl_grun *gr = &s->grun[ev[i]];
+        double il = s->impact_loss, iw = s->impulse_work[0];
         s->sc = &sys->groups[ev[i]];
         int rc = fl_end_samples(s, t);
         s->sc = NULL;
+        gr->imp += s->impact_loss - il;
+        gr->impw += s->impulse_work[0] - iw;
         if (rc < 0) return -1;
         *extra |= rc > 0;
     }
@@ -574,7 +628,7 @@ static int instant(fl_sim *s, double t, const int *ev, int nev, const ginst *x)
     if (state) s->stats.state_events++;
     else s->stats.time_events++;
     if (fill_all(s, t, 0)) return -1;
-    energy_at(s, t);
+    if (s->erows) energy_at(s, t);
     /* the values just before the event (left limits of time events) */
     s->t_left = timed ? t : NAN;
     if (fl_run_emit(s, t)) return -1;
@@ -696,6 +750,7 @@ int fl_groups_advance(fl_sim *s, double target)
             if (rc) {
                 /* terminate(): the others at ts too, the run ends here */
                 if (rc > 0 && fill_all(s, ts, 1)) rc = -1;
+                if (rc > 0) energy_end(s, ts);
                 r->t = ts;
                 ret = rc;
                 goto out;
@@ -711,7 +766,7 @@ int fl_groups_advance(fl_sim *s, double target)
                 ret = -1;
                 goto out;
             }
-            energy_at(s, ts);
+            if (s->erows) energy_at(s, ts);
             if (fl_run_emit(s, ts) || progress(s, ts)) { /* (progress at output points: its counters cost O(groups)) */
                 ret = -1;
                 goto out;
@@ -724,7 +779,7 @@ int fl_groups_advance(fl_sim *s, double target)
     }
     /* every group stopped at the target */
     if (fill_all(s, target, 1)) ret = -1;
-    energy_at(s, target);
+    energy_end(s, target);
     r->t = target;
 out:
     free(ev);

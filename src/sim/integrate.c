@@ -430,7 +430,9 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     fl_eval_outputs(s, t, y, yp);
     s->sc = NULL;
     if (s->npen_el && !s->contact_events && !s->ngrun) track_penetration_at(s, t, y);
-    if (s->energy && sys->energy_var0 >= 0) fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
+    /* (a grouped run whose rows show no energy tracks the drift per group) */
+    if (s->energy && sys->energy_var0 >= 0 && (!s->ngrun || s->erows))
+        fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
     s->have_values = 1;
     int nv = s->out_vars ? s->nout_vars : sys->nvars;
     for (int k = 0; k < nv; k++) {
@@ -589,7 +591,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     s->out_ilist = NULL;
     s->nout_ilist = 0;
     s->nout_vars = 0;
-    s->out_kinematic = 0;
+    s->out_kinematic = s->out_kin_vars = 0;
     if (!o->outputs) return 0;
     s->out_vars = fl_xmalloc(sizeof(int) * (size_t)(o->noutputs ? o->noutputs : 1));
     s->out_inst = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), 1);
@@ -617,12 +619,13 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     /* Positions and velocities alone follow from the solution vector: no
      * force balance to evaluate at output points (a big saving on large
      * models whose users watch a few bodies). */
-    s->out_kinematic = !o->energy && !late;
+    s->out_kin_vars = !late;
     for (int k = 0; k < s->nout_vars; k++) {
         const char *u = fl_system_var_unit(sys, s->out_vars[k]);
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0 && strcmp(u, "rad") != 0 && strcmp(u, "rad/s") != 0))
-            s->out_kinematic = 0;
+            s->out_kin_vars = 0;
     }
+    s->out_kinematic = !o->energy && s->out_kin_vars;
     for (int v = 0; v < sys->nvars; v++) s->vals[v] = NAN;
     return 0;
 }

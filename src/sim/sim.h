@@ -88,6 +88,10 @@ typedef struct fl_grun {
     long stalled;
     int heap;             /* position in the run's heap, -1 when out of it */
     double e_tprev[4], e_t[4]; /* energy integrals from the start to tprev and to t */
+    /* its own balance, when no output point shows the energy: kinetic and
+     * stored energy at the start, impact losses and impulsive work of its
+     * events, the largest drift seen at the end of a step */
+    double e0, imp, impw, dmax;
 } fl_grun;
 
 struct fl_sim {
@@ -199,7 +203,9 @@ struct fl_sim {
     unsigned char *out_inst;
     int *out_ilist, nout_ilist; /* the instances out_inst marks, in order */
     int maxp;          /* the most ports of an instance */
-    int out_kinematic; /* the selected outputs are positions and velocities only */
+    int out_kinematic; /* the selected outputs are positions and velocities only (no energy audit) */
+    int out_kin_vars;  /* they are, whether or not the energy audit runs */
+    int erows;         /* a grouped run's output points compute the energy audit's values */
     int *tev, ntev;    /* elements with time events (asked at every step) */
     fl_stats stats;
     fl_diag *diag;

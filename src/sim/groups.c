@@ -28,6 +28,8 @@
 
 #include "sim.h"
 
+
+
 int fl_groups_wanted(const fl_sim *s)
 {
     return s->sys->ngroups > 1 && !s->one_integrator && s->run.emit_grid && s->sys->n > 0;
@@ -646,46 +648,50 @@ static int cmp_ginst(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* Groups whose values no output reads (a few positions selected, no
- * energy audit) need no values at the others' instants: each runs alone
- * from start to end with its own events (the best use of the cache: one
- * group's memory at a time), and leaves the times of its events, which
- * are instants with rows of their own. The groups the outputs read run
- * after, in time order, with those instants. Not when a group may end the
- * run early (terminate()): the others must not have run past that. */
-static int run_alone(fl_sim *s, double target, ginst **out, int *nout)
+/* The events of the groups run alone, in time order from k on. */
+typedef struct alone_list {
+    ginst *v;
+    size_t n, cap, k;
+} alone_list;
+
+/* Groups whose values no output reads (a few positions selected) need no
+ * values at the others' instants: each runs alone, one after the other (the
+ * best use of the cache: one group's memory at a time), with its own
+ * events, and leaves their times, which are instants with rows of their
+ * own. The groups the outputs read follow, in time order, with those
+ * instants. They take turns by stretches of a 16th of the run or 1000
+ * output intervals, whichever is shorter (up to horizon: each group's last
+ * step there may end beyond it, as it would without the turns), so that
+ * output points come while the run goes on (measured on 1000 bouncing
+ * bodies: 8 turns 0.63 s, 16 0.68 s, 64 0.86 s, one 0.62 s). Not
+ * when a group may end the run early (terminate()): the others must not
+ * have run past that. */
+static int run_alone(fl_sim *s, double target, double horizon, alone_list *xs)
 {
     fl_run *r = &s->run;
-    FL_VEC(ginst) list = {0};
-    int nalone = 0, done = 0;
-    for (int g = 0; g < s->ngrun; g++) nalone += !s->gneed[g];
+    /* (what is left of the list first, then this stretch's, sorted together) */
+    if (xs->k) memmove(xs->v, xs->v + xs->k, sizeof(ginst) * (xs->n - xs->k));
+    xs->n -= xs->k;
+    xs->k = 0;
     for (int g = 0; g < s->ngrun; g++) {
         if (s->gneed[g]) continue;
         fl_grun *gr = &s->grun[g];
-        while (gr->t < target && !fl_same_time(gr->t, target)) {
+        while (gr->t < horizon && !fl_same_time(gr->t, target)) {
             int e = g_step(s, gr, target);
-            if (e < 0) goto fail;
-            if (s->gsteps >= FL_MAX(1000, s->ngrun) && progress(s, r->t0 + (r->tend - r->t0) * done / (nalone + 1)))
-                goto fail;
+            if (e < 0) return -1;
+            if (s->gsteps >= FL_MAX(1000, s->ngrun) && progress(s, r->t)) return -1;
             if (!e) continue;
             const fl_scope *sc = &s->sys->groups[g];
             copy_out(sc, gr->I.yv, s->y);
             copy_out(sc, gr->I.ypv, s->yp);
-            ginst in = {gr->t, gr->pending == 1, gr->pending == 2, 0, g, (int)list.n, 0};
-            if (process(s, gr->t, &g, 1, 0, &in.extra)) goto fail;
-            FL_VEC_PUSH(list, in);
+            ginst in = {gr->t, gr->pending == 1, gr->pending == 2, 0, g, 0, 0};
+            if (process(s, gr->t, &g, 1, 0, &in.extra)) return -1;
+            FL_VEC_PUSH(*xs, in);
         }
-        /* (progress: the share of these groups done) */
-        done++;
-        if (r->progress && progress(s, r->t0 + (r->tend - r->t0) * done / (nalone + 1))) goto fail;
     }
-    if (list.n) qsort(list.v, list.n, sizeof(ginst), cmp_ginst);
-    *out = list.v;
-    *nout = (int)list.n;
+    for (size_t k = 0; k < xs->n; k++) xs->v[k].k = (int)k; /* (a group's events stay in their order) */
+    if (xs->n) qsort(xs->v, xs->n, sizeof(ginst), cmp_ginst);
     return 0;
-fail:
-    FL_VEC_FREE(list);
-    return -1;
 }
 
 int fl_groups_advance(fl_sim *s, double target)
@@ -695,9 +701,9 @@ int fl_groups_advance(fl_sim *s, double target)
     int alone = s->gneed != NULL;
     for (int g = 0; g < s->ngrun && alone; g++)
         if (s->sys->groups[g].terminates) alone = 0; /* (the others would have run past its end) */
-    ginst *xs = NULL;
-    int nx = 0, kx = 0;
-    if (alone && run_alone(s, target, &xs, &nx)) return -1;
+    alone_list xs = {0};
+    int turn = 0;
+    double horizon = alone ? t0 : INFINITY;
 
     gheap act = {s->heap, 0}, pend = {s->heap + s->ngrun, 0};
     for (int g = 0; g < s->ngrun; g++)
@@ -706,10 +712,18 @@ int fl_groups_advance(fl_sim *s, double target)
     long *stamp = fl_xcalloc((size_t)s->ngrun, sizeof(long)), ninst = 0;
     int ret = 0, grid_left = 1;
     for (;;) {
+        if (alone && r->t >= horizon && horizon < target) { /* the next turn of the groups run alone */
+            double step = fmin((tend - t0) / 16, 1000 * h);
+            horizon = ++turn * step >= tend - t0 ? target : t0 + step * turn;
+            if (run_alone(s, target, horizon, &xs)) {
+                ret = -1;
+                goto out;
+            }
+        }
         double tg = grid_left ? fl_grid_time(t0, h, tend, r->kgrid) : INFINITY;
-        double ts = fmin(tg, target);
+        double ts = fmin(fmin(tg, target), horizon);
         if (pend.n) ts = fmin(ts, s->grun[pend.a[0]].t);
-        if (kx < nx) ts = fmin(ts, xs[kx].t);
+        if (xs.k < xs.n) ts = fmin(ts, xs.v[xs.k].t);
         /* every group up to ts; the one that has come least far steps, so
          * that an event found on the way lies inside the last step of every
          * group (interpolated there) */
@@ -735,16 +749,16 @@ int fl_groups_advance(fl_sim *s, double target)
         ginst x = {ts, 0, 0, 0, 0, 0, 0};
         int nxh = 0;
         ninst++;
-        for (int j = kx; j < nx && fl_same_time(xs[j].t, ts); j++) {
-            if (xs[j].used || stamp[xs[j].g] == ninst) continue;
-            stamp[xs[j].g] = ninst;
-            xs[j].used = 1;
+        for (size_t j = xs.k; j < xs.n && fl_same_time(xs.v[j].t, ts); j++) {
+            if (xs.v[j].used || stamp[xs.v[j].g] == ninst) continue;
+            stamp[xs.v[j].g] = ninst;
+            xs.v[j].used = 1;
             nxh++;
-            x.state |= xs[j].state;
-            x.timed |= xs[j].timed;
-            x.extra |= xs[j].extra;
+            x.state |= xs.v[j].state;
+            x.timed |= xs.v[j].timed;
+            x.extra |= xs.v[j].extra;
         }
-        while (kx < nx && xs[kx].used) kx++;
+        while (xs.k < xs.n && xs.v[xs.k].used) xs.k++;
         if (nev || nxh) {
             int rc = instant(s, ts, ev, nev, nxh ? &x : NULL);
             if (rc) {
@@ -775,7 +789,7 @@ int fl_groups_advance(fl_sim *s, double target)
             r->kgrid++;
         }
         r->t = ts;
-        if (ts >= target || (fl_same_time(ts, target) && !pend.n && kx >= nx)) break;
+        if (ts >= target || (fl_same_time(ts, target) && !pend.n && xs.k >= xs.n)) break;
     }
     /* every group stopped at the target */
     if (fill_all(s, target, 1)) ret = -1;
@@ -784,6 +798,6 @@ int fl_groups_advance(fl_sim *s, double target)
 out:
     free(ev);
     free(stamp);
-    free(xs);
+    free(xs.v);
     return ret;
 }

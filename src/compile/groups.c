@@ -110,17 +110,22 @@ static void slice_pattern(const fl_csc *p, const fl_scope *g, const int *loc, fl
     out->colptr[g->nu] = z;
 }
 
-void fl_compile_groups(fl_system *s)
+/* A shared body (ground, moved by time alone) as -1: it joins nothing. */
+static int member(const char *env, int b)
 {
-    s->ngroups = 1;
-    s->groups = NULL;
-    s->unk_group = NULL;
-    s->body_group = NULL;
-    int n = s->n, nb = s->nbodies, ne = s->nelem;
-    if (n < 2) return;
-    /* environment: grounds and bodies moved by time alone */
-    char *env = fl_xcalloc((size_t)(nb ? nb : 1), 1);
-    for (int b = 0; b < nb; b++) {
+    return b >= 0 && !env[b] ? b : -1;
+}
+
+static int node_member(const fl_system *s, const char *env, int nd)
+{
+    return nd >= 0 ? member(env, s->nodes[nd].body) : -1;
+}
+
+/* Phase 1: the shared bodies: grounds and bodies moved by time alone. */
+static char *find_shared(const fl_system *s)
+{
+    char *env = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), 1);
+    for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->kind == B_GROUND) env[b] = 1;
         if (bd->kind != B_POS) continue;
@@ -132,85 +137,93 @@ void fl_compile_groups(fl_system *s)
         }
         env[b] = (char)timeonly;
     }
-    int N = nb + ne;
-    fl_uf uf;
-    fl_uf_init(&uf, N);
-    fl_uf *par = &uf;
-#define BODY(b) ((b) >= 0 && !env[b] ? (b) : -1)
-#define NODEBODY(nd) ((nd) >= 0 ? BODY(s->nodes[nd].body) : -1)
-    /* owner of each unknown */
-    int *own_of = fl_xmalloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) own_of[i] = -1;
-    for (int b = 0; b < nb; b++) {
+    return env;
+}
+
+/* Phase 2: the owner of each unknown (body b, or element e as nbodies + e). */
+static int *find_owners(const fl_system *s)
+{
+    int *own_of = fl_xmalloc(sizeof(int) * (size_t)s->n);
+    for (int i = 0; i < s->n; i++) own_of[i] = -1;
+    for (int b = 0; b < s->nbodies; b++) {
         if (s->bodies[b].qi >= 0) own_of[s->bodies[b].qi] = b;
         if (s->bodies[b].vi >= 0) own_of[s->bodies[b].vi] = b;
     }
-    for (int e = 0; e < ne; e++) {
+    for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
-        for (int k = 0; k < ops->nown && el->own >= 0; k++) own_of[el->own + k] = nb + e;
+        for (int k = 0; k < ops->nown && el->own >= 0; k++) own_of[el->own + k] = s->nbodies + e;
     }
-    /* what reads what */
-    for (int e = 0; e < ne; e++) {
+    return own_of;
+}
+
+/* Owner x joins what input reference sr reads. */
+static void join_input(const fl_system *s, const char *env, fl_uf *uf, int x, const fl_sigref *sr)
+{
+    if (sr->kind == SIG_KIN) {
+        uf_union(uf, x, node_member(s, env, sr->node[0]));
+        uf_union(uf, x, node_member(s, env, sr->node[1]));
+    } else if (sr->kind == SIG_Y) {
+        uf_union(uf, x, s->nbodies + sr->inst);
+    }
+}
+
+/* Phase 3: join what reads what (the header says which). */
+static void join_owners(const fl_system *s, const char *env, const int *own_of, fl_uf *uf)
+{
+    int nb = s->nbodies;
+    for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
-        for (int j = 0; j < fl_ops_natt(ops); j++) uf_union(par, nb + e, BODY(s->att_body[fl_att_slot(el, j)]));
-        for (int q = 0; q < ops->nin; q++) {
-            const fl_sigref *sr = &s->sigs[el->sig + q];
-            if (sr->kind == SIG_KIN) {
-                uf_union(par, nb + e, NODEBODY(sr->node[0]));
-                uf_union(par, nb + e, NODEBODY(sr->node[1]));
-            } else if (sr->kind == SIG_Y) {
-                uf_union(par, nb + e, nb + sr->inst);
-            }
-        }
+        for (int j = 0; j < fl_ops_natt(ops); j++) uf_union(uf, nb + e, member(env, s->att_body[fl_att_slot(el, j)]));
+        for (int q = 0; q < ops->nin; q++) join_input(s, env, uf, nb + e, &s->sigs[el->sig + q]);
     }
     for (int k = 0; k < s->ndrv; k++) {
         const fl_driver *dv = &s->drvs[k];
-        int b = BODY(dv->body);
-        if (b < 0) continue;
-        for (int q = 0; q < dv->nin; q++) {
-            const fl_sigref *sr = &s->sigs[dv->sig + q];
-            if (sr->kind == SIG_KIN) {
-                uf_union(par, b, NODEBODY(sr->node[0]));
-                uf_union(par, b, NODEBODY(sr->node[1]));
-            } else if (sr->kind == SIG_Y) {
-                uf_union(par, b, nb + sr->inst);
-            }
-        }
+        int b = member(env, dv->body);
+        for (int q = 0; q < dv->nin && b >= 0; q++) join_input(s, env, uf, b, &s->sigs[dv->sig + q]);
     }
     for (int k = 0; k < s->ncons; k++) {
         const fl_con *c = &s->cons[k];
-        for (int i = 0; i < c->n; i++) uf_union(par, nb + c->elem, NODEBODY(s->con_node[c->k0 + i]));
+        for (int i = 0; i < c->n; i++) uf_union(uf, nb + c->elem, node_member(s, env, s->con_node[c->k0 + i]));
     }
-    for (int i = 0; i < s->njent; i++) uf_union(par, own_of[s->jent_rc[2 * i]], own_of[s->jent_rc[2 * i + 1]]);
-    /* groups numbered by their first unknown */
+    for (int i = 0; i < s->njent; i++) uf_union(uf, own_of[s->jent_rc[2 * i]], own_of[s->jent_rc[2 * i + 1]]);
+}
+
+/* Phase 4: the group of every owner, groups numbered by their first
+ * unknown, what touches no unknown with group 0; NULL with one group. */
+static int *number_groups(const fl_system *s, const int *own_of, fl_uf *uf, int *ng)
+{
+    int N = s->nbodies + s->nelem;
     int *gid = fl_xmalloc(sizeof(int) * (size_t)N);
     for (int i = 0; i < N; i++) gid[i] = -1;
-    int ng = 0;
-    for (int i = 0; i < n; i++) {
-        int r = fl_uf_find(par, own_of[i]);
-        if (gid[r] < 0) gid[r] = ng++;
+    *ng = 0;
+    for (int i = 0; i < s->n; i++) {
+        int r = fl_uf_find(uf, own_of[i]);
+        if (gid[r] < 0) gid[r] = (*ng)++;
     }
-    if (ng < 2) {
-        free(env);
-        fl_uf_free(&uf);
-        free(own_of);
-        free(gid);
-        return;
-    }
-    /* group of every owner; what touches no unknown goes with group 0 */
-    int *grp = fl_xmalloc(sizeof(int) * (size_t)N);
-    for (int i = 0; i < N; i++) {
-        int r = gid[fl_uf_find(par, i)];
-        grp[i] = r >= 0 ? r : 0;
+    int *grp = NULL;
+    if (*ng > 1) {
+        grp = fl_xmalloc(sizeof(int) * (size_t)N);
+        for (int i = 0; i < N; i++) {
+            int r = gid[fl_uf_find(uf, i)];
+            grp[i] = r >= 0 ? r : 0;
+        }
     }
     free(gid);
-    fl_uf_free(&uf);
+    return grp;
+}
+
+/* Phase 5: each group's lists (L_*): what it owns, then the shared bodies,
+ * drivers and inputs its kinematics read, closed over drivers and sensors. */
+static void collect_lists(const fl_system *s, const char *env, const int *own_of, const int *grp, int ng,
+                          glist L[L_COUNT])
+{
+    int nb = s->nbodies;
     gpair_vec v[L_COUNT];
     memset(v, 0, sizeof v);
-    for (int i = 0; i < n; i++) add(&v[L_U], grp[own_of[i]], i);
-    for (int e = 0; e < ne; e++) {
+    for (int i = 0; i < s->n; i++) add(&v[L_U], grp[own_of[i]], i);
+    for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         int g = grp[nb + e];
@@ -242,8 +255,7 @@ void fl_compile_groups(fl_system *s)
         for (int i = 0; i < c->n; i++)
             if (s->con_node[c->k0 + i] >= 0) add(&v[L_B], g, s->nodes[s->con_node[c->k0 + i]].body);
     }
-    /* the bodies the drivers' and elements' sensor inputs read; then the
-     * drivers of the bodies read, and their inputs */
+    /* the drivers of the bodies read, and their inputs */
     glist lb0 = to_glist(&v[L_B], ng);
     for (int g = 0; g < ng; g++)
         for (int k = lb0.ptr[g]; k < lb0.ptr[g + 1]; k++) {
@@ -257,6 +269,7 @@ void fl_compile_groups(fl_system *s)
         }
     free(lb0.ptr);
     free(lb0.x);
+    /* the bodies (and their drivers) the sensor inputs read, the sources of time events */
     glist lsg = to_glist(&v[L_SG], ng);
     for (int g = 0; g < ng; g++)
         for (int k = lsg.ptr[g]; k < lsg.ptr[g + 1]; k++) {
@@ -276,49 +289,39 @@ void fl_compile_groups(fl_system *s)
     free(lsg.x);
     /* (a driver added for a sensor's body reads time only: its inputs are
      * source blocks, which need no lists of their own beyond L_SG) */
-    {
-        glist ldv = to_glist(&v[L_DV], ng);
-        for (int g = 0; g < ng; g++)
-            for (int k = ldv.ptr[g]; k < ldv.ptr[g + 1]; k++) {
-                const fl_driver *dv = &s->drvs[ldv.x[k]];
-                add(&v[L_DV], g, ldv.x[k]);
-                for (int q = 0; q < dv->nin; q++) {
-                    add(&v[L_SG], g, dv->sig + q);
-                    const fl_sigref *sr = &s->sigs[dv->sig + q];
-                    if (sr->kind == SIG_BLOCK && s->insts[sr->inst].cls->block->next_event) add(&v[L_TB], g, sr->inst);
-                }
+    glist ldv = to_glist(&v[L_DV], ng);
+    for (int g = 0; g < ng; g++)
+        for (int k = ldv.ptr[g]; k < ldv.ptr[g + 1]; k++) {
+            const fl_driver *dv = &s->drvs[ldv.x[k]];
+            add(&v[L_DV], g, ldv.x[k]);
+            for (int q = 0; q < dv->nin; q++) {
+                add(&v[L_SG], g, dv->sig + q);
+                const fl_sigref *sr = &s->sigs[dv->sig + q];
+                if (sr->kind == SIG_BLOCK && s->insts[sr->inst].cls->block->next_event) add(&v[L_TB], g, sr->inst);
             }
-        free(ldv.ptr);
-        free(ldv.x);
-    }
+        }
+    free(ldv.ptr);
+    free(ldv.x);
     /* Jacobian entries by the group of their row, and the jloc they read */
     for (int i = 0; i < s->njent; i++) {
         int g = grp[own_of[s->jent_rc[2 * i]]];
         add(&v[L_J], g, i);
         if (s->jent[i].src >= 0) add(&v[L_JL], g, s->jent[i].src);
     }
-    struct fl_group_arena *a = fl_xcalloc(1, sizeof *a);
-    glist L[L_COUNT];
-    for (int k = 0; k < L_COUNT; k++) {
-        L[k] = to_glist(&v[k], ng);
-        a->lists[a->nlists++] = L[k];
-    }
-    s->garena = a;
-    s->ngroups = ng;
-    s->groups = fl_xcalloc((size_t)ng, sizeof(fl_scope));
-    s->unk_group = fl_xmalloc(sizeof(int) * (size_t)n);
-    s->body_group = fl_xmalloc(sizeof(int) * (size_t)(nb ? nb : 1));
-    for (int b = 0; b < nb; b++) s->body_group[b] = env[b] ? -1 : grp[b];
-    int *loc = fl_xmalloc(sizeof(int) * (size_t)n); /* local index of each unknown in its group */
+    for (int k = 0; k < L_COUNT; k++) L[k] = to_glist(&v[k], ng);
+}
+
+/* Phase 6: the scopes over the lists, with their element copies batched as
+ * the system's, and the local index of every unknown in its group. */
+static void make_scopes(fl_system *s, struct fl_group_arena *a, const glist L[L_COUNT], int *loc)
+{
+    int ne = s->nelem, neg = 0;
     a->el = fl_xmalloc(sizeof(fl_elem) * (size_t)(ne ? ne : 1));
     a->eg = fl_xmalloc(sizeof(fl_egroup) * (size_t)(ne ? ne : 1));
-    a->jsl = fl_xmalloc(sizeof(int) * (size_t)(s->njent ? s->njent : 1));
-    a->rsl = fl_xmalloc(sizeof(int) * (size_t)(s->njent ? s->njent : 1));
     int *eg_of = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1));
     for (int k = 0; k < s->negroups; k++)
         for (int e = s->egroups[k].first; e < s->egroups[k].first + s->egroups[k].n; e++) eg_of[e] = k;
-    int neg = 0;
-    for (int g = 0; g < ng; g++) {
+    for (int g = 0; g < s->ngroups; g++) {
         fl_scope *sc = &s->groups[g];
 #define TAKE(field, cnt, k) (sc->cnt = L[k].ptr[g + 1] - L[k].ptr[g], sc->field = L[k].x + L[k].ptr[g])
         TAKE(u, nu, L_U);
@@ -341,7 +344,6 @@ void fl_compile_groups(fl_system *s)
             loc[sc->u[k]] = k;
             sc->nd += s->id[sc->u[k]] != 0;
         }
-        /* copies of the elements, batched as the system's */
         sc->el = a->el + L[L_E].ptr[g];
         sc->eg = a->eg + neg;
         for (int k = 0; k < sc->ne; k++) {
@@ -364,12 +366,23 @@ void fl_compile_groups(fl_system *s)
         }
         sc->linsolver = sc->nu > FL_KLU_THRESHOLD ? FL_SOLVER_KLU : FL_SOLVER_DENSE;
     }
-    for (int g = 0; g < ng; g++) {
+    free(eg_of);
+}
+
+/* Phase 7: each group's slices of the Jacobian patterns, and its entries'
+ * slots in them (block-diagonal: an entry across groups is a bug). */
+static void slice_patterns(fl_system *s, struct fl_group_arena *a, const int *loc)
+{
+    a->jsl = fl_xmalloc(sizeof(int) * (size_t)(s->njent ? s->njent : 1));
+    a->rsl = fl_xmalloc(sizeof(int) * (size_t)(s->njent ? s->njent : 1));
+    int j0 = 0;
+    for (int g = 0; g < s->ngroups; g++) {
         fl_scope *sc = &s->groups[g];
         slice_pattern(&s->jpat, sc, loc, &sc->jpat);
         slice_pattern(&s->rpat, sc, loc, &sc->rpat);
-        sc->jsl = a->jsl + L[L_J].ptr[g];
-        sc->rsl = a->rsl + L[L_J].ptr[g];
+        sc->jsl = a->jsl + j0;
+        sc->rsl = a->rsl + j0;
+        j0 += sc->nj;
         for (int k = 0; k < sc->nj; k++) {
             int i = sc->j[k], c = s->jent_rc[2 * i + 1];
             if (s->unk_group[c] != g || s->unk_group[s->jent_rc[2 * i]] != g)
@@ -378,10 +391,39 @@ void fl_compile_groups(fl_system *s)
             sc->rsl[k] = s->jent[i].rslot < 0 ? -1 : sc->rpat.colptr[loc[c]] + s->jent[i].rslot - s->rpat.colptr[c];
         }
     }
-#undef BODY
-#undef NODEBODY
-    free(eg_of);
-    free(loc);
+}
+
+void fl_compile_groups(fl_system *s)
+{
+    s->ngroups = 1;
+    s->groups = NULL;
+    s->unk_group = NULL;
+    s->body_group = NULL;
+    if (s->n < 2) return;
+    char *env = find_shared(s);
+    int *own_of = find_owners(s);
+    fl_uf uf;
+    fl_uf_init(&uf, s->nbodies + s->nelem);
+    join_owners(s, env, own_of, &uf);
+    int ng;
+    int *grp = number_groups(s, own_of, &uf, &ng);
+    fl_uf_free(&uf);
+    if (grp) {
+        glist L[L_COUNT];
+        collect_lists(s, env, own_of, grp, ng, L);
+        struct fl_group_arena *a = fl_xcalloc(1, sizeof *a);
+        for (int k = 0; k < L_COUNT; k++) a->lists[a->nlists++] = L[k];
+        s->garena = a;
+        s->ngroups = ng;
+        s->groups = fl_xcalloc((size_t)ng, sizeof(fl_scope));
+        s->unk_group = fl_xmalloc(sizeof(int) * (size_t)s->n);
+        s->body_group = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
+        for (int b = 0; b < s->nbodies; b++) s->body_group[b] = env[b] ? -1 : grp[b];
+        int *loc = fl_xmalloc(sizeof(int) * (size_t)s->n); /* local index of each unknown in its group */
+        make_scopes(s, a, L, loc);
+        slice_patterns(s, a, loc);
+        free(loc);
+    }
     free(grp);
     free(own_of);
     free(env);

@@ -11,6 +11,9 @@
  * their own steps, exactly as one integrator interpolates its output
  * points. Events of several groups at the same instant are one instant:
  * one pair of rows, every group's event iteration, every group restarted.
+ * Groups that no selected output reads take turns running alone instead
+ * (run_alone), and the energy audit watches each group's own balance when
+ * the output points do not show it (g_drift).
  *
  * Rows, the initialisation and the end of the run (terminal(), the energy
  * verdict) see the whole system in s->y, as with one integrator; runs
@@ -21,8 +24,6 @@
 #include <string.h>
 
 #include <ida/ida.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 

@@ -48,6 +48,13 @@ for kw, args in [({"stop": 3}, ["--stop", "3"]),
     r, ref = flange.simulate(HS, **kw), cli_mat(HS, *args)
     check(same(r, ref), "options %s equal the CLI's %s" % (kw, " ".join(args)), diff(r, ref))
 
+# one_integrator as --one-integrator: Friction has three independent groups
+# (each its own integrator by default), so the two runs differ
+FR = os.path.join(EX, "msl", "Friction.mo")
+r, ref, grouped = flange.simulate(FR, one_integrator=True), cli_mat(FR, "--one-integrator"), flange.simulate(FR)
+check(same(r, ref) and not same(r, grouped), "one_integrator=True equals the CLI's --one-integrator, not the grouped run",
+      diff(r, ref))
+
 # --vars: the same globs select the same columns
 for v, arg in [(["body*.s", "damper.f"], "body*.s,damper.f"), ("body2.*", "body2.*"),
                ("**.f", "**.f"), ("hardStop.?", "hardStop.?"), (["energy.*"], "energy.*"),

@@ -90,7 +90,7 @@ struct fl_group_arena {
     fl_egroup *eg;
 };
 
-enum { L_U, L_B, L_DV, L_SG, L_E, L_SL, L_CN, L_BR, L_R, L_J, L_JL, L_TB, L_TEV, L_PEN, L_COUNT };
+enum { L_U, L_B, L_DV, L_SG, L_E, L_SL, L_CN, L_BR, L_R, L_J, L_JL, L_TB, L_TEV, L_COUNT };
 
 /* The group's slice of pattern p (columns u, rows in the same group). */
 static void slice_pattern(const fl_csc *p, const fl_scope *g, const int *loc, fl_csc *out)
@@ -236,7 +236,6 @@ static void collect_lists(const fl_system *s, const char *env, const int *own_of
         for (int q = 0; q < ops->nin; q++) add(&v[L_SG], g, el->sig + q);
         for (int k = 0; k < ops->nroots; k++) add(&v[L_R], g, el->root + k);
         if (ops->next_time_event) add(&v[L_TEV], g, e);
-        if (ops->penetration) add(&v[L_PEN], g, e);
     }
     for (int b = 0; b < nb; b++) {
         if (env[b]) {
@@ -337,7 +336,6 @@ static void make_scopes(fl_system *s, struct fl_group_arena *a, const glist L[L_
         TAKE(jl, njl, L_JL);
         TAKE(tb, ntb, L_TB);
         TAKE(tev, ntev, L_TEV);
-        TAKE(pen, npen, L_PEN);
 #undef TAKE
         for (int k = 0; k < sc->nu; k++) {
             s->unk_group[sc->u[k]] = g;
@@ -362,6 +360,7 @@ static void make_scopes(fl_system *s, struct fl_group_arena *a, const glist L[L_
             if (ops->rigid) sc->rigid = 1;
             if (ops->flags & FL_EK_SAMPLE) sc->sample = 1;
             if (ops->flags & FL_EK_TERMINATE) sc->terminates = 1;
+            if (ops->penetration) sc->npen++;
             if (ops->nroots && !(ops->flags & FL_EK_CONTACT)) sc->roots_other = 1;
         }
         sc->linsolver = sc->nu > FL_KLU_THRESHOLD ? FL_SOLVER_KLU : FL_SOLVER_DENSE;

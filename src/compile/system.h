@@ -240,7 +240,7 @@ typedef struct fl_scope {
     fl_csc jpat, rpat; /* the group's slices of the system's patterns, local indices */
     int ntb, *tb;    /* source blocks with time events it reads */
     int ntev, *tev;  /* elements with time events */
-    int npen, *pen;  /* contact elements whose penetration is tracked */
+    int npen;        /* contact elements whose penetration is tracked */
     int linsolver;   /* FL_SOLVER_DENSE or KLU chosen for auto, by its size */
     int discrete;    /* some element has modes or discrete Real states */
     int rigid;       /* some element locks (ops->rigid) */

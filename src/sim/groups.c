@@ -115,26 +115,9 @@ static int g_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, S
     FL_UNUSED(t2);
     FL_UNUSED(t3);
     const fl_scope *sc = enter(gr, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
-    const fl_csc *p = &sc->jpat;
-    double *data;
-    if (gr->use_klu) {
-        /* (IDA's zeroing clears a sparse matrix's pattern too) */
-        sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
-        for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
-        for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
-        data = SM_DATA_S(J);
-        fl_eval_jacobian(s, t, cj, s->gy, s->gyp, data, NULL, NULL);
-    } else {
-        data = s->jdata; /* (the system's nonzeros, at least the group's) */
-        fl_eval_jacobian(s, t, cj, s->gy, s->gyp, data, NULL, NULL);
-        SUNMatZero(J);
-        for (int j = 0; j < p->ncol; j++)
-            for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = data[k];
-    }
+    int rc = fl_jac_fill(s, J, &sc->jpat, gr->use_klu, t, cj, s->gy, s->gyp);
     s->sc = NULL;
-    for (int k = 0; k < p->nnz; k++)
-        if (!isfinite(data[k])) return 1;
-    return 0;
+    return rc;
 }
 
 static int g_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *user)
@@ -400,22 +383,10 @@ static void g_drift(fl_sim *s, fl_grun *gr)
 /* The deepest penetrations of the group's contacts at its current point. */
 static void g_penetration(fl_sim *s, fl_grun *gr)
 {
-    const fl_system *sys = s->sys;
-    const fl_scope *sc = enter(gr, N_VGetArrayPointer(gr->I.yv), N_VGetArrayPointer(gr->I.ypv));
+    enter(gr, N_VGetArrayPointer(gr->I.yv), N_VGetArrayPointer(gr->I.ypv));
     fl_eval_kinematics(s, gr->t, s->gy, s->gyp);
-    fl_ectx x;
-    fl_init_ectx(s, &x, gr->t, 0, s->gy, s->gyp, s->res, 0);
+    fl_track_penetration(s, gr->t, s->gy, s->gyp);
     s->sc = NULL;
-    for (int k = 0; k < sc->npen; k++) {
-        int e = sc->pen[k];
-        double gap, p = sys->insts[sys->elems[e].inst].ops->penetration(&x, &sys->elems[e], &gap);
-        if (gap > 0 && p / gap > s->pen[e].ratio) {
-            s->pen[e].ratio = p / gap;
-            s->pen[e].depth = p;
-            s->pen[e].gap = gap;
-            s->pen[e].t = gr->t;
-        }
-    }
 }
 
 /* One step of group gr towards target; 1 when it ends at an event. */
@@ -523,9 +494,6 @@ static void energy_at(fl_sim *s, double t)
     s->e_loss_neg = sum[3];
 }
 
-/* The run's progress callback with the counters so far (at output points,
- * and every max(1000, groups) steps of groups: adding up the groups'
- * counters costs O(groups)). */
 /* The audit's totals at the end of the run (t): the integrals, and the
  * groups' worst drifts when no output point watched the whole balance. */
 static void energy_end(fl_sim *s, double t)
@@ -537,18 +505,12 @@ static void energy_end(fl_sim *s, double t)
     s->e_drift_max = fmax(s->e_drift_max, sum);
 }
 
+/* The run's progress callback (at output points, and every max(1000,
+ * groups) steps of groups: adding up the groups' counters costs O(groups)). */
 static int progress(fl_sim *s, double t)
 {
-    fl_run *r = &s->run;
     s->gsteps = 0;
-    if (!r->progress) return 0;
-    fl_stats st = s->stats;
-    fl_groups_add_stats(s, &st);
-    int rp = r->progress(r->progress_user, t, &st);
-    if (!rp) return 0;
-    r->stopped = rp;
-    fl_err(s->diag, fl_noloc, "the run was stopped at t = %.9g", t);
-    return -1;
+    return fl_run_progress(s, t);
 }
 
 /* What happened at an event instant of groups whose values no output

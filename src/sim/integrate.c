@@ -206,16 +206,10 @@ static int sparse_zero_values(SUNMatrix A)
     return 0;
 }
 
-static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user,
-                   N_Vector t1, N_Vector t2, N_Vector t3)
+int fl_jac_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, int klu, double t, double cj, const double *y,
+                const double *yp)
 {
-    fl_sim *s = user;
-    const fl_csc *p = &s->sys->jpat;
-    FL_UNUSED(r);
-    FL_UNUSED(t1);
-    FL_UNUSED(t2);
-    FL_UNUSED(t3);
-    if (s->use_klu) {
+    if (klu) {
         /* IDA zeroes the matrix before calling us; SUNDIALS' sparse zero
          * also clears the pattern (restore it), sparse_zero_values keeps it */
         sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
@@ -223,16 +217,27 @@ static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r,
             for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
             for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
         }
-        fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), SM_DATA_S(J), NULL, NULL);
+        fl_eval_jacobian(s, t, cj, y, yp, SM_DATA_S(J), NULL, NULL);
     } else {
-        fl_eval_jacobian(s, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), s->jdata, NULL, NULL);
+        fl_eval_jacobian(s, t, cj, y, yp, s->jdata, NULL, NULL);
         SUNMatZero(J);
         for (int j = 0; j < p->ncol; j++)
             for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = s->jdata[k];
     }
     for (int k = 0; k < p->nnz; k++)
-        if (!isfinite(s->use_klu ? SM_DATA_S(J)[k] : s->jdata[k])) return 1;
+        if (!isfinite(klu ? SM_DATA_S(J)[k] : s->jdata[k])) return 1;
     return 0;
+}
+
+static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user,
+                   N_Vector t1, N_Vector t2, N_Vector t3)
+{
+    fl_sim *s = user;
+    FL_UNUSED(r);
+    FL_UNUSED(t1);
+    FL_UNUSED(t2);
+    FL_UNUSED(t3);
+    return fl_jac_fill(s, J, &s->sys->jpat, s->use_klu, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
 }
 
 static int ida_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *user)
@@ -407,8 +412,6 @@ static const char *worst_component(fl_sim *s)
 
 /* ---- output ------------------------------------------------------------- */
 
-static void track_penetration_at(fl_sim *s, double t, const double *y);
-
 int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -429,7 +432,7 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     s->sc = s->osc; /* a grouped run's kinematic outputs: what they read (groups.c) */
     fl_eval_outputs(s, t, y, yp);
     s->sc = NULL;
-    if (s->npen_el && !s->contact_events && !s->ngrun) track_penetration_at(s, t, y);
+    if (s->npen_el && !s->contact_events && !s->ngrun) fl_track_penetration(s, t, y, s->yp);
     /* (a grouped run whose rows show no energy tracks the drift per group) */
     if (s->energy && sys->energy_var0 >= 0 && (!s->ngrun || s->erows))
         fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
@@ -500,32 +503,50 @@ static void rebase_positions(fl_sim *s)
     }
 }
 
-/* The counters so far, for progress displays. */
-static void current_stats(fl_sim *s, fl_stats *st)
+/* Steps, residuals and Jacobians of an integrator so far (progress displays). */
+static void progress_counters(void *ida, fl_stats *st)
 {
-    *st = s->stats;
     long v;
-    if (s->ida && IDAGetNumSteps(s->ida, &v) == 0) st->steps += v;
-    if (s->ida && IDAGetNumResEvals(s->ida, &v) == 0) st->res_evals += v;
-    if (s->ida && IDAGetNumJacEvals(s->ida, &v) == 0) st->jac_evals += v;
+    if (ida && IDAGetNumSteps(ida, &v) == 0) st->steps += v;
+    if (ida && IDAGetNumResEvals(ida, &v) == 0) st->res_evals += v;
+    if (ida && IDAGetNumJacEvals(ida, &v) == 0) st->jac_evals += v;
 }
 
-/* The deepest penetration of every contact into its stop so far, at (t, y)
- * with the kinematics already evaluated there. */
-static void track_penetration_at(fl_sim *s, double t, const double *y)
+int fl_run_progress(fl_sim *s, double t)
+{
+    fl_run *r = &s->run;
+    if (!r->progress) return 0;
+    fl_stats st = s->stats;
+    progress_counters(s->ida, &st);
+    for (int g = 0; g < s->ngrun; g++) progress_counters(s->grun[g].I.mem, &st);
+    int rp = r->progress(r->progress_user, t, &st);
+    if (!rp) return 0;
+    r->stopped = rp;
+    fl_err(s->diag, fl_noloc, "the run was stopped at t = %.9g", t);
+    return -1;
+}
+
+/* The deepest penetration of every contact (of the scope s->sc, or all)
+ * into its stop so far, at (t, y, yp) with the kinematics already
+ * evaluated there. */
+void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    const fl_egroup *egs = sc ? sc->eg : sys->egroups;
+    const fl_elem *els = sc ? sc->el : sys->elems;
     fl_ectx x;
-    fl_init_ectx(s, &x, t, 0, y, s->yp, s->res, 0);
+    fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
     /* by element group (one class, consecutive elements): no look-up of
      * each element's instance, which on large models missed the cache at
      * every output point */
-    for (int g = 0; g < sys->negroups; g++) {
-        const fl_egroup *eg = &sys->egroups[g];
+    for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
+        const fl_egroup *eg = &egs[g];
         double (*pen)(const fl_ectx *, const fl_elem *, double *) = eg->ops->penetration;
         if (!pen) continue;
-        for (int e = eg->first; e < eg->first + eg->n; e++) {
-            double gap, p = pen(&x, &sys->elems[e], &gap);
+        for (int k = eg->first; k < eg->first + eg->n; k++) {
+            int e = els[k].idx;
+            double gap, p = pen(&x, &els[k], &gap);
             if (gap > 0 && p / gap > s->pen[e].ratio) {
                 s->pen[e].ratio = p / gap;
                 s->pen[e].depth = p;
@@ -539,7 +560,7 @@ static void track_penetration_at(fl_sim *s, double t, const double *y)
 static void track_penetration(fl_sim *s, double t)
 {
     fl_eval_kinematics(s, t, s->y, s->yp);
-    track_penetration_at(s, t, s->y);
+    fl_track_penetration(s, t, s->y, s->yp);
 }
 
 /* A contact deeper than a tenth of its gap is too soft for its load. */
@@ -920,16 +941,7 @@ int fl_run_advance(fl_sim *s, double target)
          * (few of them); at output points when many are stepped through, where
          * a check of every contact at every step would cost a twentieth of the run */
         if (s->npen_el && s->contact_events) track_penetration(s, t);
-        if (r->progress) {
-            fl_stats st;
-            current_stats(s, &st);
-            int rp = r->progress(r->progress_user, t, &st);
-            if (rp) {
-                r->stopped = rp;
-                fl_err(s->diag, fl_noloc, "the run was stopped at t = %.9g", t);
-                return -1;
-            }
-        }
+        if (fl_run_progress(s, t)) return -1;
         if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
             s->stats.state_events++;

@@ -294,6 +294,17 @@ const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u);
  * (integrate.c). */
 int fl_energy_quad(fl_sim *s, void *ida, N_Vector qy, N_Vector qyp, const fl_scope *sc, double t_left, double a,
                    double b, double inc[4]);
+/* The Jacobian at (t, y, yp) into IDA's matrix J over pattern p (KLU's
+ * sparse matrix, or dense), with the evaluation scoped by s->sc; 1 when a
+ * value is not finite. */
+int fl_jac_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, int klu, double t, double cj, const double *y,
+                const double *yp);
+/* The deepest penetration of the contacts of s->sc (NULL: all) at
+ * (t, y, yp), the kinematics evaluated there (for the warnings). */
+void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp);
+/* The run's progress callback at t with the counters so far: 0, or -1 when
+ * it stopped the run (run.stopped, and the message). */
+int fl_run_progress(fl_sim *s, double t);
 /* An IDA's counters added to st. */
 void fl_ida_counters(void *ida, fl_stats *st);
 /* IDA's counters since its last (re)start added to st. */

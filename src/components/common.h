@@ -50,6 +50,36 @@ static inline void fl_compliant_out(fl_ectx *x, const fl_elem *e, double f, doub
     }
 }
 
+/* The fast residual of two-attachment elements (fl_elem_ops.fast): the
+ * position and velocity of attachment k of a batch, as fl_att_s and
+ * fl_att_v give them, and the force f of element i (flange_b.f = f,
+ * flange_a.f = -f) added to the rows of its bodies as the residual's
+ * scatter adds it. */
+static inline double fl_fast_s(const fl_fast *z, const fl_ectx *x, int k)
+{
+    int b = z->body[k];
+    return b >= 0 ? z->ratio[k] * x->bq[b] + z->off[k] : z->off[k];
+}
+static inline double fl_fast_v(const fl_fast *z, const fl_ectx *x, int k)
+{
+    int b = z->body[k];
+    return b >= 0 ? z->ratio[k] * x->bv[b] : 0.0;
+}
+static inline double fl_fast_srel(const fl_fast *z, const fl_ectx *x, int i)
+{
+    return fl_fast_s(z, x, 2 * i + 1) - fl_fast_s(z, x, 2 * i);
+}
+static inline double fl_fast_vrel(const fl_fast *z, const fl_ectx *x, int i)
+{
+    return fl_fast_v(z, x, 2 * i + 1) - fl_fast_v(z, x, 2 * i);
+}
+static inline void fl_fast_force(const fl_fast *z, const fl_ectx *x, int i, double f)
+{
+    int r0 = z->row[2 * i], r1 = z->row[2 * i + 1];
+    if (r0 >= 0) x->res[r0] += z->ratio[2 * i] * -f;
+    if (r1 >= 0) x->res[r1] += z->ratio[2 * i + 1] * f;
+}
+
 static inline double fl_srel(const fl_ectx *x, const fl_elem *e)
 {
     return fl_att_s(x, e, 1) - fl_att_s(x, e, 0);

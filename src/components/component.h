@@ -334,6 +334,21 @@ typedef struct fl_rigid {
 } fl_rigid;
 #define FL_MAX_RIGID 4
 
+/* A batch of n elements of one class, numbered consecutively, as
+ * structure of arrays (sim/fast.c): attachment k = 2 i + j of element i
+ * has body[k] (-1: ground), off[k], ratio[k] (these point into the
+ * system's attachment arrays) and the residual row row[k] its force adds
+ * to (-1: none); the first fast_npar parameters of element i are at
+ * par + pofs[i] (copies, shared by elements with the same values); its
+ * discrete states at mode0 + i * nmodes, its discrete Real states at
+ * rs0 + i * nreal. */
+typedef struct fl_fast {
+    int n;
+    const int *body, *row, *pofs;
+    const double *off, *ratio, *par;
+    int mode0, nmodes, rs0, nreal;
+} fl_fast;
+
 /* Element callbacks for a class. */
 typedef struct fl_elem_ops {
     int nown;             /* own unknowns (each with its own residual row) */
@@ -406,7 +421,16 @@ typedef struct fl_elem_ops {
      * or 3 (let go as the holder breaks away the other way: it locks). */
     int (*rigid)(const fl_ectx *x, const fl_elem *e, fl_rigid *out);
     int (*set_idle)(fl_ectx *x, const fl_elem *e, int idle);
+    /* Optional, two-attachment elements without own unknowns: the forces
+     * of a batch of them added straight into the residual rows of their
+     * bodies, for the integrator's residual (sim/fast.c). The same values
+     * as eval() followed by the attachment scatter, bit for bit: write
+     * it with the helpers of common.h around the law eval() uses. It
+     * does not fill x->f (outputs and the energy audit use eval()). */
+    void (*fast)(const fl_fast *z, const fl_ectx *x);
+    int fast_npar; /* the leading parameters fast() reads (z->par holds copies of them) */
 } fl_elem_ops;
+
 
 
 static inline int fl_ops_natt(const fl_elem_ops *o)

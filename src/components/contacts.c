@@ -413,11 +413,15 @@ static int hs_build(fl_builder *b)
 
 /* x = x_start + (s_R - s_C) - (s_R - s_C)(t0): the relative displacement
  * integrated from x_start (Simscape has no absolute positions) */
+static double hs_x_of(const fl_ectx *x, const double *p, double s_rel, double s_rel0)
+{
+    if (x->initial) return p[HS_X0];
+    return p[HS_X0] + s_rel - s_rel0;
+}
+
 static double hs_x(const fl_ectx *x, const fl_elem *e)
 {
-    const double *p = x->par + e->pofs;
-    if (x->initial) return p[HS_X0];
-    return p[HS_X0] + fl_srel(x, e) - x->rs[e->rs + HS_RS_SREL0];
+    return hs_x_of(x, x->par + e->pofs, fl_srel(x, e), x->rs[e->rs + HS_RS_SREL0]);
 }
 
 static void hs_start(fl_ectx *x, const fl_elem *e)
@@ -488,9 +492,14 @@ static hs_law hs_force(const double *p, int c, double xs, double v)
     return r;
 }
 
+static int hs_contact_of(const fl_ectx *x, const double *p, int mode, double xs)
+{
+    return x->contact_events ? x->mode[mode] : hs_relation(p, xs);
+}
+
 static int hs_contact(const fl_ectx *x, const fl_elem *e, double xs)
 {
-    return x->contact_events ? x->mode[e->mode] : hs_relation(x->par + e->pofs, xs);
+    return hs_contact_of(x, x->par + e->pofs, e->mode, xs);
 }
 
 static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
@@ -500,6 +509,16 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
         double xs = hs_x(x, e);
         hs_law r = hs_force(p, hs_contact(x, e, xs), xs, fl_vrel(x, e));
         fl_compliant_out(x, e, r.F, x->initial ? 0 : r.dFdx, r.dFdv, FL_J_OWN);
+    }
+}
+
+static void hs_fast(const fl_fast *z, const fl_ectx *x)
+{
+    for (int i = 0; i < z->n; i++) {
+        const double *p = z->par + z->pofs[i];
+        double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
+        int c = hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs);
+        fl_fast_force(z, x, i, hs_force(p, c, xs, fl_fast_vrel(z, x, i)).F);
     }
 }
 
@@ -705,6 +724,8 @@ const fl_elem_ops fl_hardstop_ops = {
     .start = hs_start,
     .flags = FL_EK_CONTACT,
     .energy = hs_energy,
+    .fast = hs_fast,
+    .fast_npar = HS_X0 + 1,
 };
 /* RESTITUTION, in both domains: only the name of the constraint force (F
  * or the torque tau of RotationalHardStop) in messages differs */

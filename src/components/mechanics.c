@@ -138,13 +138,22 @@ static const fl_var_def spring_vars[] = {
 };
 static const uint64_t dep_s[] = {DEP_S, DEP_S};
 
+static double spring_force(const double *p, double s_rel)
+{
+    return p[0] * (s_rel - p[1]);
+}
+
 static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        double c = p[0];
-        fl_compliant_out(x, e, c * (fl_srel(x, e) - p[1]), c, 0, FL_J_OWN);
+        fl_compliant_out(x, e, spring_force(p, fl_srel(x, e)), p[0], 0, FL_J_OWN);
     }
+}
+
+static void spring_fast(const fl_fast *z, const fl_ectx *x)
+{
+    for (int i = 0; i < z->n; i++) fl_fast_force(z, x, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
 }
 
 static void spring_outputs(const fl_octx *o, double *v)
@@ -167,6 +176,8 @@ const fl_elem_ops fl_spring_ops = {
     .dep = dep_s,
     .eval = spring_eval,
     .energy = spring_energy,
+    .fast = spring_fast,
+    .fast_npar = 2,
 };
 static const fl_class cls_spring = {
     .path = MTC "Spring",
@@ -206,6 +217,11 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
+static void damper_fast(const fl_fast *z, const fl_ectx *x)
+{
+    for (int i = 0; i < z->n; i++) fl_fast_force(z, x, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
+}
+
 static void damper_outputs(const fl_octx *o, double *v)
 {
     v[0] = o->ps[1] - o->ps[0];
@@ -227,6 +243,8 @@ const fl_elem_ops fl_damper_ops = {
     .dep = dep_v,
     .eval = damper_eval,
     .energy = damper_energy,
+    .fast = damper_fast,
+    .fast_npar = 1,
 };
 static const fl_class cls_damper = {
     .path = MTC "Damper",
@@ -263,13 +281,23 @@ static const fl_var_def sd_vars[] = {
 };
 static const uint64_t dep_sv[] = {DEP_S | DEP_V, DEP_S | DEP_V};
 
+static double sd_force(const double *p, double s_rel, double v_rel)
+{
+    return p[SD_C] * (s_rel - p[SD_S0]) + p[SD_D] * v_rel;
+}
+
 static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        double f = p[SD_C] * (fl_srel(x, e) - p[SD_S0]) + p[SD_D] * fl_vrel(x, e);
-        fl_compliant_out(x, e, f, p[SD_C], p[SD_D], FL_J_OWN);
+        fl_compliant_out(x, e, sd_force(p, fl_srel(x, e), fl_vrel(x, e)), p[SD_C], p[SD_D], FL_J_OWN);
     }
+}
+
+static void sd_fast(const fl_fast *z, const fl_ectx *x)
+{
+    for (int i = 0; i < z->n; i++)
+        fl_fast_force(z, x, i, sd_force(z->par + z->pofs[i], fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i)));
 }
 
 static void sd_outputs(const fl_octx *o, double *v)
@@ -297,6 +325,8 @@ const fl_elem_ops fl_springdamper_ops = {
     .dep = dep_sv,
     .eval = sd_eval,
     .energy = sd_energy,
+    .fast = sd_fast,
+    .fast_npar = SD_S0 + 1,
 };
 static const fl_class cls_springdamper = {
     .path = MTC "SpringDamper",

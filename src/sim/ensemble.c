@@ -87,6 +87,7 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
     }
     memcpy(saved, par, sizeof(double) * (size_t)nslots);
     fl_sources_stale(sim);
+    sim->fast_stale = 1;
     par[k] = value;
     fl_pctx pc = {ir->name, ir->loc, par, sys->arrays, ir->cls};
     int rc = ir->cls->check ? ir->cls->check(&pc, d) : 0;

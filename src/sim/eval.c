@@ -27,6 +27,56 @@ static double node_level(const fl_sim *s, int node, int level)
     return level == 0 ? n->ratio * s->bq[n->body] + n->off : n->ratio * (level == 1 ? s->bv[n->body] : s->ba[n->body]);
 }
 
+/* Positions, velocities and accelerations of the bodies. The whole
+ * system walks its free bodies as structure of arrays (fast.c), then the
+ * others. */
+static void body_kinematics(fl_sim *s, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    if (!sc) {
+        const fl_fast_bodies *fb = &s->fbod;
+        for (int i = 0; i < fb->n; i++) {
+            int b = fb->b[i], vi = fb->vi[i];
+            s->bq[b] = s->qoff[b] + y[fb->qi[i]];
+            s->bv[b] = y[vi];
+            s->ba[b] = yp[vi];
+        }
+    }
+    for (int i = 0; i < (sc ? sc->nb : s->fbod.nother); i++) {
+        int b = sc ? sc->b[i] : s->fbod.other[i];
+        const fl_body *bd = &sys->bodies[b];
+        switch (bd->kind) {
+        case B_GROUND:
+            s->bq[b] = bd->q0;
+            s->bv[b] = s->ba[b] = 0;
+            break;
+        case B_POS:
+            s->bq[b] = bd->q0 + s->drv[bd->drv].s;
+            s->bv[b] = s->drv[bd->drv].v;
+            s->ba[b] = s->drv[bd->drv].a;
+            break;
+        case B_VEL:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = s->drv[bd->drv].v;
+            s->ba[b] = s->drv[bd->drv].a;
+            break;
+        case B_ACC:
+        case B_FREE:
+        case B_MLV:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = y[bd->vi];
+            s->ba[b] = yp[bd->vi];
+            break;
+        case B_MLQ:
+            s->bq[b] = s->qoff[b] + y[bd->qi];
+            s->bv[b] = NAN;
+            s->ba[b] = NAN;
+            break;
+        }
+    }
+}
+
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -80,39 +130,7 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         memset(&s->drv[k], 0, sizeof s->drv[k]);
         ir->cls->drv->drive(&in, &s->drv[k]);
     }
-    /* bodies */
-    for (int i = 0; i < SC_N(sc, nb, sys->nbodies); i++) {
-        int b = SC_AT(sc, b, i);
-        const fl_body *bd = &sys->bodies[b];
-        switch (bd->kind) {
-        case B_GROUND:
-            s->bq[b] = bd->q0;
-            s->bv[b] = s->ba[b] = 0;
-            break;
-        case B_POS:
-            s->bq[b] = bd->q0 + s->drv[bd->drv].s;
-            s->bv[b] = s->drv[bd->drv].v;
-            s->ba[b] = s->drv[bd->drv].a;
-            break;
-        case B_VEL:
-            s->bq[b] = s->qoff[b] + y[bd->qi];
-            s->bv[b] = s->drv[bd->drv].v;
-            s->ba[b] = s->drv[bd->drv].a;
-            break;
-        case B_ACC:
-        case B_FREE:
-        case B_MLV:
-            s->bq[b] = s->qoff[b] + y[bd->qi];
-            s->bv[b] = y[bd->vi];
-            s->ba[b] = yp[bd->vi];
-            break;
-        case B_MLQ:
-            s->bq[b] = s->qoff[b] + y[bd->qi];
-            s->bv[b] = NAN;
-            s->ba[b] = NAN;
-            break;
-        }
-    }
+    body_kinematics(s, y, yp);
     /* signals from sensors */
     for (int i = 0; i < SC_N(sc, nsg, sys->nsig); i++) {
         int k = SC_AT(sc, sg, i);
@@ -193,7 +211,47 @@ static void eval_elements(fl_sim *s, fl_ectx *x)
     for (int g = 0; g < SC_N(sc, neg, sys->negroups); g++) egs[g].ops->eval(x, &els[egs[g].first], egs[g].n);
 }
 
-int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
+/* Virtual work: the forces of attachment slots k0..k1-1 times the ratio
+ * of their node, added to their bodies' rows. */
+static void scatter_slots(const fl_sim *s, double *res, int k0, int k1)
+{
+    const fl_system *sys = s->sys;
+    for (int k = k0; k < k1; k++) {
+        int r = sys->elem_frow[k];
+        if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
+    }
+}
+
+/* The elements' forces in the residual rows (and their own rows). A
+ * scope evaluates all its elements, then adds its slots. The whole
+ * system goes batch by batch, each batch's slots added after it (the
+ * same additions in the same order: elements write only s->f and their
+ * own rows, which no slot adds to), the extra attachments of wide
+ * elements last; with fast, a batch with a fast kernel adds its forces
+ * itself (fast.c). */
+static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
+{
+    const fl_system *sys = s->sys;
+    const fl_scope *sc = s->sc;
+    if (sc) {
+        eval_elements(s, x);
+        for (int i = 0; i < sc->nsl; i++) scatter_slots(s, res, sc->sl[i], sc->sl[i] + 1);
+        return;
+    }
+    if (fast && s->fast_stale) fl_fast_pack(s);
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        if (fast && s->fast[g].n) {
+            eg->ops->fast(&s->fast[g], x);
+            continue;
+        }
+        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
+        scatter_slots(s, res, 2 * eg->first, 2 * (eg->first + eg->n));
+    }
+    scatter_slots(s, res, 2 * sys->nelem, sys->nslots);
+}
+
+static int residual(fl_sim *s, double t, const double *y, const double *yp, double *res, int fast)
 {
     const fl_system *sys = s->sys;
     if (s->func_fatal) return -1; /* a function of the equations cannot be evaluated (an endless loop) */
@@ -204,20 +262,23 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
         for (int k = 0; k < sc->nu; k++) res[sc->u[k]] = 0;
     else
         memset(res, 0, sizeof(double) * (size_t)sys->n);
-    eval_elements(s, &x);
-    for (int i = 0; i < SC_N(sc, nsl, sys->nslots); i++) { /* virtual work: a force times the ratio of its node */
-        int k = SC_AT(sc, sl, i);
-        int r = sys->elem_frow[k];
-        if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
-    }
+    residual_forces(s, &x, res, fast);
     for (int ic = 0; ic < SC_N(sc, ncn, sys->ncons); ic++) { /* constraints among three or more flanges */
         const fl_con *c = &sys->cons[SC_AT(sc, cn, ic)];
         double r = c->level == 0 ? c->off : 0;
         for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
         res[sys->elems[c->elem].own + c->row] += r;
     }
-    for (int i = 0; i < SC_N(sc, nbr, sys->nbodies); i++) {
-        const fl_body *bd = &sys->bodies[SC_AT(sc, br, i)];
+    if (!sc) { /* the free bodies as structure of arrays (fast.c), then the others */
+        const fl_fast_bodies *fb = &s->fbod;
+        for (int i = 0; i < fb->n; i++) {
+            int qi = fb->qi[i], vi = fb->vi[i];
+            res[qi] = yp[qi] - y[vi];
+            res[vi] += fb->mass[i] * yp[vi];
+        }
+    }
+    for (int i = 0; i < (sc ? sc->nbr : s->fbod.nother); i++) {
+        const fl_body *bd = &sys->bodies[sc ? sc->br[i] : s->fbod.other[i]];
         switch (bd->kind) {
         case B_FREE:
             res[bd->qi] = yp[bd->qi] - y[bd->vi];
@@ -241,6 +302,16 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
     for (int i = 0; i < SC_N(sc, nu, sys->n); i++)
         if (!isfinite(res[SC_AT(sc, u, i)])) return 1;
     return 0;
+}
+
+int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res)
+{
+    return residual(s, t, y, yp, res, 0);
+}
+
+int fl_eval_residual_ida(fl_sim *s, double t, const double *y, const double *yp, double *res)
+{
+    return residual(s, t, y, yp, res, 1);
 }
 
 /* The Jacobian entries of the scope's group, into its own patterns'

@@ -88,6 +88,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->g = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
     s->rootdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
     s->t_left = NAN;
+    fl_fast_plan(s);
     fl_cleanup_pop(&cl);
     return s;
 }
@@ -138,6 +139,7 @@ void fl_sim_free(fl_sim *s)
     free(s->du);
     free(s->ddu);
     free(s->drv);
+    fl_fast_plan_free(s);
     free(s->f);
     free(s->jloc);
     free(s->res);
@@ -193,7 +195,7 @@ fl_stats fl_sim_stats(const fl_sim *s)
 static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
 {
     fl_sim *s = user;
-    return fl_eval_residual(s, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
+    return fl_eval_residual_ida(s, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
 }
 
 /* SUNMatZero for the Jacobian in KLU's matrix: the values only. The

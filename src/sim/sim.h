@@ -94,6 +94,15 @@ typedef struct fl_grun {
     double e0, imp, impw, dmax;
 } fl_grun;
 
+/* The bodies of the whole system for the kinematics and the residual
+ * (fast.c): the n free bodies (B_FREE) as structure of arrays (body,
+ * position and velocity unknowns, mass), and the other bodies' numbers. */
+typedef struct fl_fast_bodies {
+    int n, nother;
+    int *b, *qi, *vi, *other;
+    double *mass;
+} fl_fast_bodies;
+
 struct fl_sim {
     const fl_system *sys;
     /* Evaluation restricted to one independent group (NULL: the whole
@@ -162,6 +171,15 @@ struct fl_sim {
     double *u, *du, *ddu; /* input signals and (for drivers) their derivatives */
     fl_drv_out *drv;      /* current prescribed motion of each driver */
     double *f;            /* element attachment forces */
+    /* per element batch (system egroup): its fast kernel's view (n = 0:
+     * none; fast.c), the elements' offsets into the table of the
+     * parameters the kernels read, and whether a parameter changed since
+     * the table was made */
+    fl_fast *fast;
+    fl_fast_bodies fbod;
+    int *fast_pofs;
+    double *fast_tab;
+    int fast_stale;
     double *jloc;
     double *res;          /* residual scratch */
     double *jdata;        /* IDA Jacobian values (jpat order) */
@@ -213,9 +231,18 @@ struct fl_sim {
     int have_values;
 };
 
+/* fast.c: the fast kernels' views of the element batches */
+void fl_fast_plan(fl_sim *s);
+void fl_fast_plan_free(fl_sim *s);
+/* The table of the kernels' parameters, from s->par (when fast_stale). */
+void fl_fast_pack(fl_sim *s);
+
 /* eval.c */
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);
 int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, double *res);
+/* The same residual for the integrator: batches with a fast kernel add
+ * their forces straight into the rows and leave s->f as it was. */
+int fl_eval_residual_ida(fl_sim *s, double t, const double *y, const double *yp, double *res);
 /* Fill the Jacobian entries: IDA matrix (if jdata), initialisation matrix
  * (if idata) and re-initialisation matrix (if rdata). */
 void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,

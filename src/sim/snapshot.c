@@ -104,6 +104,7 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     XA(s->rs, sys->nreal);
     if (c->restore && c->p) fl_sim_own_par(s);
     XA(s->par, sys->npar);
+    s->fast_stale = 1;
     XA(s->pen, sys->nelem);
     XA(s->vals, sys->nvars);
     xfer(c, st, sizeof *st);

@@ -73,11 +73,39 @@ static inline double fl_fast_vrel(const fl_fast *z, const fl_ectx *x, int i)
 {
     return fl_fast_v(z, x, 2 * i + 1) - fl_fast_v(z, x, 2 * i);
 }
-static inline void fl_fast_force(const fl_fast *z, const fl_ectx *x, int i, double f)
+/* The row last added to is held in a register (a chain of elements adds
+ * to each body's row from two elements in turn: through memory, every
+ * addition would wait for the store before it). Each row gets the same
+ * additions in the same order; fl_fast_done stores the last one. */
+typedef struct fl_fast_acc {
+    int row;
+    double val;
+} fl_fast_acc;
+#define FL_FAST_ACC {-1, 0.0}
+static inline void fl_fast_add(const fl_ectx *x, fl_fast_acc *a, int r, double v)
 {
-    int r0 = z->row[2 * i], r1 = z->row[2 * i + 1];
-    if (r0 >= 0) x->res[r0] += z->ratio[2 * i] * -f;
-    if (r1 >= 0) x->res[r1] += z->ratio[2 * i + 1] * f;
+    if (r < 0) return;
+    if (r != a->row) {
+        if (a->row >= 0) x->res[a->row] = a->val;
+        a->row = r;
+        a->val = x->res[r];
+    }
+    a->val += v;
+}
+static inline void fl_fast_force(const fl_fast *z, const fl_ectx *x, fl_fast_acc *a, int i, double f)
+{
+    fl_fast_add(x, a, z->row[2 * i], z->ratio[2 * i] * -f);
+    fl_fast_add(x, a, z->row[2 * i + 1], z->ratio[2 * i + 1] * f);
+}
+static inline void fl_fast_done(const fl_ectx *x, fl_fast_acc *a)
+{
+    if (a->row >= 0) x->res[a->row] = a->val;
+}
+/* The Jacobian of element i: df/ds_rel and df/dv_rel (fl_compliant_out). */
+static inline void fl_fast_jac(double *jl, int i, double dfds, double dfdv)
+{
+    jl[2 * i] = dfds;
+    jl[2 * i + 1] = dfdv;
 }
 
 static inline double fl_srel(const fl_ectx *x, const fl_elem *e)

@@ -421,13 +421,15 @@ typedef struct fl_elem_ops {
      * or 3 (let go as the holder breaks away the other way: it locks). */
     int (*rigid)(const fl_ectx *x, const fl_elem *e, fl_rigid *out);
     int (*set_idle)(fl_ectx *x, const fl_elem *e, int idle);
-    /* Optional, two-attachment elements without own unknowns: the forces
-     * of a batch of them added straight into the residual rows of their
-     * bodies, for the integrator's residual (sim/fast.c). The same values
-     * as eval() followed by the attachment scatter, bit for bit: write
-     * it with the helpers of common.h around the law eval() uses. It
-     * does not fill x->f (outputs and the energy audit use eval()). */
-    void (*fast)(const fl_fast *z, const fl_ectx *x);
+    /* Optional, two-attachment elements without own unknowns whose local
+     * Jacobian is that of fl_compliant_out: for the integrator's residual
+     * (jl NULL), the forces of a batch added straight into the residual
+     * rows of their bodies; for its Jacobian, df/ds_rel and df/dv_rel of
+     * element i into jl[2 i] and jl[2 i + 1] (sim/fast.c). The same
+     * values as eval() gives, bit for bit: write it with the helpers of
+     * common.h around the law eval() uses. It does not fill x->f (the
+     * outputs and the energy audit use eval()). */
+    void (*fast)(const fl_fast *z, const fl_ectx *x, double *jl);
     int fast_npar; /* the leading parameters fast() reads (z->par holds copies of them) */
 } fl_elem_ops;
 

@@ -512,14 +512,22 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void hs_fast(const fl_fast *z, const fl_ectx *x)
+static hs_law hs_fast_law(const fl_fast *z, const fl_ectx *x, int i)
 {
-    for (int i = 0; i < z->n; i++) {
-        const double *p = z->par + z->pofs[i];
-        double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
-        int c = hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs);
-        fl_fast_force(z, x, i, hs_force(p, c, xs, fl_fast_vrel(z, x, i)).F);
+    const double *p = z->par + z->pofs[i];
+    double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
+    return hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
+}
+
+static void hs_fast(const fl_fast *z, const fl_ectx *x, double *jl)
+{
+    fl_fast_acc a = FL_FAST_ACC;
+    for (int i = 0; jl && i < z->n; i++) {
+        hs_law r = hs_fast_law(z, x, i);
+        fl_fast_jac(jl, i, x->initial ? 0 : r.dFdx, r.dFdv);
     }
+    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, hs_fast_law(z, x, i).F);
+    fl_fast_done(x, &a);
 }
 
 /* roots of x >= gp and x <= gn, moved by the touch band while in contact */

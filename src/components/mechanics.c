@@ -151,9 +151,12 @@ static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void spring_fast(const fl_fast *z, const fl_ectx *x)
+static void spring_fast(const fl_fast *z, const fl_ectx *x, double *jl)
 {
-    for (int i = 0; i < z->n; i++) fl_fast_force(z, x, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
+    fl_fast_acc a = FL_FAST_ACC;
+    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i]], 0);
+    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
+    fl_fast_done(x, &a);
 }
 
 static void spring_outputs(const fl_octx *o, double *v)
@@ -217,9 +220,12 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void damper_fast(const fl_fast *z, const fl_ectx *x)
+static void damper_fast(const fl_fast *z, const fl_ectx *x, double *jl)
 {
-    for (int i = 0; i < z->n; i++) fl_fast_force(z, x, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
+    fl_fast_acc a = FL_FAST_ACC;
+    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, 0, z->par[z->pofs[i]]);
+    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
+    fl_fast_done(x, &a);
 }
 
 static void damper_outputs(const fl_octx *o, double *v)
@@ -294,10 +300,13 @@ static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void sd_fast(const fl_fast *z, const fl_ectx *x)
+static void sd_fast(const fl_fast *z, const fl_ectx *x, double *jl)
 {
-    for (int i = 0; i < z->n; i++)
-        fl_fast_force(z, x, i, sd_force(z->par + z->pofs[i], fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i)));
+    fl_fast_acc a = FL_FAST_ACC;
+    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i] + SD_C], z->par[z->pofs[i] + SD_D]);
+    for (int i = 0; !jl && i < z->n; i++)
+        fl_fast_force(z, x, &a, i, sd_force(z->par + z->pofs[i], fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i)));
+    fl_fast_done(x, &a);
 }
 
 static void sd_outputs(const fl_octx *o, double *v)

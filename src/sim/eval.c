@@ -242,7 +242,7 @@ static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (fast && s->fast[g].n) {
-            eg->ops->fast(&s->fast[g], x);
+            eg->ops->fast(&s->fast[g], x, NULL);
             continue;
         }
         eg->ops->eval(x, &sys->elems[eg->first], eg->n);
@@ -338,36 +338,100 @@ static void jacobian_scope(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
     }
 }
 
-void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
-                      double *idata, double *rdata)
+/* Entries jent[j0, j1) from the local Jacobians into the matrices given. */
+static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *jdata, double *idata, double *rdata)
 {
     const fl_system *sys = s->sys;
-    const fl_scope *sc = s->sc;
-    fl_ectx x;
-    prepare(s, &x, t, cj, y, yp, s->res, 1);
-    if (sc) {
-        jacobian_scope(s, &x, cj, jdata, rdata);
-        return;
-    }
-    memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
-    eval_elements(s, &x);
-    int drv0 = sys->njloc - 2 * sys->ndrv;
-    for (int k = 0; k < sys->ndrv; k++) {
-        s->jloc[drv0 + 2 * k] = s->drv[k].da_ds;
-        s->jloc[drv0 + 2 * k + 1] = s->drv[k].da_dv;
-    }
-    if (jdata) memset(jdata, 0, sizeof(double) * (size_t)sys->jpat.nnz);
-    if (idata) memset(idata, 0, sizeof(double) * (size_t)sys->ipat.nnz);
-    if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sys->rpat.nnz);
-    for (int i = 0; i < sys->njent; i++) {
+    for (int i = j0; i < j1; i++) {
         const fl_jentry *e = &sys->jent[i];
         double v = (e->src >= 0 ? s->jloc[e->src] : 1.0) * e->mult;
         if (jdata) jdata[e->slot] += e->cj ? v * cj : v;
         if (idata && e->islot >= 0) idata[e->islot] += v;
         if (rdata && e->rslot >= 0) rdata[e->rslot] += v;
     }
+}
+
+/* The entries of a batch whose fast kernel left df/ds_rel, df/dv_rel of
+ * element i at jl[2 i], jl[2 i + 1] (jl = jloc + jbase, fast.c): each
+ * entry's value is the one of fl_compliant_out's block it stands for
+ * (+ in the first row, - in the second; s and v of flange b negated),
+ * the m entries of each element alike. */
+static void scatter_fast(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
+{
+    const double *jl = s->jloc + fj->jbase;
+    const fl_jentry *e = s->sys->jent + fj->j0;
+    int m = fj->m, v[8], neg[8];
+    for (int t = 0; t < m; t++) {
+        int c = fj->col[t];
+        v[t] = c == FL_J_V0 || c == FL_J_V1;
+        neg[t] = (c == FL_J_S1 || c == FL_J_V1) != (fj->row[t] == 1);
+    }
+    int n = m ? (fj->j1 - fj->j0) / m : 0;
+    for (int i = 0; i < n; i++, jl += 2)
+        for (int t = 0; t < m; t++, e++) {
+            double w = jl[v[t]];
+            jdata[e->slot] += (neg[t] ? -w : w) * e->mult;
+        }
+}
+
+/* The whole system's Jacobian entries at the kinematics prepared. With
+ * fast (the integrator's matrix, jdata zero already), the batches whose
+ * fast kernel gives their Jacobian skip their local blocks. */
+static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, double *idata, double *rdata, int fast)
+{
+    const fl_system *sys = s->sys;
+    int drv0 = sys->njloc - 2 * sys->ndrv;
+    if (!fast) memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        const fl_fast_jac *fj = &s->fastj[g];
+        if (fast && fj->ok) {
+            if (fj->j1 > fj->j0) eg->ops->fast(&s->fast[g], x, s->jloc + fj->jbase);
+            continue;
+        }
+        if (fast) memset(s->jloc + fj->jbase, 0, sizeof(double) * (size_t)(fj->jend - fj->jbase));
+        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
+    }
+    for (int k = 0; k < sys->ndrv; k++) {
+        s->jloc[drv0 + 2 * k] = s->drv[k].da_ds;
+        s->jloc[drv0 + 2 * k + 1] = s->drv[k].da_dv;
+    }
+    if (jdata && !fast) memset(jdata, 0, sizeof(double) * (size_t)sys->jpat.nnz);
+    if (idata) memset(idata, 0, sizeof(double) * (size_t)sys->ipat.nnz);
+    if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sys->rpat.nnz);
+    int j = 0;
+    if (fast)
+        for (int g = 0; g < sys->negroups; g++) {
+            const fl_fast_jac *fj = &s->fastj[g];
+            if (!fj->ok) continue;
+            scatter_entries(s, j, fj->j0, cj, jdata, NULL, NULL);
+            scatter_fast(s, fj, jdata);
+            j = fj->j1;
+        }
+    scatter_entries(s, j, sys->njent, cj, jdata, idata, rdata);
     if (idata)
         for (int k = 0; k < sys->ncentry; k++) idata[sys->centry[k].islot] += sys->centry[k].coef;
+}
+
+void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
+                      double *idata, double *rdata)
+{
+    fl_ectx x;
+    prepare(s, &x, t, cj, y, yp, s->res, 1);
+    if (s->sc) jacobian_scope(s, &x, cj, jdata, rdata);
+    else jacobian_whole(s, &x, cj, jdata, idata, rdata, 0);
+}
+
+void fl_eval_jacobian_ida(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata)
+{
+    fl_ectx x;
+    prepare(s, &x, t, cj, y, yp, s->res, 1);
+    if (s->sc) {
+        jacobian_scope(s, &x, cj, jdata, NULL);
+        return;
+    }
+    if (s->fast_stale) fl_fast_pack(s);
+    jacobian_whole(s, &x, cj, jdata, NULL, NULL, 1);
 }
 
 void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g)

@@ -27,6 +27,82 @@
 
 #include "sim.h"
 
+/* Whether a batch's local Jacobian is fl_compliant_out's: two rows (the
+ * flange forces), columns s and v of both attachments only. */
+static int compliant_layout(const fl_elem_ops *o)
+{
+    if (o->nown || o->nin || o->ndep || fl_ops_natt(o) != 2 || !o->dep) return 0;
+    uint64_t sv = (1ULL << FL_J_S0) | (1ULL << FL_J_V0) | (1ULL << FL_J_S1) | (1ULL << FL_J_V1);
+    return !(o->dep[0] & ~sv) && !(o->dep[1] & ~sv);
+}
+
+/* Whether the run's entries are m per element, element by element, alike
+ * (the same places of the block); their pattern into fj. */
+static int same_entries(const fl_system *sys, fl_fast_jac *fj, int n)
+{
+    const int B = 2 * FL_J_OWN; /* the block of one element */
+    int cnt = fj->j1 - fj->j0;
+    if (cnt == 0) {
+        fj->m = 0;
+        return 1;
+    }
+    if (cnt % n || cnt / n > 8) return 0;
+    fj->m = cnt / n;
+    for (int t = 0; t < fj->m; t++) {
+        int q = sys->jent[fj->j0 + t].src - fj->jbase;
+        if (q < 0 || q >= B) return 0;
+        fj->row[t] = (unsigned char)(q / FL_J_OWN);
+        fj->col[t] = (unsigned char)(q % FL_J_OWN);
+    }
+    for (int j = fj->j0; j < fj->j1; j++) {
+        int i = (j - fj->j0) / fj->m, t = (j - fj->j0) % fj->m;
+        if (sys->jent[j].src != fj->jbase + B * i + FL_J_OWN * fj->row[t] + fj->col[t]) return 0;
+    }
+    return 1;
+}
+
+/* The local Jacobian blocks of the batches (laid out batch after batch,
+ * the drivers' after them), and for the fast ones of compliant layout the
+ * run of entries that reads each: the entries are laid out element by
+ * element, so a batch's are consecutive. A batch whose entries are not
+ * found so (or ask for cj) keeps eval(). */
+static void plan_jacobian(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    int ng = sys->negroups, drv0 = sys->njloc - 2 * sys->ndrv;
+    s->fastj = fl_xcalloc((size_t)(ng ? ng : 1), sizeof(fl_fast_jac));
+    for (int g = 0; g < ng; g++) {
+        fl_fast_jac *fj = &s->fastj[g];
+        fj->jbase = sys->elems[sys->egroups[g].first].jofs;
+        fj->jend = g + 1 < ng ? sys->elems[sys->egroups[g + 1].first].jofs : drv0;
+        fj->ok = s->fast[g].n && compliant_layout(sys->egroups[g].ops);
+        fj->j0 = fj->j1 = -1;
+    }
+    int g = 0;
+    for (int j = 0; j < sys->njent; j++) {
+        const fl_jentry *e = &sys->jent[j];
+        if (e->src < 0 || e->src >= drv0) continue;
+        while (g > 0 && e->src < s->fastj[g].jbase) g--; /* entries are in element order: rarely moves back */
+        while (g + 1 < ng && e->src >= s->fastj[g].jend) g++;
+        fl_fast_jac *fj = &s->fastj[g];
+        if (!fj->ok) continue;
+        int c = (e->src - fj->jbase) % FL_J_OWN;
+        int sv = c == FL_J_S0 || c == FL_J_V0 || c == FL_J_S1 || c == FL_J_V1;
+        if (fj->j0 < 0) fj->j0 = j;
+        else if (fj->j1 != j) fj->ok = 0; /* not one run */
+        fj->j1 = j + 1;
+        if (e->cj || !sv) fj->ok = 0;
+    }
+    int end = 0; /* the runs in the order of the batches */
+    for (g = 0; g < ng; g++) {
+        fl_fast_jac *fj = &s->fastj[g];
+        if (fj->j0 < 0) fj->j0 = fj->j1 = end; /* no entries */
+        if (!fj->ok) continue;
+        if (fj->j0 < end || !same_entries(sys, fj, sys->egroups[g].n)) fj->ok = 0;
+        else end = fj->j1;
+    }
+}
+
 /* The batches' views and the free bodies' arrays. */
 void fl_fast_plan(fl_sim *s)
 {
@@ -57,6 +133,7 @@ void fl_fast_plan(fl_sim *s)
         z->nreal = eg->ops->nreal;
     }
     s->fast_stale = 1;
+    plan_jacobian(s);
     fl_fast_bodies *fb = &s->fbod;
     size_t nb = (size_t)(sys->nbodies ? sys->nbodies : 1);
     fb->b = fl_xmalloc(sizeof(int) * nb);
@@ -127,6 +204,8 @@ void fl_fast_pack(fl_sim *s)
 void fl_fast_plan_free(fl_sim *s)
 {
     free(s->fast);
+    free(s->fastj);
+    s->fastj = NULL;
     free(s->fast_pofs);
     free(s->fast_tab);
     s->fast = NULL;

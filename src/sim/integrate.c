@@ -219,9 +219,10 @@ int fl_jac_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, int klu, double t, doub
             for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
             for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
         }
-        fl_eval_jacobian(s, t, cj, y, yp, SM_DATA_S(J), NULL, NULL);
+        fl_eval_jacobian_ida(s, t, cj, y, yp, SM_DATA_S(J)); /* IDA zeroed its values */
     } else {
-        fl_eval_jacobian(s, t, cj, y, yp, s->jdata, NULL, NULL);
+        memset(s->jdata, 0, sizeof(double) * (size_t)p->nnz);
+        fl_eval_jacobian_ida(s, t, cj, y, yp, s->jdata);
         SUNMatZero(J);
         for (int j = 0; j < p->ncol; j++)
             for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = s->jdata[k];

@@ -97,6 +97,17 @@ typedef struct fl_grun {
 /* The bodies of the whole system for the kinematics and the residual
  * (fast.c): the n free bodies (B_FREE) as structure of arrays (body,
  * position and velocity unknowns, mass), and the other bodies' numbers. */
+/* A batch's local Jacobian block jloc[jbase, jend) and, when its fast
+ * kernel gives the Jacobian (ok), the run of entries jent[j0, j1) that
+ * read it, alike for every element (fast.c). */
+typedef struct fl_fast_jac {
+    int ok, j0, j1, jbase, jend;
+    /* every element has m entries (m <= 8), the t-th reading column
+     * col[t] of row row[t] of its block */
+    int m;
+    unsigned char col[8], row[8];
+} fl_fast_jac;
+
 typedef struct fl_fast_bodies {
     int n, nother;
     int *b, *qi, *vi, *other;
@@ -176,6 +187,7 @@ struct fl_sim {
      * parameters the kernels read, and whether a parameter changed since
      * the table was made */
     fl_fast *fast;
+    fl_fast_jac *fastj;
     fl_fast_bodies fbod;
     int *fast_pofs;
     double *fast_tab;
@@ -243,6 +255,10 @@ int fl_eval_residual(fl_sim *s, double t, const double *y, const double *yp, dou
 /* The same residual for the integrator: batches with a fast kernel add
  * their forces straight into the rows and leave s->f as it was. */
 int fl_eval_residual_ida(fl_sim *s, double t, const double *y, const double *yp, double *res);
+/* The integrator's Jacobian into jdata (its values already zero): the
+ * same values as fl_eval_jacobian, the batches with a fast kernel
+ * without their local Jacobian blocks. */
+void fl_eval_jacobian_ida(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata);
 /* Fill the Jacobian entries: IDA matrix (if jdata), initialisation matrix
  * (if idata) and re-initialisation matrix (if rdata). */
 void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,

@@ -58,11 +58,13 @@ static inline void fl_compliant_out(fl_ectx *x, const fl_elem *e, double f, doub
 static inline double fl_fast_s(const fl_fast *z, const fl_ectx *x, int k)
 {
     int b = z->body[k];
+    if (z->unit) return x->bq[b] + 0.0; /* 1 * q + 0, bit for bit (-0 + 0 is +0) */
     return b >= 0 ? z->ratio[k] * x->bq[b] + z->off[k] : z->off[k];
 }
 static inline double fl_fast_v(const fl_fast *z, const fl_ectx *x, int k)
 {
     int b = z->body[k];
+    if (z->unit) return x->bv[b];
     return b >= 0 ? z->ratio[k] * x->bv[b] : 0.0;
 }
 static inline double fl_fast_srel(const fl_fast *z, const fl_ectx *x, int i)
@@ -94,8 +96,8 @@ static inline void fl_fast_add(const fl_ectx *x, fl_fast_acc *a, int r, double v
 }
 static inline void fl_fast_force(const fl_fast *z, const fl_ectx *x, fl_fast_acc *a, int i, double f)
 {
-    fl_fast_add(x, a, z->row[2 * i], z->ratio[2 * i] * -f);
-    fl_fast_add(x, a, z->row[2 * i + 1], z->ratio[2 * i + 1] * f);
+    fl_fast_add(x, a, z->row[2 * i], z->unit ? -f : z->ratio[2 * i] * -f);
+    fl_fast_add(x, a, z->row[2 * i + 1], z->unit ? f : z->ratio[2 * i + 1] * f);
 }
 static inline void fl_fast_done(const fl_ectx *x, fl_fast_acc *a)
 {

@@ -341,13 +341,16 @@ typedef struct fl_rigid {
  * to (-1: none); the first fast_npar parameters of element i are at
  * par + pofs[i] (copies, shared by elements with the same values); its
  * discrete states at mode0 + i * nmodes, its discrete Real states at
- * rs0 + i * nreal. */
+ * rs0 + i * nreal. unit: every attachment is on a body, with ratio 1 and
+ * offset +0 (off and ratio need not be read). */
 typedef struct fl_fast {
-    int n;
+    int n, unit;
     const int *body, *row, *pofs;
     const double *off, *ratio, *par;
     int mode0, nmodes, rs0, nreal;
 } fl_fast;
+
+enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN };
 
 /* Element callbacks for a class. */
 typedef struct fl_elem_ops {
@@ -422,14 +425,16 @@ typedef struct fl_elem_ops {
     int (*rigid)(const fl_ectx *x, const fl_elem *e, fl_rigid *out);
     int (*set_idle)(fl_ectx *x, const fl_elem *e, int idle);
     /* Optional, two-attachment elements without own unknowns whose local
-     * Jacobian is that of fl_compliant_out: for the integrator's residual
-     * (jl NULL), the forces of a batch added straight into the residual
-     * rows of their bodies; for its Jacobian, df/ds_rel and df/dv_rel of
-     * element i into jl[2 i] and jl[2 i + 1] (sim/fast.c). The same
-     * values as eval() gives, bit for bit: write it with the helpers of
-     * common.h around the law eval() uses. It does not fill x->f (the
-     * outputs and the energy audit use eval()). */
-    void (*fast)(const fl_fast *z, const fl_ectx *x, double *jl);
+     * Jacobian is that of fl_compliant_out: a batch at once, over
+     * structure of arrays (sim/fast.c). what = FL_FAST_FORCE: the forces
+     * added straight into the residual rows of their bodies (out unused;
+     * x->f is not filled: the outputs and the energy audit use eval());
+     * FL_FAST_JAC: df/ds_rel and df/dv_rel of element i into out[2 i],
+     * out[2 i + 1]; FL_FAST_PEN (classes with penetration()): its depth
+     * and gap into out[2 i], out[2 i + 1]. The same values as eval() and
+     * penetration() give, bit for bit: write it with the helpers of
+     * common.h around the laws they use. */
+    void (*fast)(const fl_fast *z, const fl_ectx *x, int what, double *out);
     int fast_npar; /* the leading parameters fast() reads (z->par holds copies of them) */
 } fl_elem_ops;
 

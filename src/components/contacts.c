@@ -512,6 +512,13 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
+/* how far x is into a stop, and the gap between the stops */
+static double hs_depth(const double *p, double xs, double *gap)
+{
+    *gap = p[HS_GP] - p[HS_GN];
+    return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
+}
+
 static hs_law hs_fast_law(const fl_fast *z, const fl_ectx *x, int i)
 {
     const double *p = z->par + z->pofs[i];
@@ -519,14 +526,19 @@ static hs_law hs_fast_law(const fl_fast *z, const fl_ectx *x, int i)
     return hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
 }
 
-static void hs_fast(const fl_fast *z, const fl_ectx *x, double *jl)
+static void hs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
     fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; jl && i < z->n; i++) {
+    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) {
         hs_law r = hs_fast_law(z, x, i);
-        fl_fast_jac(jl, i, x->initial ? 0 : r.dFdx, r.dFdv);
+        fl_fast_jac(out, i, x->initial ? 0 : r.dFdx, r.dFdv);
     }
-    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, hs_fast_law(z, x, i).F);
+    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, hs_fast_law(z, x, i).F);
+    for (int i = 0; what == FL_FAST_PEN && i < z->n; i++) {
+        const double *p = z->par + z->pofs[i];
+        out[2 * i] = hs_depth(p, hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]),
+                              &out[2 * i + 1]);
+    }
     fl_fast_done(x, &a);
 }
 
@@ -584,10 +596,7 @@ static void hs_init(fl_ectx *x, const fl_elem *e)
 
 static double hs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
 {
-    const double *p = x->par + e->pofs;
-    double xs = hs_x(x, e);
-    *gap = p[HS_GP] - p[HS_GN];
-    return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
+    return hs_depth(x->par + e->pofs, hs_x(x, e), gap);
 }
 
 static double hs_stiffness(const double *p)

@@ -151,11 +151,11 @@ static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void spring_fast(const fl_fast *z, const fl_ectx *x, double *jl)
+static void spring_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
 {
     fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i]], 0);
-    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
+    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i]], 0);
+    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
     fl_fast_done(x, &a);
 }
 
@@ -220,11 +220,11 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void damper_fast(const fl_fast *z, const fl_ectx *x, double *jl)
+static void damper_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
 {
     fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, 0, z->par[z->pofs[i]]);
-    for (int i = 0; !jl && i < z->n; i++) fl_fast_force(z, x, &a, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
+    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, 0, z->par[z->pofs[i]]);
+    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
     fl_fast_done(x, &a);
 }
 
@@ -300,11 +300,11 @@ static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void sd_fast(const fl_fast *z, const fl_ectx *x, double *jl)
+static void sd_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
 {
     fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; jl && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i] + SD_C], z->par[z->pofs[i] + SD_D]);
-    for (int i = 0; !jl && i < z->n; i++)
+    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i] + SD_C], z->par[z->pofs[i] + SD_D]);
+    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++)
         fl_fast_force(z, x, &a, i, sd_force(z->par + z->pofs[i], fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i)));
     fl_fast_done(x, &a);
 }

@@ -242,7 +242,7 @@ static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (fast && s->fast[g].n) {
-            eg->ops->fast(&s->fast[g], x, NULL);
+            eg->ops->fast(&s->fast[g], x, FL_FAST_FORCE, NULL);
             continue;
         }
         eg->ops->eval(x, &sys->elems[eg->first], eg->n);
@@ -386,7 +386,7 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
         const fl_egroup *eg = &sys->egroups[g];
         const fl_fast_jac *fj = &s->fastj[g];
         if (fast && fj->ok) {
-            if (fj->j1 > fj->j0) eg->ops->fast(&s->fast[g], x, s->jloc + fj->jbase);
+            if (fj->j1 > fj->j0) eg->ops->fast(&s->fast[g], x, FL_FAST_JAC, s->jloc + fj->jbase);
             continue;
         }
         if (fast) memset(s->jloc + fj->jbase, 0, sizeof(double) * (size_t)(fj->jend - fj->jbase));

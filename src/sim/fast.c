@@ -21,6 +21,7 @@
  * parameter blocks lie far apart, a large model of alike parts has a few
  * rows that stay in cache. The table is made again after a parameter
  * changes (fl_sim.fast_stale). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,9 @@ void fl_fast_plan(fl_sim *s)
         z->nmodes = eg->ops->nmodes;
         z->rs0 = e->rs;
         z->nreal = eg->ops->nreal;
+        z->unit = 1;
+        for (int k = 0; k < 2 * z->n && z->unit; k++)
+            z->unit = z->body[k] >= 0 && z->ratio[k] == 1.0 && z->off[k] == 0.0 && !signbit(z->off[k]);
     }
     s->fast_stale = 1;
     plan_jacobian(s);

@@ -532,6 +532,16 @@ int fl_run_progress(fl_sim *s, double t)
 /* The deepest penetration of every contact (of the scope s->sc, or all)
  * into its stop so far, at (t, y, yp) with the kinematics already
  * evaluated there. */
+static void deepest(fl_sim *s, int e, double p, double gap, double t)
+{
+    if (gap > 0 && p / gap > s->pen[e].ratio) {
+        s->pen[e].ratio = p / gap;
+        s->pen[e].depth = p;
+        s->pen[e].gap = gap;
+        s->pen[e].t = t;
+    }
+}
+
 void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -547,15 +557,18 @@ void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp
         const fl_egroup *eg = &egs[g];
         double (*pen)(const fl_ectx *, const fl_elem *, double *) = eg->ops->penetration;
         if (!pen) continue;
+        if (!sc && s->fast[g].n) {
+            /* a batch at once (fast.c), its depths and gaps in the
+             * batch's local Jacobian block, free between evaluations */
+            double *out = s->jloc + s->fastj[g].jbase;
+            if (s->fast_stale) fl_fast_pack(s);
+            eg->ops->fast(&s->fast[g], &x, FL_FAST_PEN, out);
+            for (int i = 0; i < eg->n; i++) deepest(s, eg->first + i, out[2 * i], out[2 * i + 1], t);
+            continue;
+        }
         for (int k = eg->first; k < eg->first + eg->n; k++) {
-            int e = els[k].idx;
             double gap, p = pen(&x, &els[k], &gap);
-            if (gap > 0 && p / gap > s->pen[e].ratio) {
-                s->pen[e].ratio = p / gap;
-                s->pen[e].depth = p;
-                s->pen[e].gap = gap;
-                s->pen[e].t = t;
-            }
+            deepest(s, els[k].idx, p, gap, t);
         }
     }
 }

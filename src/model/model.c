@@ -107,6 +107,7 @@ int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc
     in.loc = loc;
     FL_VEC_PUSH(m->insts, in);
     fl_map_put(&m->index, name, (int)m->insts.n - 1);
+    if (strchr(name, '.')) m->ndotted++;
     return (int)m->insts.n - 1;
 }
 
@@ -164,9 +165,20 @@ FL_GUARDED(int, fl_model_add, (fl_model *m, const char *type, const char *name, 
     return fl_model_add_inst(m, cls, name, api_loc, d) < 0 ? -1 : 0;
 }
 
-/* Split "a.b.c" into an instance (longest matching prefix) and the rest. */
+/* Split "a.b.c" into an instance (longest matching prefix) and the rest.
+ * Without dotted instance names that is the part before the first dot:
+ * one look-up instead of one per dot (a big model's map misses the cache
+ * at each). */
 static int split_name(const fl_model *m, const char *name, int *inst, const char **rest)
 {
+    if (!m->ndotted) {
+        const char *dot = strchr(name, '.');
+        int k = dot ? fl_map_getn(&m->index, name, (size_t)(dot - name)) : -1;
+        if (k < 0) return 0;
+        *inst = k;
+        *rest = dot + 1;
+        return 1;
+    }
     size_t len = strlen(name);
     for (size_t i = len; i > 0; i--) {
         if (name[i - 1] != '.' && i != len) continue;

@@ -88,6 +88,7 @@ struct fl_model {
     char *name;
     FL_VEC(fl_minst) insts;
     fl_map index; /* instance name -> index */
+    int ndotted;  /* instance names with a dot (flattened ones): names are split at the longest prefix */
     FL_VEC(fl_mconn) conns;
     fl_experiment exp;
     int has_exp[4]; /* start, stop, interval, tolerance given */

@@ -205,17 +205,21 @@ static void map_grow(fl_map *m)
     size_t ncap = m->cap ? 2 * m->cap : 64;
     char **keys = fl_xcalloc(ncap, sizeof *keys);
     int *vals = fl_xcalloc(ncap, sizeof *vals);
+    uint32_t *hash = fl_xcalloc(ncap, sizeof *hash);
     for (size_t i = 0; i < m->cap; i++) {
         if (!m->keys[i]) continue;
-        size_t j = hash_str(m->keys[i], strlen(m->keys[i])) & (ncap - 1);
+        size_t j = m->hash[i] & (ncap - 1);
         while (keys[j]) j = (j + 1) & (ncap - 1);
         keys[j] = m->keys[i];
         vals[j] = m->vals[i];
+        hash[j] = m->hash[i];
     }
     free(m->keys);
     free(m->vals);
+    free(m->hash);
     m->keys = keys;
     m->vals = vals;
+    m->hash = hash;
     m->cap = ncap;
 }
 
@@ -309,9 +313,10 @@ void fl_map_put(fl_map *m, const char *key, int val)
 {
     if (2 * (m->n + 1) > m->cap) map_grow(m);
     size_t len = strlen(key);
-    size_t j = hash_str(key, len) & (m->cap - 1);
+    uint32_t h = (uint32_t)hash_str(key, len);
+    size_t j = h & (m->cap - 1);
     while (m->keys[j]) {
-        if (strcmp(m->keys[j], key) == 0) {
+        if (m->hash[j] == h && strcmp(m->keys[j], key) == 0) {
             m->vals[j] = val;
             return;
         }
@@ -321,15 +326,17 @@ void fl_map_put(fl_map *m, const char *key, int val)
     m->keys[j] = fl_arena_alloc(m->ka, len + 1);
     memcpy(m->keys[j], key, len + 1);
     m->vals[j] = val;
+    m->hash[j] = h;
     m->n++;
 }
 
 int fl_map_getn(const fl_map *m, const char *key, size_t len)
 {
     if (!m->cap) return -1;
-    size_t j = hash_str(key, len) & (m->cap - 1);
+    uint32_t h = (uint32_t)hash_str(key, len);
+    size_t j = h & (m->cap - 1);
     while (m->keys[j]) {
-        if (strncmp(m->keys[j], key, len) == 0 && m->keys[j][len] == '\0') return m->vals[j];
+        if (m->hash[j] == h && strncmp(m->keys[j], key, len) == 0 && m->keys[j][len] == '\0') return m->vals[j];
         j = (j + 1) & (m->cap - 1);
     }
     return -1;
@@ -345,6 +352,7 @@ void fl_map_free(fl_map *m)
     fl_arena_free(m->ka);
     free(m->keys);
     free(m->vals);
+    free(m->hash);
     memset(m, 0, sizeof *m);
 }
 

@@ -84,6 +84,7 @@ typedef struct fl_arena fl_arena;
 typedef struct fl_map {
     char **keys;
     int *vals;
+    uint32_t *hash; /* of each key: compared before the key (a big map's keys miss the cache) */
     size_t cap, n;
     fl_arena *ka;
 } fl_map;

@@ -269,12 +269,14 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
         for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
         res[sys->elems[c->elem].own + c->row] += r;
     }
+    int finite = 1;
     if (!sc) { /* the free bodies as structure of arrays (fast.c), then the others */
         const fl_fast_bodies *fb = &s->fbod;
         for (int i = 0; i < fb->n; i++) {
             int qi = fb->qi[i], vi = fb->vi[i];
             res[qi] = yp[qi] - y[vi];
             res[vi] += fb->mass[i] * yp[vi];
+            finite &= isfinite(res[qi]) && isfinite(res[vi]); /* their rows are done */
         }
     }
     for (int i = 0; i < (sc ? sc->nbr : s->fbod.nother); i++) {
@@ -299,8 +301,12 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
         }
     }
     if (s->func_fatal) return -1;
-    for (int i = 0; i < SC_N(sc, nu, sys->n); i++)
-        if (!isfinite(res[SC_AT(sc, u, i)])) return 1;
+    if (!sc) { /* the rows the free bodies do not own */
+        for (int i = 0; i < s->fbod.nrest; i++) finite &= isfinite(res[s->fbod.rest[i]]);
+        return !finite;
+    }
+    for (int i = 0; i < sc->nu; i++)
+        if (!isfinite(res[sc->u[i]])) return 1;
     return 0;
 }
 

@@ -156,6 +156,12 @@ void fl_fast_plan(fl_sim *s)
         fb->vi[fb->n] = bd->vi;
         fb->mass[fb->n++] = bd->mass;
     }
+    unsigned char *own = fl_xcalloc((size_t)(sys->n ? sys->n : 1), 1);
+    for (int i = 0; i < fb->n; i++) own[fb->qi[i]] = own[fb->vi[i]] = 1;
+    fb->rest = fl_xmalloc(sizeof(int) * (size_t)(sys->n ? sys->n : 1));
+    for (int r = 0; r < sys->n; r++)
+        if (!own[r]) fb->rest[fb->nrest++] = r;
+    free(own);
 }
 
 static uint64_t row_hash(const double *p, int np)
@@ -221,5 +227,6 @@ void fl_fast_plan_free(fl_sim *s)
     free(fb->vi);
     free(fb->mass);
     free(fb->other);
+    free(fb->rest);
     memset(fb, 0, sizeof *fb);
 }

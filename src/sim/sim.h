@@ -94,9 +94,6 @@ typedef struct fl_grun {
     double e0, imp, impw, dmax;
 } fl_grun;
 
-/* The bodies of the whole system for the kinematics and the residual
- * (fast.c): the n free bodies (B_FREE) as structure of arrays (body,
- * position and velocity unknowns, mass), and the other bodies' numbers. */
 /* A batch's local Jacobian block jloc[jbase, jend) and, when its fast
  * kernel gives the Jacobian (ok), the run of entries jent[j0, j1) that
  * read it, alike for every element (fast.c). */
@@ -108,9 +105,13 @@ typedef struct fl_fast_jac {
     unsigned char col[8], row[8];
 } fl_fast_jac;
 
+/* The bodies of the whole system for the kinematics and the residual
+ * (fast.c): the n free bodies (B_FREE) as structure of arrays (body,
+ * position and velocity unknowns, mass), the other bodies' numbers, and
+ * the residual rows that are not a free body's (nrest). */
 typedef struct fl_fast_bodies {
-    int n, nother;
-    int *b, *qi, *vi, *other;
+    int n, nother, nrest;
+    int *b, *qi, *vi, *other, *rest;
     double *mass;
 } fl_fast_bodies;
 

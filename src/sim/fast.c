@@ -1,5 +1,7 @@
-/* fast.c - the integrator's residual for classes with a fast kernel
- * (fl_elem_ops.fast): why and what is kept.
+/* fast.c - the integrator's residual and Jacobian (and the penetration
+ * check) for classes with a fast kernel (fl_elem_ops.fast): the batches'
+ * views, the table of their parameters and the free bodies' arrays that
+ * eval.c's fast path walks; why, and what is kept.
  *
  * The residual IDA asks for thousands of times is, for a large model,
  * mostly compliant two-flange elements. Through eval() each of them reads
@@ -15,6 +17,9 @@
  * consecutive slots, the batches are in slot order, and every row gets
  * the same additions in the same order as from the slot scatter
  * (eval.c, residual_forces), so the residual is the same bit for bit.
+ * The Jacobian likewise: a kernel gives df/ds_rel and df/dv_rel per
+ * element and eval.c (scatter_fast) adds them to the matrix slots through
+ * the batch's own run of entries, in their order (plan_jacobian).
  *
  * The parameters a kernel reads are copied into one table, rows shared by
  * the elements whose values are the same bit for bit: the instances'

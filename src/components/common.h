@@ -110,6 +110,29 @@ static inline void fl_fast_jac(double *jl, int i, double dfds, double dfdv)
     jl[2 * i + 1] = dfdv;
 }
 
+/* A class's fast kernel for FL_FAST_FORCE and FL_FAST_JAC from its law:
+ * law(z, x, i, &f, &dfds, &dfdv) gives element i's force and its
+ * derivatives as eval() passes them to fl_compliant_out (inlined into
+ * each loop: what a loop does not use is not computed). */
+typedef void (*fl_fast_law)(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv);
+static inline void fl_fast_run(const fl_fast *z, const fl_ectx *x, int what, double *out, fl_fast_law law)
+{
+    double f, dfds, dfdv;
+    if (what == FL_FAST_JAC) {
+        for (int i = 0; i < z->n; i++) {
+            law(z, x, i, &f, &dfds, &dfdv);
+            fl_fast_jac(out, i, dfds, dfdv);
+        }
+    } else if (what == FL_FAST_FORCE) {
+        fl_fast_acc a = FL_FAST_ACC;
+        for (int i = 0; i < z->n; i++) {
+            law(z, x, i, &f, &dfds, &dfdv);
+            fl_fast_force(z, x, &a, i, f);
+        }
+        fl_fast_done(x, &a);
+    }
+}
+
 static inline double fl_srel(const fl_ectx *x, const fl_elem *e)
 {
     return fl_att_s(x, e, 1) - fl_att_s(x, e, 0);

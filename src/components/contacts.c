@@ -89,9 +89,14 @@ static eg_law eg_force(const double *p, int contact, double s, double v)
     return r;
 }
 
+static int eg_contact_of(const fl_ectx *x, const double *p, int mode, double s)
+{
+    return x->contact_events ? x->mode[mode] : s < p[EG_S0];
+}
+
 static int eg_contact(const fl_ectx *x, const fl_elem *e, double s)
 {
-    return x->contact_events ? x->mode[e->mode] : s < x->par[e->pofs + EG_S0];
+    return eg_contact_of(x, x->par + e->pofs, e->mode, s);
 }
 
 static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
@@ -102,6 +107,21 @@ static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
         eg_law r = eg_force(p, eg_contact(x, e, s), s, fl_vrel(x, e));
         fl_compliant_out(x, e, r.f, r.dfds, r.dfdv, FL_J_OWN);
     }
+}
+
+static void eg_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+{
+    const double *p = z->par + z->pofs[i];
+    double s = fl_fast_srel(z, x, i);
+    eg_law r = eg_force(p, eg_contact_of(x, p, z->mode0 + i * z->nmodes, s), s, fl_fast_vrel(z, x, i));
+    *f = r.f;
+    *dfds = r.dfds;
+    *dfdv = r.dfdv;
+}
+
+static void eg_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, eg_fast_law);
 }
 
 /* contact = s_rel < s_rel0; in contact the root sits a touch band beyond */
@@ -187,6 +207,8 @@ static const fl_elem_ops eg_ops = {
     .stiffness = eg_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = eg_energy,
+    .fast = eg_fast,
+    .fast_npar = EG_N + 1,
 };
 static const fl_class cls_elastogap = {
     .path = MTC "ElastoGap",
@@ -231,10 +253,15 @@ static int shs_relation(const double *p, double s)
     return s > h ? 1 : s < -h ? -1 : 0;
 }
 
-static int shs_contact(const fl_ectx *x, const fl_elem *e, const double *p, double s)
+static int shs_contact_of(const fl_ectx *x, const double *p, int mode, double s)
 {
     if (p[SHS_B] <= SHS_NO_GAP) return 2;
-    return x->contact_events ? x->mode[e->mode] : shs_relation(p, s);
+    return x->contact_events ? x->mode[mode] : shs_relation(p, s);
+}
+
+static int shs_contact(const fl_ectx *x, const fl_elem *e, const double *p, double s)
+{
+    return shs_contact_of(x, p, e->mode, s);
 }
 
 /* force, and its offset position, for a contact state (2: no gap) */
@@ -254,6 +281,30 @@ static void shs_eval(fl_ectx *x, const fl_elem *e, int n)
         double f = shs_force(p, c, s, fl_vrel(x, e), &off);
         fl_compliant_out(x, e, f, c ? p[SHS_C] : 0, c ? p[SHS_D] : 0, FL_J_OWN);
     }
+}
+
+static void shs_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+{
+    const double *p = z->par + z->pofs[i];
+    double s = fl_fast_srel(z, x, i), off;
+    int c = shs_contact_of(x, p, z->mode0 + i * z->nmodes, s);
+    *f = shs_force(p, c, s, fl_fast_vrel(z, x, i), &off);
+    *dfds = c ? p[SHS_C] : 0;
+    *dfdv = c ? p[SHS_D] : 0;
+}
+
+static double shs_depth(const double *p, double s, double *gap)
+{
+    *gap = p[SHS_B];
+    if (p[SHS_B] <= SHS_NO_GAP) return 0;
+    return fmax(0, fabs(s) - p[SHS_B] / 2);
+}
+
+static void shs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    for (int i = 0; what == FL_FAST_PEN && i < z->n; i++)
+        out[2 * i] = shs_depth(z->par + z->pofs[i], fl_fast_srel(z, x, i), &out[2 * i + 1]);
+    fl_fast_run(z, x, what, out, shs_fast_law);
 }
 
 /* roots of s_rel > b/2 and s_rel < -b/2, each moved by the touch band
@@ -300,10 +351,7 @@ static void shs_init(fl_ectx *x, const fl_elem *e)
 
 static double shs_penetration(const fl_ectx *x, const fl_elem *e, double *gap)
 {
-    const double *p = x->par + e->pofs;
-    *gap = p[SHS_B];
-    if (p[SHS_B] <= SHS_NO_GAP) return 0;
-    return fmax(0, fabs(fl_srel(x, e)) - p[SHS_B] / 2);
+    return shs_depth(x->par + e->pofs, fl_srel(x, e), gap);
 }
 
 static double shs_stiffness(const double *p)
@@ -347,6 +395,8 @@ const fl_elem_ops fl_symhardstop_ops = {
     .stiffness = shs_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = shs_energy,
+    .fast = shs_fast,
+    .fast_npar = SHS_D + 1,
 };
 static const fl_class cls_symhardstop = {
     .path = FLC "SymmetricHardStop",
@@ -519,27 +569,24 @@ static double hs_depth(const double *p, double xs, double *gap)
     return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
 }
 
-static hs_law hs_fast_law(const fl_fast *z, const fl_ectx *x, int i)
+static void hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
 {
     const double *p = z->par + z->pofs[i];
     double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
-    return hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
+    hs_law r = hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
+    *f = r.F;
+    *dfds = x->initial ? 0 : r.dFdx;
+    *dfdv = r.dFdv;
 }
 
 static void hs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) {
-        hs_law r = hs_fast_law(z, x, i);
-        fl_fast_jac(out, i, x->initial ? 0 : r.dFdx, r.dFdv);
-    }
-    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, hs_fast_law(z, x, i).F);
     for (int i = 0; what == FL_FAST_PEN && i < z->n; i++) {
         const double *p = z->par + z->pofs[i];
         out[2 * i] = hs_depth(p, hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]),
                               &out[2 * i + 1]);
     }
-    fl_fast_done(x, &a);
+    fl_fast_run(z, x, what, out, hs_fast_law);
 }
 
 /* roots of x >= gp and x <= gn, moved by the touch band while in contact */

@@ -151,12 +151,17 @@ static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void spring_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
+static void spring_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
 {
-    fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i]], 0);
-    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, spring_force(z->par + z->pofs[i], fl_fast_srel(z, x, i)));
-    fl_fast_done(x, &a);
+    const double *p = z->par + z->pofs[i];
+    *f = spring_force(p, fl_fast_srel(z, x, i));
+    *dfds = p[0];
+    *dfdv = 0;
+}
+
+static void spring_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, spring_law);
 }
 
 static void spring_outputs(const fl_octx *o, double *v)
@@ -220,12 +225,17 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void damper_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
+static void damper_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
 {
-    fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, 0, z->par[z->pofs[i]]);
-    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++) fl_fast_force(z, x, &a, i, z->par[z->pofs[i]] * fl_fast_vrel(z, x, i));
-    fl_fast_done(x, &a);
+    double d = z->par[z->pofs[i]];
+    *f = d * fl_fast_vrel(z, x, i);
+    *dfds = 0;
+    *dfdv = d;
+}
+
+static void damper_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, damper_law);
 }
 
 static void damper_outputs(const fl_octx *o, double *v)
@@ -300,13 +310,17 @@ static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void sd_fast(const fl_fast *z, const fl_ectx *x, int what, double *jl)
+static void sd_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
 {
-    fl_fast_acc a = FL_FAST_ACC;
-    for (int i = 0; what == FL_FAST_JAC && i < z->n; i++) fl_fast_jac(jl, i, z->par[z->pofs[i] + SD_C], z->par[z->pofs[i] + SD_D]);
-    for (int i = 0; what == FL_FAST_FORCE && i < z->n; i++)
-        fl_fast_force(z, x, &a, i, sd_force(z->par + z->pofs[i], fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i)));
-    fl_fast_done(x, &a);
+    const double *p = z->par + z->pofs[i];
+    *f = sd_force(p, fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i));
+    *dfds = p[SD_C];
+    *dfdv = p[SD_D];
+}
+
+static void sd_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, sd_law);
 }
 
 static void sd_outputs(const fl_octx *o, double *v)

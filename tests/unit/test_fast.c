@@ -1,7 +1,8 @@
 /* test_fast.c - the integrator's fast path (src/sim/fast.c) against the
  * general evaluation, bit for bit. A model with every class that has a
- * fast kernel (Spring, Damper, SpringDamper, HardStop in its three
- * stiffness laws; the rotational spring, damper and hard stop), attached
+ * fast kernel (Spring, Damper, SpringDamper, ElastoGap, SymmetricHardStop
+ * with and without a gap, HardStop in its three stiffness laws; the
+ * rotational spring, spring-damper and both hard stops), attached
  * to the ground, behind a rod (an offset) and behind a gear (a ratio), and
  * with classes that have none between them (a restitution stop, friction,
  * a force source): at random states, with contacts stepped through and
@@ -35,6 +36,9 @@ static const char *MODEL =
     "  Modelica.Mechanics.Translational.Sources.ConstantForce push(f_constant=1);\n"
     "  " MTC "Rod rod(L=0.3);\n"
     "  " MTC "Spring s45(c=70);\n"
+    "  " MTC "ElastoGap eg12(c=1e3, d=10, s_rel0=0.001), eg45(c=2e3, d=5, n=1.5, s_rel0=0.3);\n"
+    "  Flange.Components.SymmetricHardStop shs12(b=0.004, c=5e3, d=2), shs23(b=0, c=1e3, d=1);\n"
+    "  Flange.Components.SymmetricRotationalHardStop srhs(b=0.2, c=50, d=0.1);\n"
     "  " MRC "Inertia J1(J=0.1), J2(J=0.2);\n"
     "  " MRC "IdealGear gear(ratio=3);\n"
     "  " MRC "SpringDamper rsd(c=40, d=0.5);\n"
@@ -70,6 +74,16 @@ static const char *MODEL =
     "  connect(gear.flange_b, rhs.C);\n"
     "  connect(rhs.R, J2.flange_a);\n"
     "  connect(rfixed.flange, rs.flange_a);\n"
+    "  connect(m1.flange_b, eg12.flange_a);\n"
+    "  connect(eg12.flange_b, m2.flange_a);\n"
+    "  connect(rod.flange_b, eg45.flange_a);\n"
+    "  connect(eg45.flange_b, m5.flange_a);\n"
+    "  connect(m1.flange_b, shs12.flange_a);\n"
+    "  connect(shs12.flange_b, m2.flange_a);\n"
+    "  connect(m2.flange_b, shs23.flange_a);\n"
+    "  connect(shs23.flange_b, m3.flange_a);\n"
+    "  connect(J1.flange_b, srhs.flange_a);\n"
+    "  connect(srhs.flange_b, J2.flange_a);\n"
     "  connect(rs.flange_b, J1.flange_a);\n"
     "end T;\n";
 
@@ -163,9 +177,10 @@ int main(void)
         else nplain++;
         if (s->fastj[g].ok) njac++;
     }
-    /* Spring, Damper, SpringDamper, HardStop's stiffness laws; the
-     * rotational Spring, SpringDamper and hard stop */
-    CHECK(nfast == 7);
+    /* Spring, Damper, SpringDamper, ElastoGap, SymmetricHardStop,
+     * HardStop's stiffness laws; the rotational Spring, SpringDamper and
+     * the two rotational hard stops */
+    CHECK(nfast == 10);
     CHECK(nunit >= 2);
     CHECK(nplain >= 2);
     /* the translational springs' batch has a grounded element (one
@@ -174,7 +189,7 @@ int main(void)
     CHECK(njac == nfast - 1);
     CHECK(ngeneral >= 3); /* restitution, friction, force source */
     CHECK(nfree >= 5);
-    if (nfast != 7 || njac != nfast - 1) {
+    if (nfast != 10 || njac != nfast - 1) {
         for (int g = 0; g < sys->negroups; g++)
             fprintf(stderr, "batch %d: %s n=%d fast=%d unit=%d jac=%d\n", g, sys->egroups[g].cls->path,
                     sys->egroups[g].n, s->fast[g].n, s->fast[g].unit, s->fastj[g].ok);

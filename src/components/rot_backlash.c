@@ -132,20 +132,25 @@ static double eb_phi_diff(const fl_ectx *x, const fl_elem *e)
     return fl_srel(x, e) - x->par[e->pofs + EB_PHI0];
 }
 
-static int eb_contact(const fl_ectx *x, const fl_elem *e, double phi_diff)
+static int eb_contact_of(const fl_ectx *x, const double *p, int mode, double phi_diff)
 {
-    const double *p = x->par + e->pofs;
     if (fabs(p[EB_B]) <= EB_BEPS) return EB_NOPLAY;
-    return x->contact_events ? x->mode[e->mode + EB_M_CONTACT] : eb_relation(p, phi_diff);
+    return x->contact_events ? x->mode[mode + EB_M_CONTACT] : eb_relation(p, phi_diff);
+}
+
+/* the law at phi_rel, w_rel of an element with parameters p and discrete
+ * states from mode */
+static eb_law eb_law_of(const fl_ectx *x, const double *p, int mode, double phi_rel, double w, int two)
+{
+    double phi_diff = phi_rel - p[EB_PHI0];
+    if (x->initial) return eb_initial(p, phi_diff, w);
+    int push = two && x->contact_events ? x->mode[mode + EB_M_PUSH] : -1;
+    return eb_force(p, two, eb_contact_of(x, p, mode, phi_diff), push, phi_diff, w);
 }
 
 static eb_law eb_law_at(const fl_ectx *x, const fl_elem *e, int two)
 {
-    const double *p = x->par + e->pofs;
-    double phi_diff = eb_phi_diff(x, e), w = fl_vrel(x, e);
-    if (x->initial) return eb_initial(p, phi_diff, w);
-    int push = two && x->contact_events ? x->mode[e->mode + EB_M_PUSH] : -1;
-    return eb_force(p, two, eb_contact(x, e, phi_diff), push, phi_diff, w);
+    return eb_law_of(x, x->par + e->pofs, e->mode, fl_srel(x, e), fl_vrel(x, e), two);
 }
 
 static void eb_eval_n(fl_ectx *x, const fl_elem *e, int n, int two)
@@ -164,6 +169,36 @@ static void eb1_eval(fl_ectx *x, const fl_elem *e, int n)
 static void eb2_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     eb_eval_n(x, e, n, 1);
+}
+
+static inline void eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv,
+                               int two)
+{
+    eb_law r = eb_law_of(x, z->par + z->pofs[i], z->mode0 + i * z->nmodes, fl_fast_srel(z, x, i),
+                         fl_fast_vrel(z, x, i), two);
+    *f = r.tau;
+    *dfds = r.dtds;
+    *dfdv = r.dtdv;
+}
+
+static void eb1_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+{
+    eb_fast_law(z, x, i, f, dfds, dfdv, 0);
+}
+
+static void eb2_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+{
+    eb_fast_law(z, x, i, f, dfds, dfdv, 1);
+}
+
+static void eb1_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, eb1_fast_law);
+}
+
+static void eb2_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
+{
+    fl_fast_run(z, x, what, out, eb2_fast_law);
 }
 
 /* roots of phi_diff > bMax and phi_diff < bMin, each moved by the touch
@@ -343,6 +378,8 @@ static const fl_elem_ops eb1_ops = {
     .stiffness = eb_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = eb1_energy,
+    .fast = eb1_fast,
+    .fast_npar = EB_PHI0 + 1,
 };
 static const fl_elem_ops eb2_ops = {
     .dep = eb_dep,
@@ -355,6 +392,8 @@ static const fl_elem_ops eb2_ops = {
     .stiffness = eb_stiffness,
     .flags = FL_EK_CONTACT,
     .energy = eb2_energy,
+    .fast = eb2_fast,
+    .fast_npar = EB_PHI0 + 1,
 };
 
 static const fl_class cls_elastobacklash = {

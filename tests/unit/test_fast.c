@@ -2,7 +2,8 @@
  * general evaluation, bit for bit. A model with every class that has a
  * fast kernel (Spring, Damper, SpringDamper, ElastoGap, SymmetricHardStop
  * with and without a gap, HardStop in its three stiffness laws; the
- * rotational spring, spring-damper and both hard stops), attached
+ * rotational spring, spring-damper, both hard stops and both elasto-
+ * backlashes, with and without play), attached
  * to the ground, behind a rod (an offset) and behind a gear (a ratio), and
  * with classes that have none between them (a restitution stop, friction,
  * a force source): at random states, with contacts stepped through and
@@ -39,6 +40,9 @@ static const char *MODEL =
     "  " MTC "ElastoGap eg12(c=1e3, d=10, s_rel0=0.001), eg45(c=2e3, d=5, n=1.5, s_rel0=0.3);\n"
     "  Flange.Components.SymmetricHardStop shs12(b=0.004, c=5e3, d=2), shs23(b=0, c=1e3, d=1);\n"
     "  Flange.Components.SymmetricRotationalHardStop srhs(b=0.2, c=50, d=0.1);\n"
+    "  " MRC "ElastoBacklash eb(b=0.05, c=80, d=0.3, phi_rel0=0.01);\n"
+    "  " MRC "ElastoBacklash2 eb2(b=0.04, c=60, d=0.2);\n"
+    "  " MRC "ElastoBacklash eb0(b=0, c=30, d=0.1);\n"
     "  " MRC "Inertia J1(J=0.1), J2(J=0.2);\n"
     "  " MRC "IdealGear gear(ratio=3);\n"
     "  " MRC "SpringDamper rsd(c=40, d=0.5);\n"
@@ -84,6 +88,12 @@ static const char *MODEL =
     "  connect(shs23.flange_b, m3.flange_a);\n"
     "  connect(J1.flange_b, srhs.flange_a);\n"
     "  connect(srhs.flange_b, J2.flange_a);\n"
+    "  connect(J1.flange_b, eb.flange_a);\n"
+    "  connect(eb.flange_b, J2.flange_a);\n"
+    "  connect(gear.flange_b, eb2.flange_a);\n"
+    "  connect(eb2.flange_b, J2.flange_a);\n"
+    "  connect(rfixed.flange, eb0.flange_a);\n"
+    "  connect(eb0.flange_b, J2.flange_a);\n"
     "  connect(rs.flange_b, J1.flange_a);\n"
     "end T;\n";
 
@@ -178,18 +188,19 @@ int main(void)
         if (s->fastj[g].ok) njac++;
     }
     /* Spring, Damper, SpringDamper, ElastoGap, SymmetricHardStop,
-     * HardStop's stiffness laws; the rotational Spring, SpringDamper and
-     * the two rotational hard stops */
-    CHECK(nfast == 10);
+     * HardStop's stiffness laws; the rotational Spring, SpringDamper, the
+     * two rotational hard stops, ElastoBacklash and ElastoBacklash2 */
+    CHECK(nfast == 12);
     CHECK(nunit >= 2);
     CHECK(nplain >= 2);
     /* the translational springs' batch has a grounded element (one
-     * Jacobian entry) and a free one (four): not alike, so its Jacobian
-     * keeps eval(); every other fast batch scatters its own */
-    CHECK(njac == nfast - 1);
+     * Jacobian entry) and a free one (four), the elasto-backlashes' one
+     * grounded (two entries) and one free (eight): not alike, so their
+     * Jacobians keep eval(); every other fast batch scatters its own */
+    CHECK(njac == nfast - 2);
     CHECK(ngeneral >= 3); /* restitution, friction, force source */
     CHECK(nfree >= 5);
-    if (nfast != 10 || njac != nfast - 1) {
+    if (nfast != 12 || njac != nfast - 2) {
         for (int g = 0; g < sys->negroups; g++)
             fprintf(stderr, "batch %d: %s n=%d fast=%d unit=%d jac=%d\n", g, sys->egroups[g].cls->path,
                     sys->egroups[g].n, s->fast[g].n, s->fast[g].unit, s->fastj[g].ok);

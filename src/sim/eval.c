@@ -366,6 +366,14 @@ static void scatter_fast(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
 {
     const double *jl = s->jloc + fj->jbase;
     const fl_jentry *e = s->sys->jent + fj->j0;
+    if (fj->m < 0) { /* not alike: the element and the place from the source */
+        for (int j = fj->j0; j < fj->j1; j++, e++) {
+            int q = e->src - fj->jbase, i = q / (2 * FL_J_OWN), k = q % (2 * FL_J_OWN), c = k % FL_J_OWN;
+            double w = jl[2 * i + (c == FL_J_V0 || c == FL_J_V1)];
+            jdata[e->slot] += ((c == FL_J_S1 || c == FL_J_V1) != (k >= FL_J_OWN) ? -w : w) * e->mult;
+        }
+        return;
+    }
     int m = fj->m, v[8], neg[8];
     for (int t = 0; t < m; t++) {
         int c = fj->col[t];

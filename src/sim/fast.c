@@ -71,7 +71,9 @@ static int same_entries(const fl_system *sys, fl_fast_jac *fj, int n)
  * the drivers' after them), and for the fast ones of compliant layout the
  * run of entries that reads each: the entries are laid out element by
  * element, so a batch's are consecutive. A batch whose entries are not
- * found so (or ask for cj) keeps eval(). */
+ * found so (or ask for cj) keeps eval(). When the elements' entries are
+ * not alike (a grounded element has fewer), m = -1: each entry's element
+ * and place follow from its source. */
 static void plan_jacobian(fl_sim *s)
 {
     const fl_system *sys = s->sys;
@@ -104,8 +106,12 @@ static void plan_jacobian(fl_sim *s)
         fl_fast_jac *fj = &s->fastj[g];
         if (fj->j0 < 0) fj->j0 = fj->j1 = end; /* no entries */
         if (!fj->ok) continue;
-        if (fj->j0 < end || !same_entries(sys, fj, sys->egroups[g].n)) fj->ok = 0;
-        else end = fj->j1;
+        if (fj->j0 < end) {
+            fj->ok = 0;
+            continue;
+        }
+        if (!same_entries(sys, fj, sys->egroups[g].n)) fj->m = -1; /* each entry finds its element */
+        end = fj->j1;
     }
 }
 

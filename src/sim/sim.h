@@ -100,7 +100,7 @@ typedef struct fl_grun {
 typedef struct fl_fast_jac {
     int ok, j0, j1, jbase, jend;
     /* every element has m entries (m <= 8), the t-th reading column
-     * col[t] of row row[t] of its block */
+     * col[t] of row row[t] of its block; m = -1: not alike */
     int m;
     unsigned char col[8], row[8];
 } fl_fast_jac;

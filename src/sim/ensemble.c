@@ -86,8 +86,7 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
         return -1;
     }
     memcpy(saved, par, sizeof(double) * (size_t)nslots);
-    fl_sources_stale(sim);
-    sim->fast_stale = 1;
+    fl_params_changed(sim);
     par[k] = value;
     fl_pctx pc = {ir->name, ir->loc, par, sys->arrays, ir->cls};
     int rc = ir->cls->check ? ir->cls->check(&pc, d) : 0;
@@ -133,7 +132,7 @@ static void *worker(void *arg)
         if (sim) {
             /* every run starts from the compiled parameters */
             memcpy(sim->par, e->sys->par, sizeof(double) * (size_t)e->sys->npar);
-            fl_sources_stale(sim);
+            fl_params_changed(sim);
             rc = e->setup ? e->setup(sim, k, rd, e->user) : 0;
             if (!rc) rc = fl_sim_run(sim, e->o, NULL, NULL, rd);
         }

@@ -25,7 +25,10 @@
  * the elements whose values are the same bit for bit: the instances'
  * parameter blocks lie far apart, a large model of alike parts has a few
  * rows that stay in cache. The table is made again after a parameter
- * changes (fl_sim.fast_stale). */
+ * changes (fl_sim.fast_stale, fl_params_changed): when the run advances
+ * (fl_run_advance, before IDA is called: packing allocates, and an
+ * allocation failure must not unwind through IDA), or at the first use
+ * by a caller outside a run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -216,8 +219,9 @@ void fl_fast_pack(fl_sim *s)
         }
         free(slot);
     }
-    free(s->fast_tab);
-    s->fast_tab = fl_xrealloc(tab, sizeof(double) * (len ? len : 1));
+    tab = fl_xrealloc(tab, sizeof(double) * (len ? len : 1));
+    free(s->fast_tab); /* (only now: out of memory above, the old one stays, still stale) */
+    s->fast_tab = tab;
     for (int g = 0; g < sys->negroups; g++) s->fast[g].par = s->fast_tab;
     s->fast_stale = 0;
 }

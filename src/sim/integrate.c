@@ -891,6 +891,9 @@ int fl_run_advance(fl_sim *s, double target)
 {
     const fl_system *sys = s->sys;
     if (s->ngrun) return fl_groups_advance(s, target);
+    /* the fast kernels' parameters, if they changed since (a stepping run
+     * may change them between steps): made here, not inside IDA's calls */
+    if (s->fast_stale) fl_fast_pack(s);
     fl_run *r = &s->run;
     const double t0 = r->t0, h = r->h, tend = r->tend;
     double t = r->t;

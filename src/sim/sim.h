@@ -469,6 +469,14 @@ void fl_sim_own_par(fl_sim *s);
 /* The cached values of the time-only sources are no longer valid (see
  * fl_sim.src_ok): parameters changed, a run starts, an event or restart. */
 static inline void fl_sources_stale(fl_sim *s) { s->src_ok = 0; }
+/* The values in s->par changed (fl_sim_set_param, a reset to the compiled
+ * ones, a snapshot restored): the source cache goes, and the fast
+ * kernels' copies of the parameters are made again. */
+static inline void fl_params_changed(fl_sim *s)
+{
+    fl_sources_stale(s);
+    s->fast_stale = 1;
+}
 
 /* How a root function went from a to b: +1 it crossed rising (from below
  * zero to zero or above), -1 falling, 0 not at all (as IDA's root finding

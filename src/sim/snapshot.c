@@ -104,7 +104,6 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     XA(s->rs, sys->nreal);
     if (c->restore && c->p) fl_sim_own_par(s);
     XA(s->par, sys->npar);
-    s->fast_stale = 1;
     XA(s->pen, sys->nelem);
     XA(s->vals, sys->nvars);
     xfer(c, st, sizeof *st);
@@ -218,7 +217,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
     cursor c = {(unsigned char *)p + sizeof h, 0, 1};
     fl_stats st;
     fields(s, &c, &st);
-    fl_sources_stale(s); /* the parameters may differ */
+    fl_params_changed(s); /* the parameters may differ */
     st.linear_solver = s->use_klu ? "klu" : "dense";
     s->stats = st;
     s->run.kind = kind;

@@ -439,7 +439,6 @@ typedef struct fl_elem_ops {
 } fl_elem_ops;
 
 
-
 static inline int fl_ops_natt(const fl_elem_ops *o)
 {
     return o->natt ? o->natt : 2;

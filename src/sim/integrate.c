@@ -529,9 +529,7 @@ int fl_run_progress(fl_sim *s, double t)
     return -1;
 }
 
-/* The deepest penetration of every contact (of the scope s->sc, or all)
- * into its stop so far, at (t, y, yp) with the kinematics already
- * evaluated there. */
+/* Element e is p into its stop of gap: the deepest (by ratio) so far. */
 static void deepest(fl_sim *s, int e, double p, double gap, double t)
 {
     if (gap > 0 && p / gap > s->pen[e].ratio) {
@@ -542,6 +540,9 @@ static void deepest(fl_sim *s, int e, double p, double gap, double t)
     }
 }
 
+/* The deepest penetration of every contact (of the scope s->sc, or all)
+ * into its stop so far, at (t, y, yp) with the kinematics already
+ * evaluated there. */
 void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;

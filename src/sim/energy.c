@@ -21,8 +21,31 @@
  * constraint among three or more flanges acting there needs. */
 static double body_vel(const fl_sim *s, int b, const double *yp)
 {
-    const fl_body *bd = &s->sys->bodies[b];
-    return bd->kind == B_MLQ && bd->qi >= 0 ? yp[bd->qi] : s->bv[b];
+    int q = s->fbod.mlq[b]; /* (the kind and qi of the body, without its record) */
+    return q >= 0 ? yp[q] : s->bv[b];
+}
+
+/* Element e with na attachments: the power it delivers to the bodies and
+ * its generalised forces on them (bodyF); an element that stores or
+ * dissipates energy adds its stored energy and loss, a force source its
+ * power as work. */
+static void element_power(fl_sim *s, int e, int na, int stores, fl_erates *r, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    double p = 0; /* power delivered by the element to the bodies */
+    for (int j = 0; j < na; j++) {
+        int slot = j < 2 ? 2 * e + j : sys->elems[e].xatt + j - 2;
+        int b = sys->att_body[slot];
+        if (b < 0 || s->f[slot] == 0) continue; /* no force, no power */
+        p -= s->f[slot] * sys->att_ratio[slot] * body_vel(s, b, yp);
+        s->bodyF[b] += sys->att_ratio[slot] * s->f[slot];
+    }
+    if (stores) {
+        r->upot += s->eU[e];
+        r->ploss += s->eloss[e];
+    } else {
+        r->pwork += p; /* force sources */
+    }
 }
 
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
@@ -41,12 +64,15 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
     int nbl = sc ? sc->nb : sys->nbodies;
+    /* (the sums in locals: through r, each addition would wait for the
+     * stores to bodyF, which the compiler cannot tell apart from r) */
+    fl_erates acc = *r;
     for (int i = 0; i < nbl; i++) {
         int b = sc ? sc->b[i] : i;
         const fl_body *bd = &sys->bodies[b];
         int mine = g0 || sys->body_group[b] >= 0; /* (a shared body is group 0's) */
         /* the mass is ratio-weighted: sum of m v_i^2 / 2 with v_i = ratio_i v */
-        if (bd->mass > 0 && mine) r->ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];
+        if (bd->mass > 0 && mine) acc.ekin += 0.5 * bd->mass * s->bv[b] * s->bv[b];
         s->bodyF[b] = 0; /* generalised force of the elements on body b (each times its node's ratio) */
     }
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
@@ -55,23 +81,18 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         const fl_egroup *eg = &egs[g];
         if (eg->ops->energy) eg->ops->energy(&x, &els[eg->first], eg->n, s->eU, s->eloss);
     }
-    for (int ie = 0; ie < (sc ? sc->ne : sys->nelem); ie++) {
-        int e = sc ? sc->e[ie] : ie;
-        const fl_elem *el = &sys->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
-        double p = 0; /* power delivered by the element to the bodies */
-        for (int j = 0; j < fl_ops_natt(ops); j++) {
-            int slot = fl_att_slot(el, j);
-            int b = sys->att_body[slot];
-            if (b < 0 || s->f[slot] == 0) continue; /* no force, no power */
-            p -= s->f[slot] * sys->att_ratio[slot] * body_vel(s, b, yp);
-            s->bodyF[b] += sys->att_ratio[slot] * s->f[slot];
+    if (!sc) { /* the whole system by batch: the class's callbacks once, no element records for two attachments */
+        for (int g = 0; g < sys->negroups; g++) {
+            const fl_egroup *eg = &sys->egroups[g];
+            int na = fl_ops_natt(eg->ops), stores = eg->ops->energy && !(eg->ops->flags & FL_EK_SOURCE);
+            for (int e = eg->first; e < eg->first + eg->n; e++)
+                element_power(s, e, na, stores, &acc, yp);
         }
-        if (ops->energy && !(ops->flags & FL_EK_SOURCE)) {
-            r->upot += s->eU[e];
-            r->ploss += s->eloss[e];
-        } else {
-            r->pwork += p; /* force sources */
+    } else {
+        for (int ie = 0; ie < sc->ne; ie++) {
+            int e = sc->e[ie];
+            const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
+            element_power(s, e, fl_ops_natt(ops), ops->energy && !(ops->flags & FL_EK_SOURCE), &acc, yp);
         }
     }
     /* prescribed motion: the reaction R = M a + sum of element forces on the
@@ -81,8 +102,9 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         const fl_body *bd = &sys->bodies[b];
         if (bd->kind != B_POS && bd->kind != B_VEL && bd->kind != B_ACC) continue;
         int mine = g0 || sys->body_group[b] >= 0;
-        r->pwork += ((mine ? bd->mass * s->ba[b] : 0) + s->bodyF[b]) * s->bv[b];
+        acc.pwork += ((mine ? bd->mass * s->ba[b] : 0) + s->bodyF[b]) * s->bv[b];
     }
+    *r = acc;
 }
 
 /* The values of the audit at a point (for outputs and the drift). */

@@ -159,8 +159,10 @@ void fl_fast_plan(fl_sim *s)
     fb->vi = fl_xmalloc(sizeof(int) * nb);
     fb->mass = fl_xmalloc(sizeof(double) * nb);
     fb->other = fl_xmalloc(sizeof(int) * nb);
+    fb->mlq = fl_xmalloc(sizeof(int) * nb);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
+        fb->mlq[b] = bd->kind == B_MLQ && bd->qi >= 0 ? bd->qi : -1;
         if (bd->kind != B_FREE) {
             fb->other[fb->nother++] = b;
             continue;
@@ -243,5 +245,6 @@ void fl_fast_plan_free(fl_sim *s)
     free(fb->mass);
     free(fb->other);
     free(fb->rest);
+    free(fb->mlq);
     memset(fb, 0, sizeof *fb);
 }

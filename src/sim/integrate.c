@@ -303,10 +303,10 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
         if (!(*v[k] = N_VNew_Serial(n, s->ctx))) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
-    /* IDA clones its work vectors from yv: flange's compiled kernels */
-    fl_nvec_fast(I->yv);
-    fl_nvec_fast(I->ypv);
-    fl_nvec_fast(I->atol);
+    /* IDA clones its work vectors from yv: flange's compiled kernels; and
+     * IDAGetDky works through the ops of the vector it fills (qy, qyp: the
+     * interpolated solution at output points and quadrature points) */
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) fl_nvec_fast(*v[k]);
     double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(I->atol);
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;

@@ -107,11 +107,13 @@ typedef struct fl_fast_jac {
 
 /* The bodies of the whole system for the kinematics and the residual
  * (fast.c): the n free bodies (B_FREE) as structure of arrays (body,
- * position and velocity unknowns, mass), the other bodies' numbers, and
- * the residual rows that are not a free body's (nrest). */
+ * position and velocity unknowns, mass), the other bodies' numbers, the
+ * residual rows that are not a free body's (nrest), and per body the
+ * position unknown of a massless body whose velocity is its derivative
+ * (B_MLQ; -1 otherwise: the energy audit's powers). */
 typedef struct fl_fast_bodies {
     int n, nother, nrest;
-    int *b, *qi, *vi, *other, *rest;
+    int *b, *qi, *vi, *other, *rest, *mlq;
     double *mass;
 } fl_fast_bodies;
 

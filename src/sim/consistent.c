@@ -14,6 +14,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
+#include "sim/nvec.h"
 
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
 {
@@ -26,6 +27,8 @@ int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
     ls->x = N_VNew_Serial(n, s->ctx);
     ls->b = N_VNew_Serial(n, s->ctx);
     if (!ls->x || !ls->b) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' own allocation */
+    fl_nvec_fast(ls->x); /* (the linear solver copies b into x through them) */
+    fl_nvec_fast(ls->b);
     ls->data = fl_xcalloc((size_t)(pat->nnz ? pat->nnz : 1), sizeof(double));
     if (ls->klu) {
         ls->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);

@@ -25,6 +25,13 @@ static double body_vel(const fl_sim *s, int b, const double *yp)
     return q >= 0 ? yp[q] : s->bv[b];
 }
 
+/* An element that stores or dissipates energy (and reports it), rather
+ * than a force source whose power is work. */
+static int stores_energy(const fl_elem_ops *ops)
+{
+    return ops->energy && !(ops->flags & FL_EK_SOURCE);
+}
+
 /* Element e with na attachments: the power it delivers to the bodies and
  * its generalised forces on them (bodyF); an element that stores or
  * dissipates energy adds its stored energy and loss, a force source its
@@ -58,11 +65,19 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     const fl_scope *sc = s->sc;
     int g0 = !sc || sc == &sys->groups[0];
     memset(r, 0, sizeof *r);
-    /* forces of all elements at this point (also the kinematics) */
-    if (sys->n) fl_eval_residual(s, t, y, yp, s->res);
+    /* The forces the powers need: every element's when bodies moved by a
+     * source take reactions (bodyF), and then the whole residual; else only
+     * the force sources' (an element that stores or dissipates energy
+     * reports both itself): the kinematics and those batches alone. */
+    int lean = !sc && sys->n && !s->fbod.ndriven;
+    if (sys->n && !lean) fl_eval_residual(s, t, y, yp, s->res);
     else fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    for (int g = 0; lean && g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        if (!stores_energy(eg->ops)) eg->ops->eval(&x, &sys->elems[eg->first], eg->n);
+    }
     int nbl = sc ? sc->nb : sys->nbodies;
     /* (the sums in locals: through r, each addition would wait for the
      * stores to bodyF, which the compiler cannot tell apart from r) */
@@ -84,15 +99,21 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     if (!sc) { /* the whole system by batch: the class's callbacks once, no element records for two attachments */
         for (int g = 0; g < sys->negroups; g++) {
             const fl_egroup *eg = &sys->egroups[g];
-            int na = fl_ops_natt(eg->ops), stores = eg->ops->energy && !(eg->ops->flags & FL_EK_SOURCE);
-            for (int e = eg->first; e < eg->first + eg->n; e++)
-                element_power(s, e, na, stores, &acc, yp);
+            int na = fl_ops_natt(eg->ops), stores = stores_energy(eg->ops);
+            for (int e = eg->first; e < eg->first + eg->n; e++) {
+                if (lean && stores) { /* its power goes nowhere: the reactions are not asked for */
+                    acc.upot += s->eU[e];
+                    acc.ploss += s->eloss[e];
+                } else {
+                    element_power(s, e, na, stores, &acc, yp);
+                }
+            }
         }
     } else {
         for (int ie = 0; ie < sc->ne; ie++) {
             int e = sc->e[ie];
             const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
-            element_power(s, e, fl_ops_natt(ops), ops->energy && !(ops->flags & FL_EK_SOURCE), &acc, yp);
+            element_power(s, e, fl_ops_natt(ops), stores_energy(ops), &acc, yp);
         }
     }
     /* prescribed motion: the reaction R = M a + sum of element forces on the

@@ -163,6 +163,7 @@ void fl_fast_plan(fl_sim *s)
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
         fb->mlq[b] = bd->kind == B_MLQ && bd->qi >= 0 ? bd->qi : -1;
+        fb->ndriven += bd->kind == B_POS || bd->kind == B_VEL || bd->kind == B_ACC;
         if (bd->kind != B_FREE) {
             fb->other[fb->nother++] = b;
             continue;

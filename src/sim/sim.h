@@ -112,7 +112,7 @@ typedef struct fl_fast_jac {
  * position unknown of a massless body whose velocity is its derivative
  * (B_MLQ; -1 otherwise: the energy audit's powers). */
 typedef struct fl_fast_bodies {
-    int n, nother, nrest;
+    int n, nother, nrest, ndriven; /* ndriven: bodies moved by a motion source (B_POS, B_VEL, B_ACC) */
     int *b, *qi, *vi, *other, *rest, *mlq;
     double *mass;
 } fl_fast_bodies;

@@ -110,28 +110,46 @@ static inline void fl_fast_jac(double *jl, int i, double dfds, double dfdv)
     jl[2 * i + 1] = dfdv;
 }
 
-/* A class's fast kernel for FL_FAST_FORCE and FL_FAST_JAC from its law:
- * law(z, x, i, &f, &dfds, &dfdv) gives element i's force and its
- * derivatives as eval() passes them to fl_compliant_out (inlined into
- * each loop: what a loop does not use is not computed). */
-typedef void (*fl_fast_law)(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv);
-static inline void fl_fast_run(const fl_fast *z, const fl_ectx *x, int what, double *out, fl_fast_law law)
-{
-    double f, dfds, dfdv;
-    if (what == FL_FAST_JAC) {
-        for (int i = 0; i < z->n; i++) {
-            law(z, x, i, &f, &dfds, &dfdv);
-            fl_fast_jac(out, i, dfds, dfdv);
-        }
-    } else if (what == FL_FAST_FORCE) {
-        fl_fast_acc a = FL_FAST_ACC;
-        for (int i = 0; i < z->n; i++) {
-            law(z, x, i, &f, &dfds, &dfdv);
-            fl_fast_force(z, x, &a, i, f);
-        }
-        fl_fast_done(x, &a);
-    }
-}
+/* What a class's law gives for one element: its force and the
+ * derivatives eval() passes to fl_compliant_out, the energy it stores and
+ * the power it dissipates as energy() reports them. */
+typedef struct fl_fast_out {
+    double f, dfds, dfdv, U, loss;
+} fl_fast_out;
+
+/* A class's fast kernel for FL_FAST_FORCE, FL_FAST_JAC and FL_FAST_ENERGY
+ * from its law, law(z, x, i, &o) for element i. A macro, so that each
+ * loop calls the law directly and the compiler puts it inline there
+ * (FL_FAST_LAW): what a loop does not use is then not computed, and
+ * there is no call per element. */
+#if defined(__GNUC__)
+#define FL_FAST_LAW static inline __attribute__((always_inline)) void
+#else
+#define FL_FAST_LAW static inline void
+#endif
+#define FL_FAST_RUN(z, x, what, out, law)                                                                          \
+    do {                                                                                                           \
+        fl_fast_out o_;                                                                                            \
+        if ((what) == FL_FAST_JAC) {                                                                               \
+            for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
+                law((z), (x), i_, &o_);                                                                            \
+                fl_fast_jac((out), i_, o_.dfds, o_.dfdv);                                                          \
+            }                                                                                                      \
+        } else if ((what) == FL_FAST_FORCE) {                                                                      \
+            fl_fast_acc a_ = FL_FAST_ACC;                                                                          \
+            for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
+                law((z), (x), i_, &o_);                                                                            \
+                fl_fast_force((z), (x), &a_, i_, o_.f);                                                            \
+            }                                                                                                      \
+            fl_fast_done((x), &a_);                                                                                \
+        } else if ((what) == FL_FAST_ENERGY) {                                                                     \
+            for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
+                law((z), (x), i_, &o_);                                                                            \
+                (out)[2 * i_] = o_.U;                                                                              \
+                (out)[2 * i_ + 1] = o_.loss;                                                                       \
+            }                                                                                                      \
+        }                                                                                                          \
+    } while (0)
 
 static inline double fl_srel(const fl_ectx *x, const fl_elem *e)
 {

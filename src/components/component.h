@@ -350,7 +350,7 @@ typedef struct fl_fast {
     int mode0, nmodes, rs0, nreal;
 } fl_fast;
 
-enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN };
+enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN, FL_FAST_ENERGY };
 
 /* Element callbacks for a class. */
 typedef struct fl_elem_ops {
@@ -431,9 +431,11 @@ typedef struct fl_elem_ops {
      * x->f is not filled: the outputs and the energy audit use eval());
      * FL_FAST_JAC: df/ds_rel and df/dv_rel of element i into out[2 i],
      * out[2 i + 1]; FL_FAST_PEN (classes with penetration()): its depth
-     * and gap into out[2 i], out[2 i + 1]. The same values as eval() and
-     * penetration() give, bit for bit: write it with the helpers of
-     * common.h around the laws they use. */
+     * and gap into out[2 i], out[2 i + 1]; FL_FAST_ENERGY: the stored
+     * energy and the loss power energy() reports, into out[2 i] and
+     * out[2 i + 1]. The same values as eval(), penetration() and energy()
+     * give, bit for bit: write it with the helpers of common.h around the
+     * laws they use. */
     void (*fast)(const fl_fast *z, const fl_ectx *x, int what, double *out);
     int fast_npar; /* the leading parameters fast() reads (z->par holds copies of them) */
 } fl_elem_ops;

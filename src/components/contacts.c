@@ -109,19 +109,28 @@ static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void eg_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+/* U = integral of f_c over s_rel from s_rel0 (in contact c) */
+static double eg_stored(const double *p, int c, const eg_law *r)
+{
+    return c ? -p[EG_FREF] * p[EG_SREF] * r->ratio * pow(fabs(r->ratio), p[EG_N]) / (p[EG_N] + 1) : 0;
+}
+
+FL_FAST_LAW eg_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     const double *p = z->par + z->pofs[i];
-    double s = fl_fast_srel(z, x, i);
-    eg_law r = eg_force(p, eg_contact_of(x, p, z->mode0 + i * z->nmodes, s), s, fl_fast_vrel(z, x, i));
-    *f = r.f;
-    *dfds = r.dfds;
-    *dfdv = r.dfdv;
+    double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i);
+    int c = eg_contact_of(x, p, z->mode0 + i * z->nmodes, s);
+    eg_law r = eg_force(p, c, s, v);
+    o->f = r.f;
+    o->dfds = r.dfds;
+    o->dfdv = r.dfdv;
+    o->U = eg_stored(p, c, &r);
+    o->loss = r.f_d * v;
 }
 
 static void eg_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, eg_fast_law);
+    FL_FAST_RUN(z, x, what, out, eg_fast_law);
 }
 
 /* contact = s_rel < s_rel0; in contact the root sits a touch band beyond */
@@ -157,8 +166,7 @@ static void eg_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
         double s = fl_srel(x, e), v = fl_vrel(x, e);
         int c = eg_contact(x, e, s);
         eg_law r = eg_force(p, c, s, v);
-        /* U = integral of f_c over s_rel from s_rel0 */
-        U[e->idx] = c ? -p[EG_FREF] * p[EG_SREF] * r.ratio * pow(fabs(r.ratio), p[EG_N]) / (p[EG_N] + 1) : 0;
+        U[e->idx] = eg_stored(p, c, &r);
         loss[e->idx] = r.f_d * v;
     }
 }
@@ -283,14 +291,22 @@ static void shs_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void shs_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+/* the energy stored and the power lost in contact state c */
+static void shs_energy_of(const double *p, int c, double s, double v, double off, double *U, double *loss)
+{
+    *U = c ? 0.5 * p[SHS_C] * (s - off) * (s - off) : 0;
+    *loss = c ? p[SHS_D] * v * v : 0;
+}
+
+FL_FAST_LAW shs_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     const double *p = z->par + z->pofs[i];
-    double s = fl_fast_srel(z, x, i), off;
+    double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i), off;
     int c = shs_contact_of(x, p, z->mode0 + i * z->nmodes, s);
-    *f = shs_force(p, c, s, fl_fast_vrel(z, x, i), &off);
-    *dfds = c ? p[SHS_C] : 0;
-    *dfdv = c ? p[SHS_D] : 0;
+    o->f = shs_force(p, c, s, v, &off);
+    o->dfds = c ? p[SHS_C] : 0;
+    o->dfdv = c ? p[SHS_D] : 0;
+    shs_energy_of(p, c, s, v, off, &o->U, &o->loss);
 }
 
 static double shs_depth(const double *p, double s, double *gap)
@@ -304,7 +320,7 @@ static void shs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
     for (int i = 0; what == FL_FAST_PEN && i < z->n; i++)
         out[2 * i] = shs_depth(z->par + z->pofs[i], fl_fast_srel(z, x, i), &out[2 * i + 1]);
-    fl_fast_run(z, x, what, out, shs_fast_law);
+    FL_FAST_RUN(z, x, what, out, shs_fast_law);
 }
 
 /* roots of s_rel > b/2 and s_rel < -b/2, each moved by the touch band
@@ -366,8 +382,7 @@ static void shs_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, dou
         double s = fl_srel(x, e), v = fl_vrel(x, e), off;
         int c = shs_contact(x, e, p, s);
         shs_force(p, c, s, v, &off);
-        U[e->idx] = c ? 0.5 * p[SHS_C] * (s - off) * (s - off) : 0;
-        loss[e->idx] = c ? p[SHS_D] * v * v : 0;
+        shs_energy_of(p, c, s, v, off, &U[e->idx], &loss[e->idx]);
     }
 }
 
@@ -569,14 +584,16 @@ static double hs_depth(const double *p, double xs, double *gap)
     return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
 }
 
-static void hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+FL_FAST_LAW hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     const double *p = z->par + z->pofs[i];
     double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
     hs_law r = hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
-    *f = r.F;
-    *dfds = x->initial ? 0 : r.dFdx;
-    *dfdv = r.dFdv;
+    o->f = r.F;
+    o->dfds = x->initial ? 0 : r.dFdx;
+    o->dfdv = r.dFdv;
+    o->U = r.U;
+    o->loss = r.loss;
 }
 
 static void hs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
@@ -586,7 +603,7 @@ static void hs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
         out[2 * i] = hs_depth(p, hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]),
                               &out[2 * i + 1]);
     }
-    fl_fast_run(z, x, what, out, hs_fast_law);
+    FL_FAST_RUN(z, x, what, out, hs_fast_law);
 }
 
 /* roots of x >= gp and x <= gn, moved by the touch band while in contact */

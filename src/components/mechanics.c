@@ -151,17 +151,26 @@ static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void spring_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+static double spring_energy_of(const double *p, double s_rel)
+{
+    double ds = s_rel - p[1];
+    return 0.5 * p[0] * ds * ds;
+}
+
+FL_FAST_LAW spring_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     const double *p = z->par + z->pofs[i];
-    *f = spring_force(p, fl_fast_srel(z, x, i));
-    *dfds = p[0];
-    *dfdv = 0;
+    double s = fl_fast_srel(z, x, i);
+    o->f = spring_force(p, s);
+    o->dfds = p[0];
+    o->dfdv = 0;
+    o->U = spring_energy_of(p, s);
+    o->loss = 0;
 }
 
 static void spring_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, spring_law);
+    FL_FAST_RUN(z, x, what, out, spring_law);
 }
 
 static void spring_outputs(const fl_octx *o, double *v)
@@ -173,9 +182,7 @@ static void spring_outputs(const fl_octx *o, double *v)
 static void spring_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
-        const double *p = x->par + e->pofs;
-        double ds = fl_srel(x, e) - p[1];
-        U[e->idx] = 0.5 * p[0] * ds * ds;
+        U[e->idx] = spring_energy_of(x->par + e->pofs, fl_srel(x, e));
         loss[e->idx] = 0;
     }
 }
@@ -225,17 +232,19 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void damper_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+FL_FAST_LAW damper_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
-    double d = z->par[z->pofs[i]];
-    *f = d * fl_fast_vrel(z, x, i);
-    *dfds = 0;
-    *dfdv = d;
+    double d = z->par[z->pofs[i]], v = fl_fast_vrel(z, x, i);
+    o->f = d * v;
+    o->dfds = 0;
+    o->dfdv = d;
+    o->U = 0;
+    o->loss = d * v * v;
 }
 
 static void damper_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, damper_law);
+    FL_FAST_RUN(z, x, what, out, damper_law);
 }
 
 static void damper_outputs(const fl_octx *o, double *v)
@@ -310,17 +319,27 @@ static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-static void sd_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+/* the energy stored and the power lost at s_rel, v_rel */
+static void sd_energy_of(const double *p, double s_rel, double v_rel, double *U, double *loss)
+{
+    double ds = s_rel - p[SD_S0];
+    *U = 0.5 * p[SD_C] * ds * ds;
+    *loss = p[SD_D] * v_rel * v_rel;
+}
+
+FL_FAST_LAW sd_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     const double *p = z->par + z->pofs[i];
-    *f = sd_force(p, fl_fast_srel(z, x, i), fl_fast_vrel(z, x, i));
-    *dfds = p[SD_C];
-    *dfdv = p[SD_D];
+    double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i);
+    o->f = sd_force(p, s, v);
+    o->dfds = p[SD_C];
+    o->dfdv = p[SD_D];
+    sd_energy_of(p, s, v, &o->U, &o->loss);
 }
 
 static void sd_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, sd_law);
+    FL_FAST_RUN(z, x, what, out, sd_law);
 }
 
 static void sd_outputs(const fl_octx *o, double *v)
@@ -336,12 +355,7 @@ static void sd_outputs(const fl_octx *o, double *v)
 
 static void sd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
-    for (int i = 0; i < n; i++, e++) {
-        const double *p = x->par + e->pofs;
-        double ds = fl_srel(x, e) - p[SD_S0], v = fl_vrel(x, e);
-        U[e->idx] = 0.5 * p[SD_C] * ds * ds;
-        loss[e->idx] = p[SD_D] * v * v;
-    }
+    for (int i = 0; i < n; i++, e++) sd_energy_of(x->par + e->pofs, fl_srel(x, e), fl_vrel(x, e), &U[e->idx], &loss[e->idx]);
 }
 
 const fl_elem_ops fl_springdamper_ops = {

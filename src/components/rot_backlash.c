@@ -171,34 +171,42 @@ static void eb2_eval(fl_ectx *x, const fl_elem *e, int n)
     eb_eval_n(x, e, n, 1);
 }
 
-static inline void eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv,
-                               int two)
+/* the energy stored in the spring and the power lost in the damper */
+static void eb_energy_of(const double *p, const eb_law *r, double w, double *U, double *loss)
 {
-    eb_law r = eb_law_of(x, z->par + z->pofs[i], z->mode0 + i * z->nmodes, fl_fast_srel(z, x, i),
-                         fl_fast_vrel(z, x, i), two);
-    *f = r.tau;
-    *dfds = r.dtds;
-    *dfdv = r.dtdv;
+    *U = r->tau_c * r->tau_c / (2 * p[EB_C]);
+    *loss = (r->tau - r->tau_c) * w;
 }
 
-static void eb1_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+FL_FAST_LAW eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o, int two)
 {
-    eb_fast_law(z, x, i, f, dfds, dfdv, 0);
+    const double *p = z->par + z->pofs[i];
+    double w = fl_fast_vrel(z, x, i);
+    eb_law r = eb_law_of(x, p, z->mode0 + i * z->nmodes, fl_fast_srel(z, x, i), w, two);
+    o->f = r.tau;
+    o->dfds = r.dtds;
+    o->dfdv = r.dtdv;
+    eb_energy_of(p, &r, w, &o->U, &o->loss);
 }
 
-static void eb2_fast_law(const fl_fast *z, const fl_ectx *x, int i, double *f, double *dfds, double *dfdv)
+FL_FAST_LAW eb1_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
-    eb_fast_law(z, x, i, f, dfds, dfdv, 1);
+    eb_fast_law(z, x, i, o, 0);
+}
+
+FL_FAST_LAW eb2_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+{
+    eb_fast_law(z, x, i, o, 1);
 }
 
 static void eb1_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, eb1_fast_law);
+    FL_FAST_RUN(z, x, what, out, eb1_fast_law);
 }
 
 static void eb2_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
-    fl_fast_run(z, x, what, out, eb2_fast_law);
+    FL_FAST_RUN(z, x, what, out, eb2_fast_law);
 }
 
 /* roots of phi_diff > bMax and phi_diff < bMin, each moved by the touch
@@ -305,10 +313,8 @@ static double eb_stiffness(const double *p)
 static void eb_energy_n(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss, int two)
 {
     for (int i = 0; i < n; i++, e++) {
-        const double *p = x->par + e->pofs;
         eb_law r = eb_law_at(x, e, two);
-        U[e->idx] = r.tau_c * r.tau_c / (2 * p[EB_C]);
-        loss[e->idx] = (r.tau - r.tau_c) * fl_vrel(x, e);
+        eb_energy_of(x->par + e->pofs, &r, fl_vrel(x, e), &U[e->idx], &loss[e->idx]);
     }
 }
 

@@ -82,7 +82,14 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     /* (the sums in locals: through r, each addition would wait for the
      * stores to bodyF, which the compiler cannot tell apart from r) */
     fl_erates acc = *r;
-    for (int i = 0; i < nbl; i++) {
+    if (lean) { /* the kinetic energy of the free bodies (the others have none: no motion source moves them) */
+        const fl_fast_bodies *fb = &s->fbod;
+        for (int i = 0; i < fb->n; i++) {
+            double v = s->bv[fb->b[i]];
+            if (fb->mass[i] > 0) acc.ekin += 0.5 * fb->mass[i] * v * v;
+        }
+    }
+    for (int i = 0; i < nbl && !lean; i++) {
         int b = sc ? sc->b[i] : i;
         const fl_body *bd = &sys->bodies[b];
         int mine = g0 || sys->body_group[b] >= 0; /* (a shared body is group 0's) */
@@ -92,16 +99,30 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     }
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
     const fl_elem *els = sc ? sc->el : sys->elems;
+    if (lean && s->fast_stale) fl_fast_pack(s);
     for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
         const fl_egroup *eg = &egs[g];
+        if (lean && s->fast[g].n) continue; /* its fast kernel reports, below */
         if (eg->ops->energy) eg->ops->energy(&x, &els[eg->first], eg->n, s->eU, s->eloss);
     }
     if (!sc) { /* the whole system by batch: the class's callbacks once, no element records for two attachments */
         for (int g = 0; g < sys->negroups; g++) {
             const fl_egroup *eg = &sys->egroups[g];
             int na = fl_ops_natt(eg->ops), stores = stores_energy(eg->ops);
+            if (lean && stores && s->fast[g].n) {
+                /* its power goes nowhere (the reactions are not asked
+                 * for): the batch's energies and losses at once, in its
+                 * local Jacobian block, free between evaluations */
+                double *out = s->jloc + s->fastj[g].jbase;
+                eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
+                for (int i = 0; i < eg->n; i++) {
+                    acc.upot += out[2 * i];
+                    acc.ploss += out[2 * i + 1];
+                }
+                continue;
+            }
             for (int e = eg->first; e < eg->first + eg->n; e++) {
-                if (lean && stores) { /* its power goes nowhere: the reactions are not asked for */
+                if (lean && stores) {
                     acc.upot += s->eU[e];
                     acc.ploss += s->eloss[e];
                 } else {

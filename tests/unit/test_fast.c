@@ -9,8 +9,10 @@
  * a force source): at random states, with contacts stepped through and
  * located, during the initialisation and after a parameter change, the
  * residual of fl_eval_residual_ida equals fl_eval_residual's, the Jacobian
- * of fl_eval_jacobian_ida equals fl_eval_jacobian's and the penetration
- * tracked by batch equals the one tracked element by element. The plan
+ * of fl_eval_jacobian_ida equals fl_eval_jacobian's, the penetration
+ * tracked by batch equals the one tracked element by element, and the
+ * energies by batch and the energy audit's rates without motion sources
+ * equal those through the whole residual. The plan
  * must find fast batches of both kinds (unit and with ratios or offsets)
  * with their Jacobians, or the comparisons would test nothing. And an
  * ensemble's reset of the parameters between runs reaches the kernels. */
@@ -129,6 +131,40 @@ static void pen_of(fl_sim *s, const double *y, const double *yp, int fast, doubl
     for (int g = 0; g < sys->negroups && g < 64; g++) s->fast[g].n = saved[g];
 }
 
+/* Energies: each fast batch's FL_FAST_ENERGY against its energy(), and
+ * the audit's rates without motion sources (kinematics, force sources and
+ * the kernels) against the rates through the whole residual, which it
+ * takes when a motion source moves a body (forced here). */
+static int same_energy(fl_sim *s, const double *y, const double *yp)
+{
+    const fl_system *sys = s->sys;
+    int same = 1;
+    fl_eval_kinematics(s, 0.5, y, yp);
+    fl_ectx x;
+    fl_init_ectx(s, &x, 0.5, 0, y, yp, s->res, 0);
+    if (s->fast_stale) fl_fast_pack(s);
+    double *U = calloc((size_t)sys->nelem, sizeof(double)), *L = calloc((size_t)sys->nelem, sizeof(double));
+    double *out = calloc((size_t)(2 * sys->nelem), sizeof(double));
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        if (!s->fast[g].n) continue;
+        eg->ops->energy(&x, &sys->elems[eg->first], eg->n, U, L);
+        eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
+        for (int i = 0; i < eg->n; i++)
+            same &= same_bits(&out[2 * i], &U[eg->first + i], 1) && same_bits(&out[2 * i + 1], &L[eg->first + i], 1);
+    }
+    fl_erates lean, full;
+    fl_energy_rates(s, 0.5, y, yp, &lean);
+    int nd = s->fbod.ndriven;
+    s->fbod.ndriven = 1;
+    fl_energy_rates(s, 0.5, y, yp, &full);
+    s->fbod.ndriven = nd;
+    same &= same_bits(&lean.ekin, &full.ekin, 1) && same_bits(&lean.upot, &full.upot, 1) &&
+            same_bits(&lean.ploss, &full.ploss, 1) && same_bits(&lean.pwork, &full.pwork, 1);
+    free(U), free(L), free(out);
+    return same;
+}
+
 /* the fast residual, Jacobian and penetration at `rounds` random states */
 static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
 {
@@ -138,7 +174,7 @@ static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
     double *r1 = calloc((size_t)n, sizeof(double)), *r2 = calloc((size_t)n, sizeof(double));
     double *j1 = calloc((size_t)nnz, sizeof(double)), *j2 = calloc((size_t)nnz, sizeof(double));
     double *p1 = calloc((size_t)(2 * sys->nelem), sizeof(double)), *p2 = calloc((size_t)(2 * sys->nelem), sizeof(double));
-    int bad_r = 0, bad_j = 0, bad_p = 0, moved = 0;
+    int bad_r = 0, bad_j = 0, bad_p = 0, bad_e = 0, moved = 0;
     for (int k = 0; k < rounds; k++) {
         for (int i = 0; i < n; i++) {
             y[i] = scale * rnd(&seed);
@@ -157,10 +193,12 @@ static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
         pen_of(s, y, yp, 1, p1);
         pen_of(s, y, yp, 0, p2);
         if (!same_bits(p1, p2, 2 * sys->nelem)) bad_p++;
+        bad_e += !same_energy(s, y, yp);
     }
     CHECK(bad_r == 0);
     CHECK(bad_j == 0);
     CHECK(bad_p == 0);
+    CHECK(bad_e == 0);
     CHECK(moved > rounds); /* the states give forces, not zeros */
     free(y), free(yp), free(r1), free(r2), free(j1), free(j2), free(p1), free(p2);
 }

@@ -224,22 +224,32 @@ static const fl_var_def damper_vars[] = {
 };
 static const uint64_t dep_v[] = {DEP_V, DEP_V};
 
+/* the damping force and the power it dissipates at v_rel */
+static double damper_force(double d, double v_rel)
+{
+    return d * v_rel;
+}
+static double damper_loss(double d, double v_rel)
+{
+    return d * v_rel * v_rel;
+}
+
 static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         double d = x->par[e->pofs];
-        fl_compliant_out(x, e, d * fl_vrel(x, e), 0, d, FL_J_OWN);
+        fl_compliant_out(x, e, damper_force(d, fl_vrel(x, e)), 0, d, FL_J_OWN);
     }
 }
 
 FL_FAST_LAW damper_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
 {
     double d = z->par[z->pofs[i]], v = fl_fast_vrel(z, x, i);
-    o->f = d * v;
+    o->f = damper_force(d, v);
     o->dfds = 0;
     o->dfdv = d;
     o->U = 0;
-    o->loss = d * v * v;
+    o->loss = damper_loss(d, v);
 }
 
 static void damper_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
@@ -258,9 +268,8 @@ static void damper_outputs(const fl_octx *o, double *v)
 static void damper_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, double *loss)
 {
     for (int i = 0; i < n; i++, e++) {
-        double v = fl_vrel(x, e);
         U[e->idx] = 0;
-        loss[e->idx] = x->par[e->pofs] * v * v;
+        loss[e->idx] = damper_loss(x->par[e->pofs], fl_vrel(x, e));
     }
 }
 

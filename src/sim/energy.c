@@ -55,41 +55,26 @@ static void element_power(fl_sim *s, int e, int na, int stores, fl_erates *r, co
     }
 }
 
-void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
+/* The rates through the whole residual: every element's forces, for the
+ * reactions of bodies moved by motion sources (their power), and for one
+ * group (s->sc): its bodies, its elements' energies and powers, and the
+ * part of the reactions of shared driven bodies its forces make; a shared
+ * body's own kinetic energy and inertia go to group 0, so the groups'
+ * rates add up to the system's. */
+static void full_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
 {
     const fl_system *sys = s->sys;
-    /* One group (s->sc): its bodies, its elements' energies and powers, and
-     * the part of the reactions of shared driven bodies its forces make; a
-     * shared body's own kinetic energy and inertia go to group 0, so the
-     * groups' rates add up to the system's. */
     const fl_scope *sc = s->sc;
     int g0 = !sc || sc == &sys->groups[0];
-    memset(r, 0, sizeof *r);
-    /* The forces the powers need: every element's when bodies moved by a
-     * source take reactions (bodyF), and then the whole residual; else only
-     * the force sources' (an element that stores or dissipates energy
-     * reports both itself): the kinematics and those batches alone. */
-    int lean = !sc && sys->n && !s->fbod.ndriven;
-    if (sys->n && !lean) fl_eval_residual(s, t, y, yp, s->res);
+    if (sys->n) fl_eval_residual(s, t, y, yp, s->res);
     else fl_eval_kinematics(s, t, y, yp);
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
-    for (int g = 0; lean && g < sys->negroups; g++) {
-        const fl_egroup *eg = &sys->egroups[g];
-        if (!stores_energy(eg->ops)) eg->ops->eval(&x, &sys->elems[eg->first], eg->n);
-    }
-    int nbl = sc ? sc->nb : sys->nbodies;
     /* (the sums in locals: through r, each addition would wait for the
      * stores to bodyF, which the compiler cannot tell apart from r) */
     fl_erates acc = *r;
-    if (lean) { /* the kinetic energy of the free bodies (the others have none: no motion source moves them) */
-        const fl_fast_bodies *fb = &s->fbod;
-        for (int i = 0; i < fb->n; i++) {
-            double v = s->bv[fb->b[i]];
-            if (fb->mass[i] > 0) acc.ekin += 0.5 * fb->mass[i] * v * v;
-        }
-    }
-    for (int i = 0; i < nbl && !lean; i++) {
+    int nbl = sc ? sc->nb : sys->nbodies;
+    for (int i = 0; i < nbl; i++) {
         int b = sc ? sc->b[i] : i;
         const fl_body *bd = &sys->bodies[b];
         int mine = g0 || sys->body_group[b] >= 0; /* (a shared body is group 0's) */
@@ -99,36 +84,15 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
     }
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
     const fl_elem *els = sc ? sc->el : sys->elems;
-    if (lean && s->fast_stale) fl_fast_pack(s);
     for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
         const fl_egroup *eg = &egs[g];
-        if (lean && s->fast[g].n) continue; /* its fast kernel reports, below */
         if (eg->ops->energy) eg->ops->energy(&x, &els[eg->first], eg->n, s->eU, s->eloss);
     }
-    if (!sc) { /* the whole system by batch: the class's callbacks once, no element records for two attachments */
+    if (!sc) { /* by batch: the class's callbacks once, no element records for two attachments */
         for (int g = 0; g < sys->negroups; g++) {
             const fl_egroup *eg = &sys->egroups[g];
             int na = fl_ops_natt(eg->ops), stores = stores_energy(eg->ops);
-            if (lean && stores && s->fast[g].n) {
-                /* its power goes nowhere (the reactions are not asked
-                 * for): the batch's energies and losses at once, in its
-                 * local Jacobian block, free between evaluations */
-                double *out = s->jloc + s->fastj[g].jbase;
-                eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
-                for (int i = 0; i < eg->n; i++) {
-                    acc.upot += out[2 * i];
-                    acc.ploss += out[2 * i + 1];
-                }
-                continue;
-            }
-            for (int e = eg->first; e < eg->first + eg->n; e++) {
-                if (lean && stores) {
-                    acc.upot += s->eU[e];
-                    acc.ploss += s->eloss[e];
-                } else {
-                    element_power(s, e, na, stores, &acc, yp);
-                }
-            }
+            for (int e = eg->first; e < eg->first + eg->n; e++) element_power(s, e, na, stores, &acc, yp);
         }
     } else {
         for (int ie = 0; ie < sc->ne; ie++) {
@@ -147,6 +111,56 @@ void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_
         acc.pwork += ((mine ? bd->mass * s->ba[b] : 0) + s->bodyF[b]) * s->bv[b];
     }
     *r = acc;
+}
+
+/* The same rates of the whole system without motion sources: no reaction
+ * to find, and an element that stores or dissipates energy reports both
+ * itself, so only the force sources' forces are needed (their power):
+ * the kinematics, those batches, the kinetic energy of the free bodies
+ * (the others are massless or fixed), the fast kernels' energies by
+ * batch. The same sums in the same order as full_rates. */
+static void lean_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
+{
+    const fl_system *sys = s->sys;
+    fl_eval_kinematics(s, t, y, yp);
+    fl_ectx x;
+    fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
+    fl_fast_ready(s);
+    fl_erates acc = *r;
+    const fl_fast_bodies *fb = &s->fbod;
+    for (int i = 0; i < fb->n; i++) {
+        double v = s->bv[fb->b[i]];
+        if (fb->mass[i] > 0) acc.ekin += 0.5 * fb->mass[i] * v * v;
+    }
+    for (int g = 0; g < sys->negroups; g++) {
+        const fl_egroup *eg = &sys->egroups[g];
+        if (!stores_energy(eg->ops)) { /* a force source: its forces, its power */
+            eg->ops->eval(&x, &sys->elems[eg->first], eg->n);
+            for (int e = eg->first; e < eg->first + eg->n; e++) element_power(s, e, fl_ops_natt(eg->ops), 0, &acc, yp);
+            continue;
+        }
+        const double *U = s->eU + eg->first, *loss = s->eloss + eg->first;
+        int stride = 1;
+        if (s->fast[g].n) { /* the batch's energies and losses at once, in its local Jacobian block, free between evaluations */
+            double *out = s->jloc + s->fastj[g].jbase;
+            eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
+            U = out, loss = out + 1, stride = 2;
+        } else {
+            eg->ops->energy(&x, &sys->elems[eg->first], eg->n, s->eU, s->eloss);
+        }
+        for (int i = 0; i < eg->n; i++) {
+            acc.upot += U[stride * i];
+            acc.ploss += loss[stride * i];
+        }
+    }
+    *r = acc;
+}
+
+void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!s->sc && s->sys->n && !s->fbod.ndriven) lean_rates(s, t, y, yp, r);
+    else full_rates(s, t, y, yp, r);
 }
 
 /* The values of the audit at a point (for outputs and the drift). */

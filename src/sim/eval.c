@@ -238,7 +238,7 @@ static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
         for (int i = 0; i < sc->nsl; i++) scatter_slots(s, res, sc->sl[i], sc->sl[i] + 1);
         return;
     }
-    if (fast && s->fast_stale) fl_fast_pack(s);
+    if (fast) fl_fast_ready(s);
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (fast && s->fast[g].n) {
@@ -357,6 +357,14 @@ static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *
     }
 }
 
+/* Which derivative the entry at (row, col) of fl_compliant_out's block
+ * holds, and whether negated (its sign rule). */
+static inline void compliant_place(int row, int col, int *dv, int *neg)
+{
+    *dv = col == FL_J_V0 || col == FL_J_V1; /* df/dv_rel, else df/ds_rel */
+    *neg = (col == FL_J_S1 || col == FL_J_V1) != (row == 1);
+}
+
 /* The entries of a batch whose fast kernel left df/ds_rel, df/dv_rel of
  * element i at jl[2 i], jl[2 i + 1] (jl = jloc + jbase, fast.c): each
  * entry's value is the one of fl_compliant_out's block it stands for
@@ -368,18 +376,15 @@ static void scatter_fast(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
     const fl_jentry *e = s->sys->jent + fj->j0;
     if (fj->m < 0) { /* not alike: the element and the place from the source */
         for (int j = fj->j0; j < fj->j1; j++, e++) {
-            int q = e->src - fj->jbase, i = q / (2 * FL_J_OWN), k = q % (2 * FL_J_OWN), c = k % FL_J_OWN;
-            double w = jl[2 * i + (c == FL_J_V0 || c == FL_J_V1)];
-            jdata[e->slot] += ((c == FL_J_S1 || c == FL_J_V1) != (k >= FL_J_OWN) ? -w : w) * e->mult;
+            int q = e->src - fj->jbase, i = q / (2 * FL_J_OWN), k = q % (2 * FL_J_OWN), dv, neg;
+            compliant_place(k / FL_J_OWN, k % FL_J_OWN, &dv, &neg);
+            double w = jl[2 * i + dv];
+            jdata[e->slot] += (neg ? -w : w) * e->mult;
         }
         return;
     }
     int m = fj->m, v[8], neg[8];
-    for (int t = 0; t < m; t++) {
-        int c = fj->col[t];
-        v[t] = c == FL_J_V0 || c == FL_J_V1;
-        neg[t] = (c == FL_J_S1 || c == FL_J_V1) != (fj->row[t] == 1);
-    }
+    for (int t = 0; t < m; t++) compliant_place(fj->row[t], fj->col[t], &v[t], &neg[t]);
     int n = m ? (fj->j1 - fj->j0) / m : 0;
     for (int i = 0; i < n; i++, jl += 2)
         for (int t = 0; t < m; t++, e++) {
@@ -444,7 +449,7 @@ void fl_eval_jacobian_ida(fl_sim *s, double t, double cj, const double *y, const
         jacobian_scope(s, &x, cj, jdata, NULL);
         return;
     }
-    if (s->fast_stale) fl_fast_pack(s);
+    fl_fast_ready(s);
     jacobian_whole(s, &x, cj, jdata, NULL, NULL, 1);
 }
 

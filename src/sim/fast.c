@@ -24,11 +24,11 @@
  * The parameters a kernel reads are copied into one table, rows shared by
  * the elements whose values are the same bit for bit: the instances'
  * parameter blocks lie far apart, a large model of alike parts has a few
- * rows that stay in cache. The table is made again after a parameter
- * changes (fl_sim.fast_stale, fl_params_changed): when the run advances
- * (fl_run_advance, before IDA is called: packing allocates, and an
- * allocation failure must not unwind through IDA), or at the first use
- * by a caller outside a run. */
+ * rows that stay in cache. A parameter change marks it (fl_sim.fast_stale,
+ * fl_params_changed) and fl_fast_ready makes it again: when the run
+ * advances (fl_run_advance, before IDA is called: making it allocates,
+ * and an allocation failure must not unwind through IDA), or at the first
+ * use by a caller outside a run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -141,7 +141,7 @@ void fl_fast_plan(fl_sim *s)
         z->off = sys->att_off + 2 * eg->first;
         z->ratio = sys->att_ratio + 2 * eg->first;
         z->row = sys->elem_frow + 2 * eg->first;
-        z->pofs = s->fast_pofs + eg->first; /* offsets into s->fast_tab (fl_fast_pack) */
+        z->pofs = s->fast_pofs + eg->first; /* offsets into s->fast_tab (pack) */
         z->mode0 = e->mode;
         z->nmodes = eg->ops->nmodes;
         z->rs0 = e->rs;
@@ -181,19 +181,7 @@ void fl_fast_plan(fl_sim *s)
     free(own);
 }
 
-static uint64_t row_hash(const double *p, int np)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int k = 0; k < np; k++) {
-        uint64_t b;
-        memcpy(&b, &p[k], sizeof b);
-        h = (h ^ b) * 1099511628211ULL;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-void fl_fast_pack(fl_sim *s)
+static void pack(fl_sim *s)
 {
     const fl_system *sys = s->sys;
     size_t cap = 16, len = 0;
@@ -209,12 +197,15 @@ void fl_fast_pack(fl_sim *s)
         memset(slot, 0xff, sizeof(int) * hn);
         for (int i = 0; i < z->n; i++) {
             const double *p = s->par + sys->elems[eg->first + i].pofs;
-            size_t h = (size_t)row_hash(p, np) & (hn - 1);
-            while (slot[h] >= 0 && memcmp(tab + slot[h], p, sizeof(double) * (size_t)np) != 0) h = (h + 1) & (hn - 1);
+            size_t bytes = sizeof(double) * (size_t)np; /* the row's bits are its key */
+            size_t h = (size_t)fl_fnv1a(FL_FNV1A_INIT, p, bytes) & (hn - 1);
+            while (slot[h] >= 0 && memcmp(tab + slot[h], p, bytes) != 0) h = (h + 1) & (hn - 1);
             if (slot[h] < 0) {
-                while (len + (size_t)np > cap) cap *= 2;
-                tab = fl_xrealloc(tab, sizeof(double) * cap);
-                memcpy(tab + len, p, sizeof(double) * (size_t)np);
+                if (len + (size_t)np > cap) {
+                    while (len + (size_t)np > cap) cap *= 2;
+                    tab = fl_xrealloc(tab, sizeof(double) * cap);
+                }
+                memcpy(tab + len, p, bytes);
                 slot[h] = (int)len;
                 len += (size_t)np;
             }
@@ -227,6 +218,11 @@ void fl_fast_pack(fl_sim *s)
     s->fast_tab = tab;
     for (int g = 0; g < sys->negroups; g++) s->fast[g].par = s->fast_tab;
     s->fast_stale = 0;
+}
+
+void fl_fast_ready(fl_sim *s)
+{
+    if (s->fast_stale) pack(s);
 }
 
 void fl_fast_plan_free(fl_sim *s)

@@ -562,7 +562,7 @@ void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp
             /* a batch at once (fast.c), its depths and gaps in the
              * batch's local Jacobian block, free between evaluations */
             double *out = s->jloc + s->fastj[g].jbase;
-            if (s->fast_stale) fl_fast_pack(s);
+            fl_fast_ready(s);
             eg->ops->fast(&s->fast[g], &x, FL_FAST_PEN, out);
             for (int i = 0; i < eg->n; i++) deepest(s, eg->first + i, out[2 * i], out[2 * i + 1], t);
             continue;
@@ -894,7 +894,7 @@ int fl_run_advance(fl_sim *s, double target)
     if (s->ngrun) return fl_groups_advance(s, target);
     /* the fast kernels' parameters, if they changed since (a stepping run
      * may change them between steps): made here, not inside IDA's calls */
-    if (s->fast_stale) fl_fast_pack(s);
+    fl_fast_ready(s);
     fl_run *r = &s->run;
     const double t0 = r->t0, h = r->h, tend = r->tend;
     double t = r->t;

@@ -249,8 +249,9 @@ struct fl_sim {
 /* fast.c: the fast kernels' views of the element batches */
 void fl_fast_plan(fl_sim *s);
 void fl_fast_plan_free(fl_sim *s);
-/* The table of the kernels' parameters, from s->par (when fast_stale). */
-void fl_fast_pack(fl_sim *s);
+/* The table of the kernels' parameters, made again from s->par if a
+ * parameter changed since (fast_stale). */
+void fl_fast_ready(fl_sim *s);
 
 /* eval.c */
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);

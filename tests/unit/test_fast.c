@@ -142,7 +142,7 @@ static int same_energy(fl_sim *s, const double *y, const double *yp)
     fl_eval_kinematics(s, 0.5, y, yp);
     fl_ectx x;
     fl_init_ectx(s, &x, 0.5, 0, y, yp, s->res, 0);
-    if (s->fast_stale) fl_fast_pack(s);
+    fl_fast_ready(s);
     double *U = calloc((size_t)sys->nelem, sizeof(double)), *L = calloc((size_t)sys->nelem, sizeof(double));
     double *out = calloc((size_t)(2 * sys->nelem), sizeof(double));
     for (int g = 0; g < sys->negroups; g++) {

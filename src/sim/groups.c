@@ -403,19 +403,11 @@ static int g_step(fl_sim *s, fl_grun *gr, double target)
         if (tstop != gr->tstop) IDASetStopTime(gr->I.mem, tstop);
         gr->tstop = tstop;
         flag = IDASolve(gr->I.mem, tstop, &tret, gr->I.yv, gr->I.ypv, IDA_ONE_STEP);
-        if (flag < 0) {
-            const char *who = fl_worst_unknown(s, gr->I.mem, s->sys->groups[gr->g].nu, s->sys->groups[gr->g].u);
-            fl_err(s->diag, fl_noloc, "the solver failed at t = %.9g%s%s: %s (IDA flag %d)", tret, who ? " in " : "",
-                   who ? who : "", s->ida_msg[0] ? s->ida_msg : "no further detail", flag);
-            return -1;
-        }
+        const fl_scope *sc = &s->sys->groups[gr->g];
+        if (flag < 0) return fl_fail_solver(s, gr->I.mem, sc->nu, sc->u, tret, flag);
         gr->stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? gr->stalled + 1 : 0;
         if (gr->stalled > FL_MAX_STALLED_STEPS) {
-            const char *who = fl_worst_unknown(s, gr->I.mem, s->sys->groups[gr->g].nu, s->sys->groups[gr->g].u);
-            fl_err(s->diag, fl_noloc,
-                   "the solver cannot advance at t = %.9g%s%s: its steps fell below the resolution of time; the "
-                   "equations change faster than it can follow",
-                   tret, who ? " in " : "", who ? who : "");
+            fl_fail_stalled(s, gr->I.mem, sc->nu, sc->u, tret);
             return -1;
         }
     }

@@ -408,11 +408,6 @@ const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u)
     return name;
 }
 
-static const char *worst_component(fl_sim *s)
-{
-    return fl_worst_unknown(s, s->ida, s->sys->n, NULL);
-}
-
 /* ---- output ------------------------------------------------------------- */
 
 int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
@@ -687,17 +682,20 @@ static int contact_events_for(const fl_system *sys, const double *par, int mode)
     return ncontacts <= FL_CONTACTS_AUTO_MAX;
 }
 
-static int fail_solver(fl_sim *s, double t, int flag)
+/* IDA failed at t (flag), or its steps stalled there: the message names
+ * the unknown with the largest weighted error of the integrator ida over
+ * unknowns u[0..n-1] (NULL: the whole system). */
+int fl_fail_solver(fl_sim *s, void *ida, int n, const int *u, double t, int flag)
 {
-    const char *who = worst_component(s);
+    const char *who = fl_worst_unknown(s, ida, n, u);
     fl_err(s->diag, fl_noloc, "the solver failed at t = %.9g%s%s: %s (IDA flag %d)", t, who ? " in " : "",
            who ? who : "", s->ida_msg[0] ? s->ida_msg : "no further detail", flag);
     return -1;
 }
 
-static void fail_stalled(fl_sim *s, double t)
+void fl_fail_stalled(fl_sim *s, void *ida, int n, const int *u, double t)
 {
-    const char *who = worst_component(s);
+    const char *who = fl_worst_unknown(s, ida, n, u);
     fl_err(s->diag, fl_noloc,
            "the solver cannot advance at t = %.9g%s%s: its steps fell below the resolution of time; the "
            "equations change faster than it can follow%s",
@@ -918,13 +916,13 @@ int fl_run_advance(fl_sim *s, double target)
             if (flag < 0) {
                 memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
                 r->t = t;
-                return fail_solver(s, tret, flag);
+                return fl_fail_solver(s, s->ida, sys->n, NULL, tret, flag);
             }
             /* IDA accepts steps too small to move t (its error test passes
              * when nothing changes) and can go on so for ever */
             r->stalled = tret - t <= 64 * DBL_EPSILON * fabs(tret) ? r->stalled + 1 : 0;
             if (r->stalled > FL_MAX_STALLED_STEPS) {
-                fail_stalled(s, tret);
+                fl_fail_stalled(s, s->ida, sys->n, NULL, tret);
                 r->t = t;
                 return -1;
             }

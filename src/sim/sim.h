@@ -337,6 +337,11 @@ double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double
 /* The name of the unknown with the largest weighted local error in IDA's
  * last step over n unknowns (as fl_ida_create's u), for failure messages. */
 const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u);
+/* The messages of a failed IDA step at t (returns -1) and of steps that
+ * no longer move time, naming fl_worst_unknown's unknown; one integrator
+ * (u NULL) or a group's. */
+int fl_fail_solver(fl_sim *s, void *ida, int n, const int *u, double t, int flag);
+void fl_fail_stalled(fl_sim *s, void *ida, int n, const int *u, double t);
 /* The energy integrals over [a, b] inside the last step of an integrator
  * (integrate.c). */
 int fl_energy_quad(fl_sim *s, void *ida, N_Vector qy, N_Vector qyp, const fl_scope *sc, double t_left, double a,

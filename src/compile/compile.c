@@ -13,68 +13,90 @@
 static const char *const energy_names[] = {"energy.kinetic", "energy.potential", "energy.dissipated", "energy.work",
                                            "energy.drift"};
 
-/* The output variables, written to out when it is not NULL; returns their
- * number. Run twice (count, then fill) so that the table, which lives as
- * long as the system, is allocated once at its size. */
-static int add_var(fl_var *out, int n, int inst, int kind, int def, int index)
+static void set_var(fl_var *out, int inst, int kind, int def, int index)
 {
-    if (out) {
-        fl_var x = {inst, (unsigned char)kind, kind == OV_ENERGY, (unsigned short)def, index};
-        out[n] = x;
-    }
-    return n + 1;
+    fl_var x = {inst, (unsigned char)kind, kind == OV_ENERGY, (unsigned short)def, index};
+    *out = x;
 }
 
-static int list_vars(fl_system *s, fl_var *out)
+/* The output variables of instance i, in their order: class variables,
+ * block outputs, inputs (user classes show theirs as class variables), then
+ * the position and force of each connected flange. With 0 <= k < their
+ * number, the k-th into *out. Returns their number. One walk for counting
+ * (fl_compile_vars) and for look-up (fl_system_var), so that the two agree;
+ * the system keeps no table of them (big models have tens per component). */
+static int inst_vars(const fl_system *s, int i, int k, fl_var *out)
 {
-    int n = 0;
-    for (int i = 0; i < s->ninst; i++) {
-        fl_inst_rt *ir = &s->insts[i];
-        const fl_class *c = ir->cls;
-        ir->var0 = n;
-        for (int k = 0; k < c->nvars; k++) n = add_var(out, n, i, OV_CLASS, k, k);
-        for (int k = 0; k < c->nports; k++) {
-            const fl_port_def *pd = &c->ports[k];
-            if (pd->kind == FL_PORT_OUTPUT && c->block) {
-                if (pd->width == 0) n = add_var(out, n, i, OV_BLOCK_OUT, k, 0);
-                else
-                    for (int q = 0; q < ir->nout; q++) n = add_var(out, n, i, OV_BLOCK_OUT, k, q);
-            }
-        }
-        for (int k = 0; k < c->nports; k++) {
-            const fl_port_def *pd = &c->ports[k];
-            const fl_port_rt *pr = &s->ports[ir->port0 + k];
-            if (pd->kind != FL_PORT_INPUT || pr->sig < 0) continue;
-            if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
-            if (c->port_ext) continue; /* user classes show their inputs as variables */
-            int w = pd->width > 0 ? pd->width : 1;
-            for (int q = 0; q < w; q++) n = add_var(out, n, i, OV_INPUT, k, pr->sig - ir->in0 + q);
-        }
-        for (int k = 0; k < c->nports; k++) {
-            const fl_port_def *pd = &c->ports[k];
-            if (pd->kind != FL_PORT_FLANGE || s->ports[ir->port0 + k].node < 0) continue;
-            n = add_var(out, n, i, OV_PORT_S, k, k);
-            n = add_var(out, n, i, OV_PORT_F, k, k);
-        }
+    const fl_inst_rt *ir = &s->insts[i];
+    const fl_class *c = ir->cls;
+    int n = c->nvars;
+    if (k >= 0 && k < n) set_var(out, i, OV_CLASS, k, k);
+    for (int p = 0; p < c->nports; p++) {
+        const fl_port_def *pd = &c->ports[p];
+        if (pd->kind != FL_PORT_OUTPUT || !c->block) continue;
+        int w = pd->width == 0 ? 1 : ir->nout;
+        if (k >= n && k < n + w) set_var(out, i, OV_BLOCK_OUT, p, pd->width == 0 ? 0 : k - n);
+        n += w;
     }
-    /* the energy audit, written on request */
-    s->energy_var0 = n;
-    for (int k = 0; k < 5; k++) n = add_var(out, n, 0, OV_ENERGY, 0, k);
+    for (int p = 0; p < c->nports; p++) {
+        const fl_port_def *pd = &c->ports[p];
+        const fl_port_rt *pr = &s->ports[ir->port0 + p];
+        if (pd->kind != FL_PORT_INPUT || pr->sig < 0) continue;
+        if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
+        if (c->port_ext) continue;
+        int w = pd->width > 0 ? pd->width : 1;
+        if (k >= n && k < n + w) set_var(out, i, OV_INPUT, p, pr->sig - ir->in0 + k - n);
+        n += w;
+    }
+    for (int p = 0; p < c->nports; p++) {
+        if (c->ports[p].kind != FL_PORT_FLANGE || s->ports[ir->port0 + p].node < 0) continue;
+        if (k >= n && k < n + 2) set_var(out, i, k == n ? OV_PORT_S : OV_PORT_F, p, p);
+        n += 2;
+    }
     return n;
 }
 
 void fl_compile_vars(fl_system *s)
 {
-    int n = list_vars(s, NULL);
-    fl_var *v = fl_xmalloc(sizeof(fl_var) * (size_t)n);
-    list_vars(s, v);
-    s->vars = v;
-    s->nvars = n;
+    int n = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        s->insts[i].var0 = n;
+        n += inst_vars(s, i, -1, NULL);
+    }
+    /* the energy audit, written on request */
+    s->energy_var0 = n;
+    s->nvars = n + (int)(sizeof energy_names / sizeof energy_names[0]);
+}
+
+fl_var fl_system_var(const fl_system *s, int v)
+{
+    fl_var x;
+    if (v >= s->energy_var0) {
+        set_var(&x, 0, OV_ENERGY, 0, v - s->energy_var0);
+        return x;
+    }
+    /* the last instance whose variables start at or before v (one without
+     * variables starts where the next one does) */
+    int lo = 0, hi = s->ninst - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (s->insts[mid].var0 <= v) lo = mid;
+        else hi = mid - 1;
+    }
+    return fl_system_inst_var(s, lo, v - s->insts[lo].var0);
+}
+
+fl_var fl_system_inst_var(const fl_system *s, int i, int k)
+{
+    fl_var x = {i, OV_CLASS, 0, 0, 0};
+    inst_vars(s, i, k, &x);
+    return x;
 }
 
 void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
 {
-    const fl_var *x = &s->vars[v];
+    fl_var xv = fl_system_var(s, v);
+    const fl_var *x = &xv;
     if (x->kind == OV_ENERGY) { /* also in a model without instances */
         snprintf(buf, cap, "%s", energy_names[x->index]);
         return;
@@ -107,7 +129,8 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
 
 static const char *var_unit(const fl_system *s, int v)
 {
-    const fl_var *x = &s->vars[v];
+    fl_var xv = fl_system_var(s, v);
+    const fl_var *x = &xv;
     if (x->kind == OV_ENERGY) return "J";
     const fl_class *c = s->insts[x->inst].cls;
     const char *u;
@@ -124,7 +147,7 @@ static const char *var_unit(const fl_system *s, int v)
 
 int fl_system_var_on_request(const fl_system *s, int i)
 {
-    return s && i >= 0 && i < s->nvars ? s->vars[i].on_request : 0;
+    return s && i >= 0 && i < s->nvars ? fl_system_var(s, i).on_request : 0;
 }
 
 void fl_system_free(fl_system *s)
@@ -185,7 +208,6 @@ void fl_system_free(fl_system *s)
     for (int i = 0; s->inst_vars && i < s->ninst; i++) fl_map_free(&s->inst_vars[i]);
     free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
-    free(s->vars);
     fl_mparams_free(s->mparams, s->nmparams);
     free(s->name);
     free(s);
@@ -349,7 +371,8 @@ const char *fl_system_var_unit(const fl_system *s, int i)
 const char *fl_system_var_desc(const fl_system *s, int i)
 {
     if (!s || i < 0 || i >= s->nvars) return "";
-    const fl_var *x = &s->vars[i];
+    fl_var xv = fl_system_var(s, i);
+    const fl_var *x = &xv;
     if (x->kind == OV_ENERGY) return "energy audit total";
     const fl_class *c = s->insts[x->inst].cls;
     const char *t = x->kind == OV_CLASS ? c->vars[x->def].desc : NULL;
@@ -488,7 +511,7 @@ FL_GUARDED(int, fl_system_var_index, (const fl_system *s, const char *name), (s,
         }
     }
     for (int v = s->energy_var0; v >= 0 && v < s->nvars; v++)
-        if (strcmp(energy_names[s->vars[v].index], name) == 0) return v;
+        if (strcmp(energy_names[v - s->energy_var0], name) == 0) return v;
     return -1;
 }
 

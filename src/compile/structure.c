@@ -733,11 +733,6 @@ static void make_elements(fl_system *s, fl_builder *b)
             s->att_body[slot] = n >= 0 ? s->nodes[n].body : -1;
             s->att_off[slot] = n >= 0 ? s->nodes[n].off : 0;
             s->att_ratio[slot] = n >= 0 ? s->nodes[n].ratio : 1;
-            if (j < 2) {
-                e->body[j] = s->att_body[slot];
-                e->off[j] = s->att_off[slot];
-                e->ratio[j] = s->att_ratio[slot];
-            }
         }
         ir->elem = i;
         if (!groups.n || groups.v[groups.n - 1].ops != ir->ops) {
@@ -1413,7 +1408,7 @@ static int check_massless(fl_system *s, fl_diag *d)
             int springs = 0, forces = 0;
             for (int e = 0; e < s->nelem; e++)
                 for (int j = 0; j < 2; j++)
-                    if (s->elems[e].body[j] == b) {
+                    if (s->att_body[fl_att_slot(&s->elems[e], j)] == b) {
                         if (s->insts[s->elems[e].inst].ops->flags & FL_EK_SOURCE) forces = 1;
                         else springs = 1;
                     }
@@ -1453,7 +1448,7 @@ static int check_impulses(fl_system *s, fl_diag *d)
         if (!(ir->ops->flags & FL_EK_IMPULSE)) continue;
         int movable = 0;
         for (int j = 0; j < 2; j++) {
-            int b = el->body[j];
+            int b = s->att_body[fl_att_slot(el, j)];
             if (b < 0) continue;
             fl_body_kind k = s->bodies[b].kind;
             if (k == B_MLV || k == B_MLQ) {

@@ -361,9 +361,8 @@ struct fl_system {
     } *ientry;
     int nientry;
 
-    fl_var *vars;
-    int nvars;
-    int energy_var0; /* first of the FL_NENERGY energy.* variables (on request) */
+    int nvars;       /* output variables (fl_system_var): the instances' from insts[].var0, then the energy audit's */
+    int energy_var0; /* first of the energy.* variables (on request, FL_NENERGY of them) */
     int linsolver; /* FL_SOLVER_DENSE or KLU chosen for auto */
 
     int has_time_events;
@@ -387,6 +386,12 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d);
  * component attached to its body, or of the element it belongs to. */
 fl_loc fl_unknown_loc(const fl_system *s, int i);
 void fl_compile_vars(fl_system *s);
+/* Output variable v (0 <= v < nvars): its instance, kind and what of the
+ * class it shows, decoded from the instances' layout (O(log instances +
+ * ports)). */
+fl_var fl_system_var(const fl_system *s, int v);
+/* The k-th output variable of instance i (variable insts[i].var0 + k). */
+fl_var fl_system_inst_var(const fl_system *s, int i, int k);
 /* Split the compiled system into independent groups (after
  * fl_compile_init: it reads jent_rc). Nothing is stored for one group. */
 void fl_compile_groups(fl_system *s);

@@ -136,9 +136,6 @@ typedef struct fl_elem {
                       per-attachment arrays (f, att_body, att_off, att_ratio); -1 if none */
     int inst;      /* instance number */
     int pofs;      /* parameters of the instance start at par[pofs] */
-    int body[2];
-    double off[2];
-    double ratio[2];
     int own;  /* first own unknown (index in y), -1 if none */
     int mode; /* first discrete state in the mode array */
     int root; /* first root function */
@@ -216,6 +213,36 @@ static inline int fl_elem_fail_at(fl_ectx *x, fl_loc loc, const char *fmt, ...)
     return -1;
 }
 
+/* Attachment j < 2 of element e: its body (-1: the ground) and the ratio
+ * and offset of its node on that body (the system's per-slot arrays). */
+static inline int fl_att_body(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return x->att_body[2 * e->idx + j];
+}
+static inline double fl_att_ratio(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return x->att_ratio[2 * e->idx + j];
+}
+static inline double fl_att_offset(const fl_ectx *x, const fl_elem *e, int j)
+{
+    return x->att_off[2 * e->idx + j];
+}
+
+/* The row of a locked element (stuck friction, a locked gear) holds a1 - a0
+ * = 0 scaled well above the other entries of the bodies' velocity columns
+ * (its entries there are K ratio, against M cj in the bodies' own rows), so
+ * that the LU factorisation pivots on it: a body stuck to the ground then
+ * keeps a velocity of exactly zero. */
+static inline double fl_lock_scale(const fl_ectx *x, const fl_elem *e)
+{
+    double m = 1;
+    for (int j = 0; j < 2; j++) {
+        int b = fl_att_body(x, e, j);
+        if (b >= 0 && x->bminv[b] > 0) m += 1 / (x->bminv[b] * fabs(fl_att_ratio(x, e, j)));
+    }
+    return 1e6 * m;
+}
+
 /* An impact between the bodies at the two attachments of an element during
  * an event: the relative velocity v_rel = v1 - v0 becomes -cor * v_rel
  * through an impulse P = (1 + cor) mu v_rel (N.s, positive in the sense of a
@@ -240,26 +267,26 @@ static inline double fl_impact(fl_ectx *x, const fl_elem *e, double cor)
     int free_side[2] = {0, 0};
     if (!x->yw) return 0;
     for (int j = 0; j < 2; j++) {
-        int b = e->body[j];
+        int b = fl_att_body(x, e, j);
         if (b < 0) continue; /* ground: at rest, infinite mass */
         double mi = x->bminv[b];
         if (!(mi >= 0)) return 0; /* massless: no defined velocity jump */
         free_side[j] = mi > 0 && x->bvi[b] >= 0;
-        v[j] = e->ratio[j] * (free_side[j] ? x->yw[x->bvi[b]] : x->bv[b]);
-        if (free_side[j]) minv += e->ratio[j] * e->ratio[j] * mi;
+        v[j] = fl_att_ratio(x, e, j) * (free_side[j] ? x->yw[x->bvi[b]] : x->bv[b]);
+        if (free_side[j]) minv += fl_att_ratio(x, e, j) * fl_att_ratio(x, e, j) * mi;
     }
-    if (free_side[0] && e->body[1] == e->body[0]) { /* one body: the impulses act together */
-        double dr = e->ratio[1] - e->ratio[0];
-        minv = dr * dr * x->bminv[e->body[0]];
+    if (free_side[0] && fl_att_body(x, e, 1) == fl_att_body(x, e, 0)) { /* one body: the impulses act together */
+        double dr = fl_att_ratio(x, e, 1) - fl_att_ratio(x, e, 0);
+        minv = dr * dr * x->bminv[fl_att_body(x, e, 0)];
     }
     if (!(minv > 0)) return 0;
     double vrel = v[1] - v[0];
     double P = (1 + cor) * vrel / minv;
     for (int j = 0; j < 2; j++) {
-        int b = e->body[j];
+        int b = fl_att_body(x, e, j);
         double Pj = j == 0 ? P : -P; /* the impulse the element gives side j */
         if (free_side[j]) {
-            x->yw[x->bvi[b]] += e->ratio[j] * Pj * x->bminv[b]; /* its generalised impulse is ratio * Pj */
+            x->yw[x->bvi[b]] += fl_att_ratio(x, e, j) * Pj * x->bminv[b]; /* its generalised impulse is ratio * Pj */
         } else if (b >= 0 && x->impulse_work) {
             double w = -Pj * v[j]; /* the source holds v[j] against the impulse */
             x->impulse_work[0] += w;
@@ -275,9 +302,9 @@ static inline double fl_impact(fl_ectx *x, const fl_elem *e, double cor)
  * (reinit of a position); returns -1 if its body has no free position. */
 static inline int fl_move_attachment(fl_ectx *x, const fl_elem *e, int j, double target)
 {
-    int b = e->body[j];
+    int b = fl_att_body(x, e, j);
     if (b < 0 || !x->yw || x->bqi[b] < 0) return -1;
-    x->yw[x->bqi[b]] += (target - (e->ratio[j] * x->bq[b] + e->off[j])) / e->ratio[j];
+    x->yw[x->bqi[b]] += (target - (fl_att_ratio(x, e, j) * x->bq[b] + fl_att_offset(x, e, j))) / fl_att_ratio(x, e, j);
     return 0;
 }
 
@@ -297,15 +324,18 @@ static inline int fl_time_before(const fl_ectx *x, double T)
 
 static inline double fl_att_s(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? e->ratio[j] * x->bq[e->body[j]] + e->off[j] : e->off[j];
+    int k = 2 * e->idx + j, b = x->att_body[k];
+    return b >= 0 ? x->att_ratio[k] * x->bq[b] + x->att_off[k] : x->att_off[k];
 }
 static inline double fl_att_v(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? e->ratio[j] * x->bv[e->body[j]] : 0.0;
+    int k = 2 * e->idx + j, b = x->att_body[k];
+    return b >= 0 ? x->att_ratio[k] * x->bv[b] : 0.0;
 }
 static inline double fl_att_a(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return e->body[j] >= 0 ? e->ratio[j] * x->ba[e->body[j]] : 0.0;
+    int k = 2 * e->idx + j, b = x->att_body[k];
+    return b >= 0 ? x->att_ratio[k] * x->ba[b] : 0.0;
 }
 
 /* Slot of attachment j of an element in the per-attachment arrays. */

@@ -39,26 +39,12 @@ void fl_fric_kin(const fl_ectx *x, const fl_elem *e, fl_fric *q)
     q->sa = x->y[e->own];
 }
 
-/* The locked row holds a1 - a0 = 0 scaled well above the other entries of
- * the bodies' velocity columns, so that the LU factorisation pivots on it:
- * a body stuck to the ground then keeps a velocity of exactly zero. */
-static double lock_scale(const fl_ectx *x, const fl_elem *e)
-{
-    double m = 1;
-    for (int j = 0; j < 2; j++) {
-        int b = e->body[j];
-        /* the row's entries in the body's column are K ratio, against M cj in its own row */
-        if (b >= 0 && x->bminv[b] > 0) m += 1 / (x->bminv[b] * fabs(e->ratio[j]));
-    }
-    return 1e6 * m;
-}
-
 double fl_fric_residual(fl_ectx *x, const fl_elem *e, fl_fric_branch br, const fl_fric *q, int ncols)
 {
     double thr = 0;
     double *r = x->want_jac ? fl_jrow(x, e, 2, ncols) : NULL;
     if (br == FL_FB_LOCKED) {
-        double K = lock_scale(x, e);
+        double K = fl_lock_scale(x, e);
         x->res[e->own] = K * q->a;
         if (r) {
             r[FL_J_A1] = K;

@@ -377,17 +377,6 @@ static const fl_value *lg_tab(const fl_ectx *x, const double *p)
     return &x->arrays[(int)p[LG_TABLE]];
 }
 
-/* locked: the row scaled well above the bodies' entries (friction_core's lock) */
-static double lock_scale(const fl_ectx *x, const fl_elem *e)
-{
-    double m = 1;
-    for (int j = 0; j < 2; j++) {
-        int b = e->body[j];
-        if (b >= 0 && x->bminv[b] > 0) m += 1 / (x->bminv[b] * fabs(e->ratio[j]));
-    }
-    return 1e6 * m;
-}
-
 static void lg_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
@@ -403,7 +392,7 @@ static void lg_eval(fl_ectx *x, const fl_elem *e, int n)
         x->f[fl_att_slot(e, 2)] = fb;
         double K = 0;
         if (q.br == FL_FB_LOCKED) {
-            K = lock_scale(x, e);
+            K = fl_lock_scale(x, e);
             x->res[e->own + OWN_SA] = K * a;
         } else {
             x->res[e->own + OWN_SA] = a - sa + q.loss; /* free: loss = 0 */

@@ -180,7 +180,8 @@ static int same_bits(double a, double b)
  * equations are discrete. */
 static fl_fmu_type var_type(const fl_system *sys, int i)
 {
-    const fl_var *v = &sys->vars[i];
+    fl_var vv = fl_system_var(sys, i);
+    const fl_var *v = &vv;
     if (v->kind != OV_CLASS) return FL_FMU_REAL;
     const fl_class *c = sys->insts[v->inst].cls;
     if (!c->vars || v->def >= c->nvars) return FL_FMU_REAL;
@@ -190,7 +191,8 @@ static fl_fmu_type var_type(const fl_system *sys, int i)
 
 static const char *var_desc(const fl_system *sys, int i)
 {
-    const fl_var *v = &sys->vars[i];
+    fl_var vv = fl_system_var(sys, i);
+    const fl_var *v = &vv;
     if (v->kind != OV_CLASS) return "";
     const fl_class *c = sys->insts[v->inst].cls;
     if (!c->vars || v->def >= c->nvars || !c->vars[v->def].desc) return "";

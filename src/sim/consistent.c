@@ -2,91 +2,15 @@
  * system at the start time (model equations plus initial conditions) and
  * re-initialisation after events (differential unknowns kept, algebraic
  * unknowns and all derivatives recomputed). Both are solved by a damped
- * Newton iteration with SUNDIALS' dense or KLU linear solvers. */
+ * Newton iteration over the linear systems of linsys.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sundials/sundials_math.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunlinsol/sunlinsol_klu.h>
-#include <sunmatrix/sunmatrix_dense.h>
-#include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
 #include "sim/nvec.h"
-
-int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat)
-{
-    memset(ls, 0, sizeof *ls);
-    ls->pat = pat;
-    ls->n = pat->n;
-    int n = pat->n;
-    if (n == 0) return 0;
-    ls->klu = s->use_klu;
-    ls->x = N_VNew_Serial(n, s->ctx);
-    ls->b = N_VNew_Serial(n, s->ctx);
-    if (!ls->x || !ls->b) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' own allocation */
-    fl_nvec_fast(ls->x); /* (the linear solver copies b into x through them) */
-    fl_nvec_fast(ls->b);
-    ls->data = fl_xcalloc((size_t)(pat->nnz ? pat->nnz : 1), sizeof(double));
-    if (ls->klu) {
-        ls->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
-        if (!ls->A) fl_fail_oom(sizeof(double) * (size_t)pat->nnz);
-        sunindextype *ip = SM_INDEXPTRS_S(ls->A), *iv = SM_INDEXVALS_S(ls->A);
-        for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
-        for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
-        ls->LS = SUNLinSol_KLU(ls->x, ls->A, s->ctx);
-        /* AMD ordering (the patterns are structurally symmetric): KLU then
-         * knows the size of the factors instead of reserving 10 x nnz */
-        if (ls->LS) SUNLinSol_KLUSetOrdering(ls->LS, 0);
-    } else {
-        ls->A = SUNDenseMatrix(n, n, s->ctx);
-        ls->LS = SUNLinSol_Dense(ls->x, ls->A, s->ctx);
-    }
-    if (!ls->A || !ls->LS || SUNLinSolInitialize(ls->LS)) return -1;
-    return 0;
-}
-
-void fl_linsys_free(fl_linsys *ls)
-{
-    if (ls->LS) SUNLinSolFree(ls->LS);
-    if (ls->A) SUNMatDestroy(ls->A);
-    if (ls->x) N_VDestroy(ls->x);
-    if (ls->b) N_VDestroy(ls->b);
-    free(ls->data);
-    memset(ls, 0, sizeof *ls);
-}
-
-/* Factor the matrix in ls->data. Returns 0, or the 1-based column of a zero
- * pivot (dense), or -1. */
-static int linsys_factor(fl_linsys *ls)
-{
-    const fl_csc *p = ls->pat;
-    if (ls->klu) {
-        memcpy(SM_DATA_S(ls->A), ls->data, sizeof(double) * (size_t)p->nnz);
-    } else {
-        SUNMatZero(ls->A);
-        for (int j = 0; j < p->ncol; j++)
-            for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(ls->A, p->rowind[k], j) = ls->data[k];
-    }
-    int flag = SUNLinSolSetup(ls->LS, ls->A);
-    if (flag == 0) return 0;
-    /* the dense LU reports the (1-based) column of the zero pivot */
-    if (!ls->klu && SUNLinSolLastFlag(ls->LS) > 0) return (int)SUNLinSolLastFlag(ls->LS);
-    return -1;
-}
-
-static int linsys_solve(fl_linsys *ls, const double *rhs, double *x)
-{
-    memcpy(N_VGetArrayPointer(ls->b), rhs, sizeof(double) * (size_t)ls->n);
-    int flag = SUNLinSolSolve(ls->LS, ls->A, ls->x, ls->b, 0.0);
-    if (flag) return -1;
-    memcpy(x, N_VGetArrayPointer(ls->x), sizeof(double) * (size_t)ls->n);
-    for (int i = 0; i < ls->n; i++)
-        if (!isfinite(x[i])) return -1;
-    return 0;
-}
 
 static double node_level(const fl_sim *s, int node, int level)
 {
@@ -182,9 +106,9 @@ static int newton(fl_sim *s, newton_sys *ns, double *z, int *info)
             break;
         }
         ns->jac(s, ns);
-        int f = linsys_factor(ns->ls);
+        int f = fl_linsys_factor(ns->ls);
         for (int i = 0; i < n; i++) G[i] = -G[i];
-        if (f || linsys_solve(ns->ls, G, dz)) {
+        if (f || fl_linsys_solve(ns->ls, G, dz)) {
             *info = f > 0 ? f : 0;
             rc = NEWTON_SINGULAR;
             break;
@@ -316,7 +240,7 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
     const fl_system *sys = s->sys;
     int n = sys->n, N = n + sys->nd;
     if (n == 0) return 0;
-    if (!s->init_ls.A && fl_linsys_init(s, &s->init_ls, &sys->ipat)) {
+    if (!fl_linsys_ready(&s->init_ls) && fl_linsys_init(s, &s->init_ls, &sys->ipat)) {
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for the initialisation");
         return -1;
     }
@@ -395,7 +319,7 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
     fl_linsys *ls = sc ? &s->grun[fl_scope_index(s)].reinit_ls : &s->reinit_ls;
     int saved_klu = s->use_klu;
     if (sc) s->use_klu = s->grun[fl_scope_index(s)].use_klu;
-    int bad = !ls->A && fl_linsys_init(s, ls, sc ? &sc->rpat : &sys->rpat);
+    int bad = !fl_linsys_ready(ls) && fl_linsys_init(s, ls, sc ? &sc->rpat : &sys->rpat);
     s->use_klu = saved_klu;
     if (bad) {
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for re-initialisation");

@@ -859,6 +859,23 @@ static void instance_outputs(fl_sim *s, int i, double t, const double *y, const 
     c->outputs(&o, s->vals + ir->var0);
 }
 
+/* Output variable v (vr) that is not an instance's own output: a flange's
+ * position or force, an input, a block's output. */
+static void var_value(fl_sim *s, double t, int v, const fl_var *vr)
+{
+    const fl_system *sys = s->sys;
+    const fl_inst_rt *ir = &sys->insts[vr->inst];
+    switch (vr->kind) {
+    case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
+    case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
+    case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
+    case OV_BLOCK_OUT:
+        s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
+        break;
+    default: break;
+    }
+}
+
 void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -914,19 +931,15 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             if (sys->sigs[k].kind == SIG_LATE) s->u[k] = NAN; /* not while integrating */
     }
     if (buf != small) free(buf);
-    int nv = s->out_vars ? s->nout_vars : sys->nvars;
-    for (int k = 0; k < nv; k++) {
-        int v = s->out_vars ? s->out_vars[k] : k;
-        const fl_var *vr = &sys->vars[v];
-        const fl_inst_rt *ir = &sys->insts[vr->inst];
-        switch (vr->kind) {
-        case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
-        case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
-        case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
-        case OV_BLOCK_OUT:
-            s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
-            break;
-        default: break;
+    if (s->out_vars) {
+        for (int k = 0; k < s->nout_vars; k++) var_value(s, t, s->out_vars[k], &s->out_def[k]);
+        return;
+    }
+    for (int i = 0; i < sys->ninst; i++) { /* (class variables are the instances' own outputs) */
+        int v0 = sys->insts[i].var0, end = i + 1 < sys->ninst ? sys->insts[i + 1].var0 : sys->energy_var0;
+        for (int v = v0 + sys->insts[i].cls->nvars; v < end; v++) {
+            fl_var x = fl_system_inst_var(sys, i, v - v0);
+            var_value(s, t, v, &x);
         }
     }
 }

@@ -243,7 +243,7 @@ static void select_output_groups(fl_sim *s)
     for (int i = 0; i < sys->ninst; i++) {
         if (!s->out_inst[i]) {
             int sel = 0; /* (a port's position is no class output) */
-            for (int k = 0; k < s->nout_vars && !sel; k++) sel = sys->vars[s->out_vars[k]].inst == i;
+            for (int k = 0; k < s->nout_vars && !sel; k++) sel = s->out_def[k].inst == i;
             if (!sel) continue;
         }
         const fl_inst_rt *ir = &sys->insts[i];
@@ -345,6 +345,7 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
     gr->tstop = NAN; /* (IDAReInit forgets the stop time) */
     g_time_event(s, gr, t);
     if (IDASetInitStep(gr->I.mem, fl_first_step(s, sc->nu, sc->u, gr->I.atol, t))) return -1;
+    if (sc->nu == sc->nd) fl_linsys_release(&gr->reinit_ls); /* (as fl_run_restart) */
     return IDAReInit(gr->I.mem, t, gr->I.yv, gr->I.ypv);
 }
 

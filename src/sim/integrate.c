@@ -74,12 +74,13 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->f = fl_xcalloc((size_t)(sys->nslots + 1), sizeof(double));
     s->jloc = fl_xcalloc((size_t)(sys->njloc ? sys->njloc : 1), sizeof(double));
     s->res = fl_xcalloc(n, sizeof(double));
-    s->jdata = fl_xcalloc((size_t)(sys->jpat.nnz ? sys->jpat.nnz : 1), sizeof(double));
     s->y = fl_xcalloc(n, sizeof(double));
     s->yp = fl_xcalloc(n, sizeof(double));
     s->ypol = fl_xcalloc(n, sizeof(double));
-    s->yo = fl_xcalloc(n, sizeof(double));
-    s->ypo = fl_xcalloc(n, sizeof(double));
+    if (sys->n > sys->nd) { /* algebraic unknowns re-solved at output points (fl_run_values) */
+        s->yo = fl_xcalloc(n, sizeof(double));
+        s->ypo = fl_xcalloc(n, sizeof(double));
+    }
     s->nodeE = fl_xcalloc((size_t)(sys->nnodes ? sys->nnodes : 1), sizeof(double));
     s->linkf = fl_xcalloc((size_t)(2 * sys->nlinks + 1), sizeof(double));
     s->rootf = fl_xcalloc((size_t)(sys->nroots_r ? sys->nroots_r : 1), sizeof(double));
@@ -123,6 +124,7 @@ void fl_sim_free(fl_sim *s)
     free(s->bvi);
     free(s->bqi);
     free(s->out_vars);
+    free(s->out_def);
     free(s->out_inst);
     free(s->out_ilist);
     free(s->tev);
@@ -333,6 +335,8 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     int rc = IDASetId(I->mem, id);
     N_VDestroy(id);
     if (rc) return -1;
+    /* the dense solver's values in pattern order (fl_jac_fill; KLU's matrix holds them) */
+    if (!klu && !s->jdata) s->jdata = fl_xcalloc((size_t)(sys->jpat.nnz ? sys->jpat.nnz : 1), sizeof(double));
     if (klu) {
         I->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
         if (!I->A) fl_fail_oom(sizeof(double) * (size_t)pat->nnz);
@@ -608,6 +612,10 @@ int fl_run_restart(fl_sim *s, double t)
     fl_algebraic_rates(s, t, s->y, s->yp);
     memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
     if (IDASetInitStep(s->ida, first_step(s, t))) return -1;
+    /* with states only, the re-initialisation's factors serve events alone
+     * (no algebraic unknowns to re-solve at output points): released until
+     * the next event, its ordering kept */
+    if (s->sys->n == s->sys->nd) fl_linsys_release(&s->reinit_ls);
     return IDAReInit(s->ida, t, s->yv, s->ypv);
 }
 
@@ -617,9 +625,11 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
 {
     const fl_system *sys = s->sys;
     free(s->out_vars);
+    free(s->out_def);
     free(s->out_inst);
     free(s->out_ilist);
     s->out_vars = NULL;
+    s->out_def = NULL;
     s->out_inst = NULL;
     s->out_ilist = NULL;
     s->nout_ilist = 0;
@@ -627,6 +637,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     s->out_kinematic = s->out_kin_vars = 0;
     if (!o->outputs) return 0;
     s->out_vars = fl_xmalloc(sizeof(int) * (size_t)(o->noutputs ? o->noutputs : 1));
+    s->out_def = fl_xmalloc(sizeof(fl_var) * (size_t)(o->noutputs ? o->noutputs : 1));
     s->out_inst = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), 1);
     for (int k = 0; k < o->noutputs; k++) {
         int v = o->outputs[k];
@@ -634,8 +645,10 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
             fl_err(d, fl_noloc, "output variable index %d is out of range (0 .. %d)", v, sys->nvars - 1);
             return -1;
         }
+        fl_var x = fl_system_var(sys, v);
+        s->out_def[s->nout_vars] = x;
         s->out_vars[s->nout_vars++] = v;
-        if (sys->vars[v].kind == OV_CLASS) s->out_inst[sys->vars[v].inst] = 1;
+        if (x.kind == OV_CLASS) s->out_inst[x.inst] = 1;
     }
     /* what an instance reads at output points (SIG_LATE) is computed too */
     int late = 0;

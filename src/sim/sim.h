@@ -16,14 +16,14 @@
 
 /* A linear system with a fixed sparsity pattern, solved by SUNDIALS' dense
  * LU or KLU (used for initialisation and re-initialisation). */
+/* A linear system of the (re-)initialisation's Newton iteration (linsys.c):
+ * values in the order of pat, factored by a dense LU or KLU. */
 typedef struct fl_linsys {
     const fl_csc *pat;
     int n;
-    int klu;
-    SUNMatrix A;
-    SUNLinearSolver LS;
-    N_Vector x, b;
     double *data; /* values in pattern order */
+    const struct fl_linsys_ops *ops; /* NULL: not made */
+    void *impl;
 } fl_linsys;
 
 #define FL_NENERGY 5 /* energy.kinetic, .potential, .dissipated, .work, .drift */
@@ -197,10 +197,10 @@ struct fl_sim {
     int fast_stale;
     double *jloc;
     double *res;          /* residual scratch */
-    double *jdata;        /* IDA Jacobian values (jpat order) */
+    double *jdata;        /* IDA Jacobian values (jpat order) for the dense solver (fl_ida_create) */
     double *y, *yp;       /* current solution */
     double *ypol;         /* polished derivatives for output */
-    double *yo, *ypo;     /* consistent copies of the interpolated solution for output */
+    double *yo, *ypo;     /* consistent copies of the interpolated solution for output (NULL: no algebraic unknowns) */
     /* outputs */
     double *nodeE, *linkf, *rootf, *portf, *vals;
     double *g;            /* root function values */
@@ -232,6 +232,7 @@ struct fl_sim {
     /* output selection of the run: variables, and the instances whose
      * class outputs they need (NULL: all) */
     int *out_vars;
+    fl_var *out_def; /* what each of them is (fl_system_var) */
     int nout_vars;
     unsigned char *out_inst;
     int *out_ilist, nout_ilist; /* the instances out_inst marks, in order */
@@ -433,7 +434,18 @@ fl_everdict fl_energy_verdict(const fl_ebalance *b, double tol);
 void fl_energy_finish(fl_sim *s, double t, fl_diag *d);
 
 /* consistent.c */
+/* Make ls over pat (KLU when s->use_klu, else dense); -1 if it cannot be. */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);
+int fl_linsys_ready(const fl_linsys *ls);
+/* Factor the values in ls->data. Returns 0, or the 1-based column of a zero
+ * pivot (dense), or -1. */
+int fl_linsys_factor(fl_linsys *ls);
+/* x = A^-1 rhs with the last factors (x may be rhs); -1 if that fails or is
+ * not finite. */
+int fl_linsys_solve(fl_linsys *ls, const double *rhs, double *x);
+/* Drop the factors, keep what the next factorisation reuses (KLU's
+ * ordering): for a solver that is used again only much later. */
+void fl_linsys_release(fl_linsys *ls);
 void fl_linsys_free(fl_linsys *ls);
 /* First guesses of the positions in y from the position conditions. */
 void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp);

@@ -115,7 +115,7 @@ static int g_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, S
     FL_UNUSED(t2);
     FL_UNUSED(t3);
     const fl_scope *sc = enter(gr, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
-    int rc = fl_jac_fill(s, J, &sc->jpat, gr->use_klu, t, cj, s->gy, s->gyp);
+    int rc = gr->I.ls->fill(s, J, &sc->jpat, t, cj, s->gy, s->gyp);
     s->sc = NULL;
     return rc;
 }
@@ -160,7 +160,9 @@ static int g_setup(fl_sim *s, fl_grun *gr, double t0)
     gr->use_klu = s->solver_choice == FL_SOLVER_KLU || (s->solver_choice == FL_SOLVER_AUTO && sc->linsolver == FL_SOLVER_KLU);
     /* contacts stepped through keep constant root functions (integrate.c's roots_active) */
     int nroots = sc->nr && (s->contact_events || sc->roots_other) ? sc->nr : 0;
-    if (fl_ida_create(s, &gr->I, sc->nu, sc->u, t0, &sc->jpat, gr->use_klu, g_res, g_jac, g_root, nroots, gr)) return -1;
+    if (fl_ida_create(s, &gr->I, sc->nu, sc->u, t0, &sc->jpat, fl_ida_ls_for(gr->use_klu), g_res, g_jac, g_root, nroots,
+                      gr))
+        return -1;
     gr->t = gr->tprev = t0;
     gr->tstop = NAN;
     gr->pending = 0;

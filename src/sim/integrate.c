@@ -8,10 +8,6 @@
 #include <string.h>
 
 #include <ida/ida.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunlinsol/sunlinsol_klu.h>
-#include <sunmatrix/sunmatrix_dense.h>
-#include <sunmatrix/sunmatrix_sparse.h>
 
 #include "sim.h"
 #include "sim/nvec.h"
@@ -200,40 +196,6 @@ static int ida_res(realtype t, N_Vector y, N_Vector yp, N_Vector r, void *user)
     return fl_eval_residual_ida(s, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yp), N_VGetArrayPointer(r));
 }
 
-/* SUNMatZero for the Jacobian in KLU's matrix: the values only. The
- * pattern is the system's and never changes; SUNDIALS' own zero (built
- * without optimisation in Debian) clears the index arrays too, which
- * ida_jac then had to restore at every linear-solver setup. */
-static int sparse_zero_values(SUNMatrix A)
-{
-    memset(SM_DATA_S(A), 0, sizeof(realtype) * (size_t)SM_NNZ_S(A));
-    return 0;
-}
-
-int fl_jac_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, int klu, double t, double cj, const double *y,
-                const double *yp)
-{
-    if (klu) {
-        /* IDA zeroes the matrix before calling us; SUNDIALS' sparse zero
-         * also clears the pattern (restore it), sparse_zero_values keeps it */
-        sunindextype *ip = SM_INDEXPTRS_S(J), *iv = SM_INDEXVALS_S(J);
-        if (J->ops->zero != sparse_zero_values || ip[p->ncol] != p->nnz) {
-            for (int j = 0; j <= p->ncol; j++) ip[j] = p->colptr[j];
-            for (int k = 0; k < p->nnz; k++) iv[k] = p->rowind[k];
-        }
-        fl_eval_jacobian_ida(s, t, cj, y, yp, SM_DATA_S(J)); /* IDA zeroed its values */
-    } else {
-        memset(s->jdata, 0, sizeof(double) * (size_t)p->nnz);
-        fl_eval_jacobian_ida(s, t, cj, y, yp, s->jdata);
-        SUNMatZero(J);
-        for (int j = 0; j < p->ncol; j++)
-            for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = s->jdata[k];
-    }
-    for (int k = 0; k < p->nnz; k++)
-        if (!isfinite(klu ? SM_DATA_S(J)[k] : s->jdata[k])) return 1;
-    return 0;
-}
-
 static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix J, void *user,
                    N_Vector t1, N_Vector t2, N_Vector t3)
 {
@@ -242,7 +204,7 @@ static int ida_jac(realtype t, realtype cj, N_Vector y, N_Vector yp, N_Vector r,
     FL_UNUSED(t1);
     FL_UNUSED(t2);
     FL_UNUSED(t3);
-    return fl_jac_fill(s, J, &s->sys->jpat, s->use_klu, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
+    return s->ida_ls->fill(s, J, &s->sys->jpat, t, cj, N_VGetArrayPointer(y), N_VGetArrayPointer(yp));
 }
 
 static int ida_root(realtype t, N_Vector y, N_Vector yp, realtype *g, void *user)
@@ -297,8 +259,8 @@ static int roots_active(const fl_sim *s)
     return 0;
 }
 
-int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, int klu, IDAResFn res,
-                  IDALsJacFn jac, IDARootFn root, int nroots, void *user)
+int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, const fl_ida_ls *ls,
+                  IDAResFn res, IDALsJacFn jac, IDARootFn root, int nroots, void *user)
 {
     const fl_system *sys = s->sys;
     memset(I, 0, sizeof *I);
@@ -335,24 +297,8 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     int rc = IDASetId(I->mem, id);
     N_VDestroy(id);
     if (rc) return -1;
-    /* the dense solver's values in pattern order (fl_jac_fill; KLU's matrix holds them) */
-    if (!klu && !s->jdata) s->jdata = fl_xcalloc((size_t)(sys->jpat.nnz ? sys->jpat.nnz : 1), sizeof(double));
-    if (klu) {
-        I->A = SUNSparseMatrix(n, n, pat->nnz ? pat->nnz : 1, CSC_MAT, s->ctx);
-        if (!I->A) fl_fail_oom(sizeof(double) * (size_t)pat->nnz);
-        sunindextype *ip = SM_INDEXPTRS_S(I->A), *iv = SM_INDEXVALS_S(I->A);
-        for (int j = 0; j <= n; j++) ip[j] = pat->colptr[j];
-        for (int k = 0; k < pat->nnz; k++) iv[k] = pat->rowind[k];
-        I->A->ops->zero = sparse_zero_values;
-        I->LS = SUNLinSol_KLU(I->yv, I->A, s->ctx);
-        /* AMD ordering (the patterns are structurally symmetric): KLU then
-         * knows the size of the factors instead of reserving 10 x nnz */
-        if (I->LS) SUNLinSol_KLUSetOrdering(I->LS, 0);
-    } else {
-        I->A = SUNDenseMatrix(n, n, s->ctx);
-        I->LS = SUNLinSol_Dense(I->yv, I->A, s->ctx);
-    }
-    if (!I->A || !I->LS) return -1;
+    I->ls = ls;
+    if (ls->make(s, I, n, pat)) return -1;
     if (IDASetLinearSolver(I->mem, I->LS, I->A)) return -1;
     if (IDASetJacFn(I->mem, jac)) return -1;
     if (nroots) {
@@ -377,7 +323,8 @@ static int setup_integrator(fl_sim *s, double t0)
 {
     const fl_system *sys = s->sys;
     fl_ida I;
-    int rc = fl_ida_create(s, &I, sys->n, NULL, t0, &sys->jpat, s->use_klu, ida_res, ida_jac, ida_root,
+    s->ida_ls = fl_ida_ls_for(s->use_klu);
+    int rc = fl_ida_create(s, &I, sys->n, NULL, t0, &sys->jpat, s->ida_ls, ida_res, ida_jac, ida_root,
                            sys->nroot_fns && roots_active(s) ? sys->nroot_fns : 0, s);
     s->ida = I.mem; /* (freed with the run's integrator, also after a failure) */
     s->yv = I.yv;

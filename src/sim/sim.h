@@ -65,11 +65,27 @@ typedef struct fl_run {
 
 /* An IDA with its vectors (solution, derivatives, absolute tolerances,
  * interpolation) and linear solver. */
+struct fl_ida;
+
+/* The integrator's linear solver (idals.c): makes IDA's matrix and solver
+ * over a pattern, and fills the matrix with the Jacobian at (t, y, yp),
+ * the evaluation scoped by s->sc (1 when a value is not finite). */
+typedef struct fl_ida_ls {
+    const char *name;
+    int (*make)(struct fl_sim *s, struct fl_ida *I, int n, const fl_csc *pat);
+    int (*fill)(struct fl_sim *s, SUNMatrix J, const fl_csc *p, double t, double cj, const double *y,
+                const double *yp);
+} fl_ida_ls;
+
+/* KLU's (klu != 0) or the dense LU's. */
+const fl_ida_ls *fl_ida_ls_for(int klu);
+
 typedef struct fl_ida {
     void *mem;
     N_Vector yv, ypv, atol, qy, qyp;
     SUNMatrix A;
     SUNLinearSolver LS;
+    const fl_ida_ls *ls;
 } fl_ida;
 
 /* The integrator of one independent group (groups.c). */
@@ -226,7 +242,8 @@ struct fl_sim {
     SUNMatrix A;
     SUNLinearSolver LS;
     fl_linsys init_ls, reinit_ls;
-    int use_klu;
+    int use_klu;                /* the solvers' choice: KLU, else dense */
+    const fl_ida_ls *ida_ls;    /* the integrator's (fl_ida_ls_for(use_klu)) */
     double rtol;
     double t_end, h_out;  /* stop time and output interval of the run */
     /* output selection of the run: variables, and the instances whose
@@ -325,12 +342,12 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp);
 void fl_free_integrator(fl_sim *s);
 /* An IDA over n unknowns of the system (unknown u[k], or k when u is
  * NULL) at (t0, s->y, s->yp): vectors, tolerances, which are
- * differential, the first step, the linear solver over pat (KLU or dense),
+ * differential, the first step, the linear solver ls over pat,
  * the Jacobian, and nroots root functions (0: none); user goes to the
  * callbacks. The one way integrate.c and groups.c make one. 0 or -1 (then
  * I holds what was made, for fl_ida_free). */
-int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, int klu, IDAResFn res,
-                  IDALsJacFn jac, IDARootFn root, int nroots, void *user);
+int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, const fl_ida_ls *ls,
+                  IDAResFn res, IDALsJacFn jac, IDARootFn root, int nroots, void *user);
 void fl_ida_free(fl_ida *I);
 /* The first step after a (re)start over those unknowns (integrate.c says
  * why it is capped). */
@@ -347,11 +364,6 @@ void fl_fail_stalled(fl_sim *s, void *ida, int n, const int *u, double t);
  * (integrate.c). */
 int fl_energy_quad(fl_sim *s, void *ida, N_Vector qy, N_Vector qyp, const fl_scope *sc, double t_left, double a,
                    double b, double inc[4]);
-/* The Jacobian at (t, y, yp) into IDA's matrix J over pattern p (KLU's
- * sparse matrix, or dense), with the evaluation scoped by s->sc; 1 when a
- * value is not finite. */
-int fl_jac_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, int klu, double t, double cj, const double *y,
-                const double *yp);
 /* The deepest penetration of the contacts of s->sc (NULL: all) at
  * (t, y, yp), the kinematics evaluated there (for the warnings). */
 void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp);

@@ -44,18 +44,18 @@ static void csc_build(fl_csc *c, int nrow, int ncol, const int *rows, size_t rst
     c->ncol = ncol;
     int *t = fl_xmalloc(sizeof(int) * (size_t)(npairs ? npairs : 1));
     int m = 0;
-    for (int i = 0; i < npairs; i++) {
-        if (rows[(size_t)i * rstride] < 0 || cols[(size_t)i * cstride] < 0) {
-            if (slot) slot[i] = -1;
-            continue;
-        }
-        t[m++] = i;
-    }
-    /* by column, then row: two linear passes instead of a comparison sort */
-    int *u = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
+    for (int i = 0; i < npairs; i++)
+        if (rows[(size_t)i * rstride] >= 0 && cols[(size_t)i * cstride] >= 0) t[m++] = i;
+    /* by column, then row: two linear passes instead of a comparison sort
+     * (through slot, which is filled only afterwards: on a big model these
+     * scratch arrays are part of the compile's peak memory) */
+    int *u = slot ? slot : fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
     count_sort(t, u, m, rows, rstride, nrow);
     count_sort(u, t, m, cols, cstride, ncol);
-    free(u);
+    if (slot)
+        for (int i = 0; i < npairs; i++) slot[i] = -1; /* (pairs left out keep it) */
+    else
+        free(u);
     c->colptr = fl_xcalloc((size_t)ncol + 1, sizeof(int));
     c->rowind = fl_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
     int nnz = 0, pr = -1, pc = -1;

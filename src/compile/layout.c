@@ -248,7 +248,9 @@ static void add_local(const fl_system *s, pend_vec *pv, const fl_elem *el, const
     }
 }
 
-int fl_compile_layout(fl_system *s, fl_diag *d)
+/* Unknowns: position (and velocity) of each body that is not prescribed,
+ * then the elements' own; the row each body's forces go to. */
+static void number_unknowns(fl_system *s)
 {
     int n = 0;
     for (int b = 0; b < s->nbodies; b++) {
@@ -277,9 +279,22 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         }
     }
     s->n = n;
+    /* the row of each attachment's force: its body's */
+    for (int e = 0; e < s->nelem; e++)
+        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
+            int slot = fl_att_slot(&s->elems[e], j);
+            int b = s->att_body[slot];
+            s->elem_frow[slot] = b >= 0 ? s->bodies[b].frow : -1;
+        }
+}
+
+/* Which unknowns are differential (and their position among those), and
+ * their names and hints for messages. */
+static void name_unknowns(fl_system *s)
+{
+    int n = s->n;
     s->id = fl_xcalloc((size_t)(n ? n : 1), sizeof(int));
     s->dpos = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    s->nominal = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     s->unk_name = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     int *first_mass = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
@@ -318,15 +333,19 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     }
     s->unk_names = fl_pack_strings(s->unk_name, (size_t)n);
     int nd = 0;
-    for (int i = 0; i < n; i++) {
-        s->dpos[i] = s->id[i] ? nd++ : -1;
-        s->nominal[i] = 1.0;
-    }
+    for (int i = 0; i < n; i++) s->dpos[i] = s->id[i] ? nd++ : -1;
     s->nd = nd;
-    /* Absolute tolerance scale of body positions: the smallest length scale
-     * (s_nominal, phi_nominal) of the elements attached, so that their relative
-     * positions are controlled as MSL's nominal attribute intends (1 m by
-     * default); a length at a node with ratio r is a length / |r| of q. */
+}
+
+/* Absolute tolerance scale of body positions: the smallest length scale
+ * (s_nominal, phi_nominal) of the elements attached, so that their relative
+ * positions are controlled as MSL's nominal attribute intends (1 m by
+ * default); a length at a node with ratio r is a length / |r| of q. Then
+ * the nominal attributes the user gave (mass.s(nominal = 1e-3)). */
+static void nominal_scales(fl_system *s)
+{
+    s->nominal = fl_xmalloc(sizeof(double) * (size_t)(s->n ? s->n : 1));
+    for (int i = 0; i < s->n; i++) s->nominal[i] = 1.0;
     for (int e = 0; e < s->nelem; e++) {
         const fl_class *c = s->insts[s->elems[e].inst].cls;
         const double *par = s->par + s->elems[e].pofs;
@@ -346,7 +365,6 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
                 s->nominal[s->bodies[b].qi] = q;
         }
     }
-    /* and the nominal attributes the user gave (mass.s(nominal = 1e-3)) */
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
         if (!(c->nominal > 0) || c->level > 1) continue;
@@ -359,14 +377,13 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             if (i >= 0 && q < s->nominal[i]) s->nominal[i] = q;
         }
     }
-    for (int e = 0; e < s->nelem; e++)
-        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
-            int slot = fl_att_slot(&s->elems[e], j);
-            int b = s->att_body[slot];
-            s->elem_frow[slot] = b >= 0 ? s->bodies[b].frow : -1;
-        }
+}
 
-    /* local Jacobian blocks: dense rows x columns, or the sparse list */
+/* Where each element's local Jacobian sits in jloc (dense rows x columns,
+ * or the sparse list); the drivers' da/ds, da/dv after them, from the
+ * returned offset. */
+static int local_blocks(fl_system *s)
+{
     int njloc = 0;
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
@@ -376,9 +393,16 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
         njloc += ops->ndep ? ops->ndep : R * C;
     }
     int drv0 = njloc;
-    njloc += 2 * s->ndrv; /* da/ds, da/dv of each driver */
-    s->njloc = njloc;
+    s->njloc = njloc + 2 * s->ndrv;
+    return drv0;
+}
 
+/* The Jacobian entries: the bodies' own rows, the elements' local
+ * Jacobians at the rows their forces and own unknowns go to, and the
+ * constraints among three or more flanges; into s->jent, with their
+ * (row, column) in s->jent_rc. */
+static void list_entries(fl_system *s, int drv0)
+{
     pend_vec pv = {0};
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
@@ -421,8 +445,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
             add_local(s, &pv, el, ops, row, c, el->jofs + k, r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0);
         }
     }
-    /* constraints among three or more flanges: their rows, at their level
-     * (d row / d q = coefficient times the ratio of the node) */
+    /* constraints: their rows, at their level (d row / d q = coefficient
+     * times the ratio of the node) */
     for (int k = 0; k < s->ncons; k++) {
         const fl_con *c = &s->cons[k];
         int row = s->elems[c->elem].own + c->row;
@@ -446,11 +470,17 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     s->njent = np;
     s->jent = np ? fl_shrink(pv.v, sizeof(fl_jentry) * (size_t)np) : fl_xcalloc(1, sizeof(fl_jentry));
     if (!np) FL_VEC_FREE(pv);
-    pv.v = NULL;
+}
+
+/* The integrator's pattern and the re-initialisation's (whose unknowns
+ * are the algebraic y and the yp of differential y), with each entry's
+ * slot in both. */
+static void build_patterns(fl_system *s)
+{
+    int n = s->n, np = s->njent;
     int *slot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
     csc_build(&s->jpat, n, n, s->jent_rc, 2, s->jent_rc + 1, 2, np, slot);
     for (int i = 0; i < np; i++) s->jent[i].slot = slot[i];
-    /* re-initialisation matrix: unknowns are algebraic y and yp of differential y */
     int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
     for (int i = 0; i < np; i++) {
         int col = s->jent_rc[2 * i + 1];
@@ -461,41 +491,54 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     for (int i = 0; i < np; i++) s->jent[i].rslot = slot[i];
     free(cols);
     free(slot);
+}
 
-    /* structural regularity of the iteration matrix */
-    int rc = 0;
-    if (n > 0) {
-        int *roc = fl_xmalloc(sizeof(int) * (size_t)n), *cor = fl_xmalloc(sizeof(int) * (size_t)n);
-        int matched = fl_match(&s->jpat, n, roc, cor);
-        if (matched < n) {
-            int reported = 0;
-            for (int b = 0; b < s->nbodies && reported < 5; b++) {
-                const fl_body *bd = &s->bodies[b];
-                int row = bd->frow >= 0 ? bd->frow : bd->qi;
-                if (row < 0 || cor[row] >= 0) continue;
-                if (bd->kind == B_MLQ || bd->kind == B_MLV)
-                    fl_err(d, fl_noloc,
-                           "the system is structurally singular: the position of %s is not determined "
-                           "(a massless node needs a spring or damper tying it to the rest, not only forces)",
-                           s->node_names[bd->ref_node]);
-                else
-                    fl_err(d, fl_noloc, "the system is structurally singular at %s (%s body)",
-                           s->node_names[bd->ref_node], fl_body_kind_name(bd->kind));
-                reported++;
-            }
-            for (int e = 0; e < s->nelem && !reported; e++) {
-                const fl_elem *el = &s->elems[e];
-                const fl_elem_ops *ops = s->insts[el->inst].ops;
-                for (int k = 0; k < ops->nown; k++)
-                    if (cor[el->own + k] < 0 && !reported++)
-                        fl_err(d, s->insts[el->inst].loc, "the system is structurally singular at %s",
-                               s->insts[el->inst].name);
-            }
-            if (!reported) fl_err(d, fl_noloc, "the system is structurally singular");
-            rc = -1;
+/* Structural regularity of the iteration matrix: a maximum matching of
+ * its pattern, and what is left unmatched named (at most five places). */
+static int check_regular(fl_system *s, fl_diag *d)
+{
+    int n = s->n, rc = 0;
+    if (n == 0) return 0;
+    int *roc = fl_xmalloc(sizeof(int) * (size_t)n), *cor = fl_xmalloc(sizeof(int) * (size_t)n);
+    int matched = fl_match(&s->jpat, n, roc, cor);
+    if (matched < n) {
+        int reported = 0;
+        for (int b = 0; b < s->nbodies && reported < 5; b++) {
+            const fl_body *bd = &s->bodies[b];
+            int row = bd->frow >= 0 ? bd->frow : bd->qi;
+            if (row < 0 || cor[row] >= 0) continue;
+            if (bd->kind == B_MLQ || bd->kind == B_MLV)
+                fl_err(d, fl_noloc,
+                       "the system is structurally singular: the position of %s is not determined "
+                       "(a massless node needs a spring or damper tying it to the rest, not only forces)",
+                       s->node_names[bd->ref_node]);
+            else
+                fl_err(d, fl_noloc, "the system is structurally singular at %s (%s body)",
+                       s->node_names[bd->ref_node], fl_body_kind_name(bd->kind));
+            reported++;
         }
-        free(roc);
-        free(cor);
+        for (int e = 0; e < s->nelem && !reported; e++) {
+            const fl_elem *el = &s->elems[e];
+            const fl_elem_ops *ops = s->insts[el->inst].ops;
+            for (int k = 0; k < ops->nown; k++)
+                if (cor[el->own + k] < 0 && !reported++)
+                    fl_err(d, s->insts[el->inst].loc, "the system is structurally singular at %s",
+                           s->insts[el->inst].name);
+        }
+        if (!reported) fl_err(d, fl_noloc, "the system is structurally singular");
+        rc = -1;
     }
+    free(roc);
+    free(cor);
     return rc;
+}
+
+int fl_compile_layout(fl_system *s, fl_diag *d)
+{
+    number_unknowns(s);
+    name_unknowns(s);
+    nominal_scales(s);
+    list_entries(s, local_blocks(s));
+    build_patterns(s);
+    return check_regular(s, d);
 }

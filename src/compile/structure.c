@@ -400,17 +400,15 @@ static void check_loop(const fl_system *s, int l, fl_diag *d)
            ir->name, n1, n2, want, have);
 }
 
-static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
+/* Links (rigid members) join nodes into bodies: the links copied from the
+ * builder, the nodes numbered by body. A link that closes a loop is marked
+ * in loop (checked once the ratios and offsets are known); returns -1 if
+ * there is one. */
+static int join_links(fl_system *s, const fl_builder *b, unsigned char *loop)
 {
-    int nn = s->nnodes;
-    int rc = 0;
-    /* links */
-    s->nlinks = (int)b->links.n;
-    s->links = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), sizeof(fl_link));
+    int nn = s->nnodes, rc = 0;
     fl_uf uf;
     fl_uf_init(&uf, nn);
-    /* links closing a loop: checked once the ratios and offsets are known */
-    unsigned char *loop = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), 1);
     for (int l = 0; l < s->nlinks; l++) {
         const b_link *bl = &b->links.v[l];
         fl_link *k = &s->links[l];
@@ -430,7 +428,6 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         }
         fl_uf_union(&uf, k->node_a, k->node_b);
     }
-    /* body numbering */
     int *body_of_root = fl_xmalloc(sizeof(int) * (size_t)(nn ? nn : 1));
     for (int i = 0; i < nn; i++) body_of_root[i] = -1;
     int nb = 0;
@@ -449,16 +446,28 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         s->bodies[i].drv = -1;
         s->bodies[i].qi = s->bodies[i].vi = s->bodies[i].frow = -1;
     }
+    return rc;
+}
 
-    /* roots: grounds and drivers */
+typedef FL_VEC(int) int_vec;
+typedef FL_VEC(double) dbl_vec;
+
+/* Roots, grounds first then drivers: each takes its body (a ground's
+ * position, a driver's kind of motion). A second root on a body goes to
+ * clash, with the position a ground would give it (reported once the
+ * offsets are known, which says whether the two agree); returns -1 if
+ * there is one. */
+static int make_roots(fl_system *s, const fl_builder *b, int_vec *clash, dbl_vec *clash_pos)
+{
+    int rc = 0;
     s->nroots_r = (int)(b->grounds.n + b->drivers.n);
     s->roots = fl_xcalloc((size_t)(s->nroots_r ? s->nroots_r : 1), sizeof(fl_root));
     s->ndrv = (int)b->drivers.n;
     s->drvs = fl_xcalloc((size_t)(s->ndrv ? s->ndrv : 1), sizeof(fl_driver));
     int nr = 0;
-    /* grounds are the first roots: ground_pos[i] is the position of root i
-     * (one per ground, not per body: several grounds may share a body,
-     * which is the over-determined error below) */
+    /* ground_pos[i] is the position of root i (one per ground, not per
+     * body: several grounds may share a body, which is the over-determined
+     * error) */
     double *ground_pos = fl_xcalloc(b->grounds.n ? b->grounds.n : 1, sizeof(double));
     for (size_t g = 0; g < b->grounds.n; g++) {
         const b_ground *bg = &b->grounds.v[g];
@@ -488,17 +497,13 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         r->node = port_node(s, bd->inst, bd->flange);
         r->drv = (int)k;
     }
-    /* a second root on a body: reported once the offsets are known (which
-     * says whether the positions they impose agree) */
-    FL_VEC(int) clash = {0};
-    FL_VEC(double) clash_pos = {0};
     for (int i = 0; i < s->nroots_r; i++) {
         fl_root *r = &s->roots[i];
         if (r->node < 0) continue;
         fl_body *bd = &s->bodies[s->nodes[r->node].body];
         if (bd->root >= 0) {
-            FL_VEC_PUSH(clash, i);
-            FL_VEC_PUSH(clash_pos, r->drv < 0 ? ground_pos[i] : 0.0);
+            FL_VEC_PUSH(*clash, i);
+            FL_VEC_PUSH(*clash_pos, r->drv < 0 ? ground_pos[i] : 0.0);
             rc = -1;
             continue;
         }
@@ -515,20 +520,35 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         }
     }
     free(ground_pos);
-    /* drivers: the support must not move (its body must be grounded: a
-     * body without a root is free or massless, and its kind is not set yet) */
-    for (int k = 0; k < s->ndrv && !rc; k++) {
-        fl_driver *dv = &s->drvs[k];
+    return rc;
+}
+
+/* A driver's support must not move: its body must be grounded (a body
+ * without a root is free or massless, and its kind is not set yet). */
+static int check_driver_supports(const fl_system *s, fl_diag *d)
+{
+    for (int k = 0; k < s->ndrv; k++) {
+        const fl_driver *dv = &s->drvs[k];
         if (dv->support_node < 0) continue;
         const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
         if (sb->root < 0 || sb->kind != B_GROUND) {
             fl_err(d, s->insts[dv->inst].loc,
                    "%s: a support that moves is not supported for prescribed-motion sources; connect %s.support to a Fixed",
                    s->insts[dv->inst].name, s->insts[dv->inst].name);
-            rc = -1;
+            return -1;
         }
     }
-    /* reference nodes and offsets: breadth-first over links */
+    return 0;
+}
+
+/* Each node's ratio and offset on its body, breadth-first over the links
+ * from the body's reference node (a root's node, else its first node),
+ * and the order in which internal forces are eliminated (leaves first:
+ * reverse breadth-first order). Returns -1 if levers multiply a motion out
+ * of range. */
+static int place_nodes(fl_system *s, const unsigned char *loop, fl_diag *d)
+{
+    int nn = s->nnodes, nb = s->nbodies, rc = 0;
     int *adj0 = fl_xcalloc((size_t)nn + 1, sizeof(int));
     for (int l = 0; l < s->nlinks; l++) {
         if (s->links[l].node_a < 0 || s->links[l].node_b < 0 || loop[l]) continue;
@@ -593,7 +613,6 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
                 queue[tail++] = other;
             }
         }
-        /* leaves first: reverse breadth-first order */
         bd->order0 = (int)elim.n;
         for (int k = tail - 1; k > 0; k--) {
             int n = queue[k];
@@ -610,18 +629,21 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
     free(via);
     free(adj);
     free(adj0);
-    for (int l = 0; l < s->nlinks; l++)
-        if (loop[l]) check_loop(s, l, d);
-    free(loop);
-    for (size_t k = 0; k < clash.n; k++) {
-        const fl_root *r = &s->roots[clash.v[k]];
+    return rc;
+}
+
+/* The second roots of bodies (make_roots): where they agree and where not. */
+static void report_clashes(const fl_system *s, const int_vec *clash, const dbl_vec *clash_pos, fl_diag *d)
+{
+    for (size_t k = 0; k < clash->n; k++) {
+        const fl_root *r = &s->roots[clash->v[k]];
         const fl_body *bd = &s->bodies[s->nodes[r->node].body];
         const fl_root *o = &s->roots[bd->root];
         const fl_node *rn = &s->nodes[r->node];
         fl_buf what = {0};
         if (o->drv < 0 && r->drv < 0) {
             /* both fixed: where the first puts the second's flange, and where the second wants it */
-            double implied = rn->ratio * bd->q0 + rn->off, own = clash_pos.v[k];
+            double implied = rn->ratio * bd->q0 + rn->off, own = clash_pos->v[k];
             char a[40], bb[40];
             fl_fmt_double(a, sizeof a, implied);
             fl_fmt_double(bb, sizeof bb, own);
@@ -640,17 +662,19 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
                s->insts[o->inst].name, s->insts[r->inst].name, s->node_names[r->node], what.s);
         fl_buf_free(&what);
     }
-    FL_VEC_FREE(clash);
-    FL_VEC_FREE(clash_pos);
-    /* masses: kinetic energy m v_a^2 / 2 = m ratio_a^2 v^2 / 2 */
+}
+
+/* Each body's mass (kinetic energy m v_a^2 / 2 = m ratio_a^2 v^2 / 2 of
+ * the masses on it) and the position of prescribed bodies' supports (a
+ * ground's reference node is its root node: q0 is its position). */
+static void body_masses(fl_system *s)
+{
     for (int l = 0; l < s->nlinks; l++) {
         const fl_link *lk = &s->links[l];
         if (lk->node_a < 0) continue;
         const fl_node *na = &s->nodes[lk->node_a];
         s->bodies[na->body].mass += lk->m * na->ratio * na->ratio;
     }
-    /* position of prescribed bodies' supports (a ground's reference node is
-     * its root node: q0 is its position) */
     for (int k = 0; k < s->ndrv; k++) {
         fl_driver *dv = &s->drvs[k];
         double sup = 0;
@@ -660,6 +684,26 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
         }
         s->bodies[dv->body].q0 = sup;
     }
+}
+
+static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
+{
+    s->nlinks = (int)b->links.n;
+    s->links = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), sizeof(fl_link));
+    unsigned char *loop = fl_xcalloc((size_t)(s->nlinks ? s->nlinks : 1), 1);
+    int_vec clash = {0};
+    dbl_vec clash_pos = {0};
+    int rc = join_links(s, b, loop);
+    if (make_roots(s, b, &clash, &clash_pos)) rc = -1;
+    if (!rc && check_driver_supports(s, d)) rc = -1;
+    if (place_nodes(s, loop, d)) rc = -1;
+    for (int l = 0; l < s->nlinks; l++)
+        if (loop[l]) check_loop(s, l, d);
+    free(loop);
+    report_clashes(s, &clash, &clash_pos, d);
+    FL_VEC_FREE(clash);
+    FL_VEC_FREE(clash_pos);
+    body_masses(s);
     return rc;
 }
 

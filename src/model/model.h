@@ -9,10 +9,9 @@
 #include "flange.h"
 
 typedef struct fl_attr {
-    int has_start, has_fixed, has_nominal;
     double start, nominal;
-    int fixed;
     fl_loc loc;
+    unsigned char has_start, has_fixed, has_nominal, fixed; /* (40 bytes: models set a few per component) */
 } fl_attr;
 
 /* A parameter value or variable attributes given to an instance. Only
@@ -25,8 +24,8 @@ typedef struct fl_mpar {
 } fl_mpar;
 
 typedef struct fl_mattr {
-    int var; /* class variable */
     fl_attr a;
+    int var; /* class variable */
 } fl_mattr;
 
 /* A variable of another instance that an input of a class made from

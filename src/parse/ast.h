@@ -39,18 +39,20 @@ typedef enum fl_expr_kind {
     EX_COMPREH /* {a for i in r1, j in r2}: body a, ranges in args, iterator names in argnames */
 } fl_expr_kind;
 
+/* (the small fields first: 104 bytes instead of 120 with padding; a big
+ * model's text has a few expressions per component) */
 struct fl_expr {
     fl_expr_kind kind;
+    int is_int;
+    int op;
+    int nargs;
     fl_loc loc;
     double num;
-    int is_int;
     char *str;
-    int op;
     fl_expr *a, *b, *c;
     fl_ref ref;
     fl_expr **args;  /* call arguments / array elements / matrix rows */
     char **argnames; /* call: NULL or name per argument */
-    int nargs;
 };
 
 /* A modification: name [= value] or name(sub-modifications) [= value]. The
@@ -58,10 +60,10 @@ struct fl_expr {
 typedef struct fl_mod {
     char *name; /* dotted, e.g. "s" or "flange_a.s" */
     fl_loc loc;
-    int is_final, is_each;
     struct fl_mod *subs;
-    int nsubs;
     fl_expr *value;
+    int nsubs;
+    unsigned char is_final, is_each; /* (48 bytes: a few per component) */
 } fl_mod;
 
 enum {
@@ -81,18 +83,16 @@ enum {
 
 /* A component declaration: [prefixes] Type name[dims](mods) = binding if cond "comment". */
 typedef struct fl_decl {
-    fl_loc loc;
     unsigned prefix;
+    int ntype_dims, ndims, nmods; /* (the small fields together: 128 bytes, not 152) */
+    fl_loc loc;
     char *type;
     fl_loc type_loc;
     fl_expr **type_dims; /* Real[3] x */
-    int ntype_dims;
     char *name;
     fl_loc name_loc;
     fl_expr **dims;
-    int ndims;
     fl_mod *mods;
-    int nmods;
     fl_expr *binding;
     fl_expr *cond;
     char *comment;
@@ -147,15 +147,13 @@ typedef struct fl_eqbranch {
 
 struct fl_eq {
     fl_eq_kind kind;
+    int nbr, niters, nbody;  /* (the small fields together: 152 bytes, not 168) */
     fl_loc loc;
     fl_expr *lhs, *rhs;      /* EQ_EQUAL: lhs = rhs; EQ_CALL: the call in rhs */
     fl_connect conn;         /* EQ_CONNECT */
-    fl_eqbranch *br;         /* EQ_IF, EQ_WHEN */
-    int nbr;
-    fl_iter *iters;          /* EQ_FOR */
-    int niters;
+    fl_eqbranch *br;         /* EQ_IF, EQ_WHEN: nbr of them */
+    fl_iter *iters;          /* EQ_FOR: niters of them, over nbody equations in body */
     fl_eq *body;
-    int nbody;
 };
 
 /* Statements of algorithm sections (functions and models). */

@@ -186,10 +186,10 @@ int fl_ops_uses_column(const fl_elem_ops *ops, int col)
 
 /* A short label for a body: its first member with mass (first_mass[b],
  * -1 if none), else its reference node. */
-static char *body_label(const fl_system *s, int b, const int *first_mass)
+static char *body_label(fl_system *s, int b, const int *first_mass)
 {
     if (first_mass[b] >= 0) return fl_xstrdup(s->insts[s->links[first_mass[b]].inst].name);
-    return fl_xsprintf("node %s", s->node_names[s->bodies[b].ref_node]);
+    return fl_xsprintf("node %s", fl_node_name(s, s->bodies[b].ref_node));
 }
 
 typedef struct pend {
@@ -511,10 +511,10 @@ static int check_regular(fl_system *s, fl_diag *d)
                 fl_err(d, fl_noloc,
                        "the system is structurally singular: the position of %s is not determined "
                        "(a massless node needs a spring or damper tying it to the rest, not only forces)",
-                       s->node_names[bd->ref_node]);
+                       fl_node_name(s, bd->ref_node));
             else
                 fl_err(d, fl_noloc, "the system is structurally singular at %s (%s body)",
-                       s->node_names[bd->ref_node], fl_body_kind_name(bd->kind));
+                       fl_node_name(s, bd->ref_node), fl_body_kind_name(bd->kind));
             reported++;
         }
         for (int e = 0; e < s->nelem && !reported; e++) {

@@ -282,6 +282,12 @@ void fl_node_names_free(const fl_system *s, char **names)
     free(names);
 }
 
+const char *fl_node_name(fl_system *s, int n)
+{
+    if (!s->node_names) s->node_names = fl_node_names_build(s);
+    return s->node_names[n];
+}
+
 static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf, fl_diag *d)
 {
     int nports = 0;
@@ -343,8 +349,6 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
             if (n >= 0) s->nodes[n].dom = fl_port_domain(&ir->cls->ports[k]);
         }
     }
-    /* names for the messages of compiling (fl_compile frees them) */
-    s->node_names = fl_node_names_build(s);
     return rc;
 }
 
@@ -371,7 +375,7 @@ static void affine_text(char *buf, size_t cap, double r, double c)
 /* Link l joins two nodes already rigidly joined by others: if it agrees with
  * them, the forces in the loop are not determined; if not, the positions
  * cannot be satisfied. Either is an error at the component. */
-static void check_loop(const fl_system *s, int l, fl_diag *d)
+static void check_loop(fl_system *s, int l, fl_diag *d)
 {
     const fl_link *lk = &s->links[l];
     const fl_node *na = &s->nodes[lk->node_a], *nb = &s->nodes[lk->node_b];
@@ -380,7 +384,7 @@ static void check_loop(const fl_system *s, int l, fl_diag *d)
     double rr = nb->ratio / na->ratio, cc = nb->off - rr * na->off;
     /* said in the order of the nodes (of the model text): s_a = (s_b - L) / r */
     int flip = lk->node_a > lk->node_b;
-    const char *n1 = s->node_names[flip ? lk->node_b : lk->node_a], *n2 = s->node_names[flip ? lk->node_a : lk->node_b];
+    const char *n1 = fl_node_name(s, flip ? lk->node_b : lk->node_a), *n2 = fl_node_name(s, flip ? lk->node_a : lk->node_b);
     double tol = 1e-12 * (1 + fabs(cc) + fabs(lk->L));
     if (fabs(rr - lk->r) <= 1e-12 * fabs(lk->r) && fabs(cc - lk->L) <= tol) {
         fl_err(d, ir->loc,
@@ -605,7 +609,7 @@ static int place_nodes(fl_system *s, const unsigned char *loop, fl_diag *d)
                     fl_err(d, s->insts[lk->inst].loc,
                            "%s: the levers joining %s to %s multiply the motion of the first by %s, which is out "
                            "of range",
-                           s->insts[lk->inst].name, s->node_names[other], s->node_names[bd->ref_node], r);
+                           s->insts[lk->inst].name, fl_node_name(s, other), fl_node_name(s, bd->ref_node), r);
                     no->ratio = 1;
                     no->off = 0;
                     rc = -1;
@@ -633,7 +637,7 @@ static int place_nodes(fl_system *s, const unsigned char *loop, fl_diag *d)
 }
 
 /* The second roots of bodies (make_roots): where they agree and where not. */
-static void report_clashes(const fl_system *s, const int_vec *clash, const dbl_vec *clash_pos, fl_diag *d)
+static void report_clashes(fl_system *s, const int_vec *clash, const dbl_vec *clash_pos, fl_diag *d)
 {
     for (size_t k = 0; k < clash->n; k++) {
         const fl_root *r = &s->roots[clash->v[k]];
@@ -659,7 +663,7 @@ static void report_clashes(const fl_system *s, const int_vec *clash, const dbl_v
         }
         fl_err(d, s->insts[r->inst].loc,
                "%s and %s both impose the position of the same rigid body %s: %s; the system is over-determined",
-               s->insts[o->inst].name, s->insts[r->inst].name, s->node_names[r->node], what.s);
+               s->insts[o->inst].name, s->insts[r->inst].name, fl_node_name(s, r->node), what.s);
         fl_buf_free(&what);
     }
 }
@@ -1499,7 +1503,7 @@ static int check_impulses(fl_system *s, fl_diag *d)
                 fl_err(d, ir->loc,
                        "%s: an impact needs mass on both sides, but %s has none (attach a mass, or use a "
                        "stiffness-based contact model)",
-                       ir->name, s->node_names[s->elem_node[fl_att_slot(el, j)]]);
+                       ir->name, fl_node_name(s, s->elem_node[fl_att_slot(el, j)]));
                 rc = -1;
             }
             if (k == B_FREE) movable = 1;
@@ -1528,12 +1532,12 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
             fl_err(d, s->insts[o->inst].loc,
                    "%s needs the velocity of %s, a massless node between springs whose velocity is not "
                    "determined; add a mass or a damper there",
-                   s->insts[o->inst].name, s->node_names[n]);
+                   s->insts[o->inst].name, fl_node_name(s, n));
             rc = -1;
         } else if (o->level == 2 && bd->kind == B_MLV) {
             fl_err(d, s->insts[o->inst].loc,
                    "%s needs the acceleration of %s, a massless node: it is not available; add a mass there",
-                   s->insts[o->inst].name, s->node_names[n]);
+                   s->insts[o->inst].name, fl_node_name(s, n));
             rc = -1;
         }
     }
@@ -1545,7 +1549,7 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
             if (bd < 0) continue;
             if (elem_uses(s, e, j, 2) && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
                 fl_err(d, s->insts[s->elems[e].inst].loc, "%s needs the acceleration of the massless node %s; add a mass there",
-                       s->insts[s->elems[e].inst].name, s->node_names[s->elem_node[slot]]);
+                       s->insts[s->elems[e].inst].name, fl_node_name(s, s->elem_node[slot]));
                 rc = -1;
             }
         }

@@ -270,7 +270,7 @@ struct fl_system {
 
     fl_node *nodes;
     int nnodes;
-    char **node_names; /* "{mass.flange_b, spring.flange_a}": while compiling only (fl_node_names_build) */
+    char **node_names; /* "{mass.flange_b, spring.flange_a}": while compiling only, on first use (fl_node_name) */
     fl_body *bodies;
     int nbodies;
     fl_link *links;
@@ -415,6 +415,10 @@ const char *fl_body_kind_name(fl_body_kind k);
  * bytes a node). Free with fl_node_names_free. */
 char **fl_node_names_build(const fl_system *s);
 void fl_node_names_free(const fl_system *s, char **names);
+/* The name of node n for a message of compiling: the system's table
+ * (node_names) is built on first use, which a model without errors and
+ * without massless bodies never makes (fl_compile frees it). */
+const char *fl_node_name(fl_system *s, int n);
 
 /* The init-matrix columns of a condition with their coefficients (linear
  * conditions); returns their number (at most 2); -1 entries are known

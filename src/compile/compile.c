@@ -191,7 +191,7 @@ void fl_system_free(fl_system *s)
     free(s->unk_name);
     free(s->unk_hint);
     free(s->jent);
-    free(s->jent_rc);
+    free(s->jpat_col);
     fl_groups_free(s);
     fl_csc_free(&s->jpat);
     fl_csc_free(&s->ipat);
@@ -250,14 +250,15 @@ static void keep_run_conds(fl_system *s)
 }
 
 /* What only the compile stages read goes once every stage has run (keep
- * this call after the last of them): the (row, col) of each Jacobian
- * entry (fl_compile_init builds the initialisation pattern from it), the
+ * this call after the last of them): the column of each slot of the
+ * Jacobian's pattern (fl_jent_col: fl_compile_init builds the
+ * initialisation pattern from the entries' rows and columns), the
  * node names of the messages (fl_system_describe builds its own); and
  * the heap that compiling freed goes back to the system. */
 static void drop_compile_only(fl_system *s)
 {
-    free(s->jent_rc);
-    s->jent_rc = NULL;
+    free(s->jpat_col);
+    s->jpat_col = NULL;
     fl_node_names_free(s, s->node_names);
     s->node_names = NULL;
     fl_heap_trim();

@@ -187,7 +187,7 @@ static void join_owners(const fl_system *s, const char *env, const int *own_of, 
         const fl_con *c = &s->cons[k];
         for (int i = 0; i < c->n; i++) uf_union(uf, nb + c->elem, node_member(s, env, s->con_node[c->k0 + i]));
     }
-    for (int i = 0; i < s->njent; i++) uf_union(uf, own_of[s->jent_rc[2 * i]], own_of[s->jent_rc[2 * i + 1]]);
+    for (int i = 0; i < s->njent; i++) uf_union(uf, own_of[fl_jent_row(s, i)], own_of[fl_jent_col(s, i)]);
 }
 
 /* Phase 4: the group of every owner, groups numbered by their first
@@ -303,7 +303,7 @@ static void collect_lists(const fl_system *s, const char *env, const int *own_of
     free(ldv.x);
     /* Jacobian entries by the group of their row, and the jloc they read */
     for (int i = 0; i < s->njent; i++) {
-        int g = grp[own_of[s->jent_rc[2 * i]]];
+        int g = grp[own_of[fl_jent_row(s, i)]];
         add(&v[L_J], g, i);
         if (s->jent[i].src >= 0) add(&v[L_JL], g, s->jent[i].src);
     }
@@ -383,9 +383,9 @@ static void slice_patterns(fl_system *s, struct fl_group_arena *a, const int *lo
         sc->rsl = a->rsl + j0;
         j0 += sc->nj;
         for (int k = 0; k < sc->nj; k++) {
-            int i = sc->j[k], c = s->jent_rc[2 * i + 1];
-            if (s->unk_group[c] != g || s->unk_group[s->jent_rc[2 * i]] != g)
-                fl_fail_internal("Jacobian entry (%d, %d) crosses groups", s->jent_rc[2 * i], c);
+            int i = sc->j[k], c = fl_jent_col(s, i);
+            if (s->unk_group[c] != g || s->unk_group[fl_jent_row(s, i)] != g)
+                fl_fail_internal("Jacobian entry (%d, %d) crosses groups", fl_jent_row(s, i), c);
             sc->jsl[k] = sc->jpat.colptr[loc[c]] + s->jent[i].slot - s->jpat.colptr[c];
             sc->rsl[k] = s->jent[i].rslot < 0 ? -1 : sc->rpat.colptr[loc[c]] + s->jent[i].rslot - s->rpat.colptr[c];
         }

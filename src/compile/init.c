@@ -151,7 +151,7 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     cols.v = fl_xmalloc(sizeof(int) * cap);
     cols.cap = cap;
     for (int i = 0; i < s->njent; i++) {
-        int r = s->jent_rc[2 * i], c = s->jent_rc[2 * i + 1];
+        int r = fl_jent_row(s, i), c = fl_jent_col(s, i);
         if (s->jent[i].cj) c = s->dpos[c] >= 0 ? n + s->dpos[c] : -1;
         FL_VEC_PUSH(rows, r);
         FL_VEC_PUSH(cols, c);

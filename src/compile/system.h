@@ -335,7 +335,7 @@ struct fl_system {
     fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
     fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd */
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
-    int *jent_rc;  /* (row, col) of each Jacobian entry, for the init pattern */
+    int *jpat_col; /* column of each slot of jpat, while compiling (fl_jent_col) */
 
     /* After compiling, only the conditions a run reads: those in the
      * initialisation system and the first guesses of fl_seed_initial (weak
@@ -392,8 +392,18 @@ void fl_compile_vars(fl_system *s);
 fl_var fl_system_var(const fl_system *s, int v);
 /* The k-th output variable of instance i (variable insts[i].var0 + k). */
 fl_var fl_system_inst_var(const fl_system *s, int i, int k);
+/* The row and column of Jacobian entry i, from its slot in jpat (every
+ * entry has one); the column only while compiling (jpat_col). */
+static inline int fl_jent_row(const fl_system *s, int i)
+{
+    return s->jpat.rowind[s->jent[i].slot];
+}
+static inline int fl_jent_col(const fl_system *s, int i)
+{
+    return s->jpat_col[s->jent[i].slot];
+}
 /* Split the compiled system into independent groups (after
- * fl_compile_init: it reads jent_rc). Nothing is stored for one group. */
+ * fl_compile_init; reads fl_jent_col). Nothing is stored for one group. */
 void fl_compile_groups(fl_system *s);
 void fl_groups_free(fl_system *s);
 

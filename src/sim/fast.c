@@ -5,7 +5,7 @@
  *
  * The residual IDA asks for thousands of times is, for a large model,
  * mostly compliant two-flange elements. Through eval() each of them reads
- * its 88-byte record, writes its two flange forces into s->f, and a
+ * its element record, writes its two flange forces into s->f, and a
  * second pass adds those forces into the rows of the bodies: memory
  * traffic, not arithmetic, sets the cost. A fast kernel evaluates a batch
  * of one class in a tight loop over the system's attachment arrays (which
@@ -229,10 +229,10 @@ void fl_fast_plan_free(fl_sim *s)
 {
     free(s->fast);
     free(s->fastj);
-    s->fastj = NULL;
     free(s->fast_pofs);
     free(s->fast_tab);
     s->fast = NULL;
+    s->fastj = NULL;
     s->fast_pofs = NULL;
     s->fast_tab = NULL;
     fl_fast_bodies *fb = &s->fbod;

@@ -14,8 +14,6 @@
 
 #include "compile/system.h"
 
-/* A linear system with a fixed sparsity pattern, solved by SUNDIALS' dense
- * LU or KLU (used for initialisation and re-initialisation). */
 /* A linear system of the (re-)initialisation's Newton iteration (linsys.c):
  * values in the order of pat, factored by a dense LU or KLU. */
 typedef struct fl_linsys {
@@ -63,8 +61,6 @@ typedef struct fl_run {
     double *z_ref; /* the indicators after the last event or completed step */
 } fl_run;
 
-/* An IDA with its vectors (solution, derivatives, absolute tolerances,
- * interpolation) and linear solver. */
 struct fl_ida;
 
 /* The integrator's linear solver (idals.c): makes IDA's matrix and solver
@@ -80,6 +76,8 @@ typedef struct fl_ida_ls {
 /* KLU's (klu != 0) or the dense LU's. */
 const fl_ida_ls *fl_ida_ls_for(int klu);
 
+/* An IDA with its vectors (solution, derivatives, absolute tolerances,
+ * interpolation) and linear solver. */
 typedef struct fl_ida {
     void *mem;
     N_Vector yv, ypv, atol, qy, qyp;
@@ -445,7 +443,7 @@ fl_everdict fl_energy_verdict(const fl_ebalance *b, double tol);
  * verdict into s->stats, a warning (to d) when the balance does not close. */
 void fl_energy_finish(fl_sim *s, double t, fl_diag *d);
 
-/* consistent.c */
+/* linsys.c */
 /* Make ls over pat (KLU when s->use_klu, else dense); -1 if it cannot be. */
 int fl_linsys_init(fl_sim *s, fl_linsys *ls, const fl_csc *pat);
 int fl_linsys_ready(const fl_linsys *ls);
@@ -459,6 +457,8 @@ int fl_linsys_solve(fl_linsys *ls, const double *rhs, double *x);
  * ordering): for a solver that is used again only much later. */
 void fl_linsys_release(fl_linsys *ls);
 void fl_linsys_free(fl_linsys *ls);
+
+/* consistent.c */
 /* First guesses of the positions in y from the position conditions. */
 void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp);
 /* Solve the initialisation system at t0 for y, yp. */

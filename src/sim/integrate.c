@@ -757,7 +757,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->solver_choice = o->solver;
     s->one_integrator = o->one_integrator;
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);
-    s->stats.linear_solver = s->use_klu ? "klu" : "dense";
+    s->stats.linear_solver = fl_ida_ls_for(s->use_klu)->name;
     s->rtol = o->tolerance;
     s->have_values = 0;
     memset(s->mode, 0, sizeof(int) * (size_t)(sys->nmodes ? sys->nmodes : 1));

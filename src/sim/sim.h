@@ -73,7 +73,7 @@ typedef struct fl_ida_ls {
                 const double *yp);
 } fl_ida_ls;
 
-/* KLU's (klu != 0) or the dense LU's. */
+/* KLU's (klu != 0) or the dense LU's; name is what fl_stats.linear_solver says. */
 const fl_ida_ls *fl_ida_ls_for(int klu);
 
 /* An IDA with its vectors (solution, derivatives, absolute tolerances,

@@ -218,7 +218,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
     fl_stats st;
     fields(s, &c, &st);
     fl_params_changed(s); /* the parameters may differ */
-    st.linear_solver = s->use_klu ? "klu" : "dense";
+    st.linear_solver = fl_ida_ls_for(s->use_klu)->name;
     s->stats = st;
     s->run.kind = kind;
     s->run.emit_grid = 0;

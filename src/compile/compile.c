@@ -453,7 +453,7 @@ static void build_inst_vars(void *arg)
     inst_map_job *j = arg;
     fl_system *s = j->s;
     if (!s->inst_vars) s->inst_vars = fl_xcalloc((size_t)s->ninst, sizeof(fl_map));
-    int end = j->inst + 1 < s->ninst ? s->insts[j->inst + 1].var0 : s->energy_var0;
+    int end = fl_inst_vars_end(s, j->inst);
     fl_map m = {0};
     fl_cleanup cl;
     fl_cleanup_push(&cl, fl_map_cleanup, &m);
@@ -468,7 +468,7 @@ static void build_inst_vars(void *arg)
 
 static int inst_var_lookup(const fl_system *s, int i, const char *name)
 {
-    int end = i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
+    int end = fl_inst_vars_end(s, i);
     if (end - s->insts[i].var0 <= INST_SCAN_MAX) {
         char tmp[512];
         for (int v = s->insts[i].var0; v < end; v++) {

@@ -392,6 +392,11 @@ void fl_compile_vars(fl_system *s);
 fl_var fl_system_var(const fl_system *s, int v);
 /* The k-th output variable of instance i (variable insts[i].var0 + k). */
 fl_var fl_system_inst_var(const fl_system *s, int i, int k);
+/* One past the last output variable of instance i. */
+static inline int fl_inst_vars_end(const fl_system *s, int i)
+{
+    return i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
+}
 /* The row and column of Jacobian entry i, from its slot in jpat (every
  * entry has one); the column only while compiling (jpat_col). */
 static inline int fl_jent_row(const fl_system *s, int i)

@@ -936,7 +936,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
         return;
     }
     for (int i = 0; i < sys->ninst; i++) { /* (class variables are the instances' own outputs) */
-        int v0 = sys->insts[i].var0, end = i + 1 < sys->ninst ? sys->insts[i + 1].var0 : sys->energy_var0;
+        int v0 = sys->insts[i].var0, end = fl_inst_vars_end(sys, i);
         for (int v = v0 + sys->insts[i].cls->nvars; v < end; v++) {
             fl_var x = fl_system_inst_var(sys, i, v - v0);
             var_value(s, t, v, &x);

@@ -213,19 +213,25 @@ static inline int fl_elem_fail_at(fl_ectx *x, fl_loc loc, const char *fmt, ...)
     return -1;
 }
 
-/* Attachment j < 2 of element e: its body (-1: the ground) and the ratio
- * and offset of its node on that body (the system's per-slot arrays). */
+/* Slot of attachment j of an element in the per-attachment arrays. */
+static inline int fl_att_slot(const fl_elem *e, int j)
+{
+    return j < 2 ? 2 * e->idx + j : e->xatt + j - 2;
+}
+
+/* Attachment j of element e: its body (-1: the ground) and the ratio and
+ * offset of its node on that body (the system's per-slot arrays). */
 static inline int fl_att_body(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return x->att_body[2 * e->idx + j];
+    return x->att_body[fl_att_slot(e, j)];
 }
 static inline double fl_att_ratio(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return x->att_ratio[2 * e->idx + j];
+    return x->att_ratio[fl_att_slot(e, j)];
 }
 static inline double fl_att_offset(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return x->att_off[2 * e->idx + j];
+    return x->att_off[fl_att_slot(e, j)];
 }
 
 /* The row of a locked element (stuck friction, a locked gear) holds a1 - a0
@@ -324,24 +330,18 @@ static inline int fl_time_before(const fl_ectx *x, double T)
 
 static inline double fl_att_s(const fl_ectx *x, const fl_elem *e, int j)
 {
-    int k = 2 * e->idx + j, b = x->att_body[k];
-    return b >= 0 ? x->att_ratio[k] * x->bq[b] + x->att_off[k] : x->att_off[k];
+    int b = fl_att_body(x, e, j);
+    return b >= 0 ? fl_att_ratio(x, e, j) * x->bq[b] + fl_att_offset(x, e, j) : fl_att_offset(x, e, j);
 }
 static inline double fl_att_v(const fl_ectx *x, const fl_elem *e, int j)
 {
-    int k = 2 * e->idx + j, b = x->att_body[k];
-    return b >= 0 ? x->att_ratio[k] * x->bv[b] : 0.0;
+    int b = fl_att_body(x, e, j);
+    return b >= 0 ? fl_att_ratio(x, e, j) * x->bv[b] : 0.0;
 }
 static inline double fl_att_a(const fl_ectx *x, const fl_elem *e, int j)
 {
-    int k = 2 * e->idx + j, b = x->att_body[k];
-    return b >= 0 ? x->att_ratio[k] * x->ba[b] : 0.0;
-}
-
-/* Slot of attachment j of an element in the per-attachment arrays. */
-static inline int fl_att_slot(const fl_elem *e, int j)
-{
-    return j < 2 ? 2 * e->idx + j : e->xatt + j - 2;
+    int b = fl_att_body(x, e, j);
+    return b >= 0 ? fl_att_ratio(x, e, j) * x->ba[b] : 0.0;
 }
 
 /* Local Jacobian layout: rows are [f0, f1, own residuals]; columns are

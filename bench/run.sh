@@ -31,7 +31,7 @@ FLANGE=$BUILD/flange
 B=$BUILD/bench
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-for p in "$FLANGE" "$B/measure" "$B/bench_gen" "$B/chain_api" "$B/chain_ida" "$B/ensemble"; do
+for p in "$FLANGE" "$B/measure" "$B/bench_gen" "$B/chain_api" "$B/chain_eval" "$B/chain_ida" "$B/ensemble"; do
   [ -x "$p" ] || { echo "bench: $p is missing: run make bench" >&2; exit 1; }
 done
 if [ "$QUICK" = 1 ]; then CHAIN_N="10 100 1000 10000"; HOSC_N="100 1000 10000"; TEXT_N="10 100 1000 10000"
@@ -154,6 +154,11 @@ for r in 1 2 3 4 5; do
 done
 FAST_MEDIAN=$(printf '%s\n' "${FAST_RATIOS[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 say "The same against \`chain_ida 10000 --fast-vectors\` (the hand-written model with flange's compiled vector kernels, as flange's runs have them): ratios ${FAST_RATIOS[*]}; median $FAST_MEDIAN."
+# flange's own evaluation alone (no integrator): what target 1 is about
+for n in 1000 10000; do
+  "$B/chain_eval" "$n" 5000 >"$W/ev" 2>&1 || break
+  say "\`chain_eval $n 5000\` (the residual and Jacobian as IDA calls them, at t = 3 s): $(cat "$W/ev")."
+done
 
 declare -A T_LOAD
 header "Chain as Modelica text through the CLI (m1.s, m1.v written; energy audit off)"

@@ -4,6 +4,8 @@
 #ifndef FL_COMPONENTS_COMMON_H
 #define FL_COMPONENTS_COMMON_H
 
+#include <string.h>
+
 #include "component.h"
 
 #define FL_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -127,27 +129,55 @@ typedef struct fl_fast_out {
 #else
 #define FL_FAST_LAW static inline void
 #endif
-#define FL_FAST_RUN(z, x, what, out, law)                                                                          \
+/* The loops of FL_FAST_RUN, with P the parameter row of element i_. */
+#define FL_FAST_LOOPS(z, x, what, out, law, P)                                                                     \
     do {                                                                                                           \
         fl_fast_out o_;                                                                                            \
         if ((what) == FL_FAST_JAC) {                                                                               \
             for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
-                law((z), (x), i_, &o_);                                                                            \
+                law((z), (x), i_, (P), &o_);                                                                       \
                 fl_fast_jac((out), i_, o_.dfds, o_.dfdv);                                                          \
             }                                                                                                      \
         } else if ((what) == FL_FAST_FORCE) {                                                                      \
             fl_fast_acc a_ = FL_FAST_ACC;                                                                          \
             for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
-                law((z), (x), i_, &o_);                                                                            \
+                law((z), (x), i_, (P), &o_);                                                                       \
                 fl_fast_force((z), (x), &a_, i_, o_.f);                                                            \
             }                                                                                                      \
             fl_fast_done((x), &a_);                                                                                \
         } else if ((what) == FL_FAST_ENERGY) {                                                                     \
             for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
-                law((z), (x), i_, &o_);                                                                            \
+                law((z), (x), i_, (P), &o_);                                                                       \
                 (out)[2 * i_] = o_.U;                                                                              \
                 (out)[2 * i_ + 1] = o_.loss;                                                                       \
             }                                                                                                      \
+        }                                                                                                          \
+    } while (0)
+/* Each loop runs on a local copy of the batch's view with `unit` a known
+ * constant, so that the per-attachment test of fl_fast_s/fl_fast_v folds
+ * away. A batch whose elements all read one row (fl_fast.upar) reads it
+ * from a local copy: the loop's stores into the residual cannot change a
+ * local, so the compiler keeps the parameters in registers instead of
+ * loading them again for every element. */
+#define FL_FAST_RUN_UNIT(z, x, what, out, law, P)                                                                  \
+    do {                                                                                                           \
+        if ((z)->unit) {                                                                                           \
+            (z)->unit = 1;                                                                                         \
+            FL_FAST_LOOPS(z, x, what, out, law, P);                                                                \
+        } else {                                                                                                   \
+            (z)->unit = 0;                                                                                         \
+            FL_FAST_LOOPS(z, x, what, out, law, P);                                                                \
+        }                                                                                                          \
+    } while (0)
+#define FL_FAST_RUN(z, x, what, out, law)                                                                          \
+    do {                                                                                                           \
+        fl_fast z_ = *(z);                                                                                         \
+        if (z_.upar) {                                                                                             \
+            double pl_[FL_FAST_NPAR_MAX];                                                                          \
+            memcpy(pl_, z_.upar, sizeof(double) * (size_t)z_.npar);                                                \
+            FL_FAST_RUN_UNIT(&z_, x, what, out, law, pl_);                                                         \
+        } else {                                                                                                   \
+            FL_FAST_RUN_UNIT(&z_, x, what, out, law, z_.par + z_.pofs[i_]);                                        \
         }                                                                                                          \
     } while (0)
 

@@ -378,7 +378,11 @@ typedef struct fl_fast {
     const int *body, *row, *pofs;
     const double *off, *ratio, *par;
     int mode0, nmodes, rs0, nreal;
+    int npar;           /* parameters a row holds (fl_elem_ops.fast_npar) */
+    const double *upar; /* the one row every element reads, else NULL */
 } fl_fast;
+/* The most parameters a fast kernel reads per element. */
+#define FL_FAST_NPAR_MAX 16
 
 enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN, FL_FAST_ENERGY };
 

@@ -115,9 +115,8 @@ static double eg_stored(const double *p, int c, const eg_law *r)
     return c ? -p[EG_FREF] * p[EG_SREF] * r->ratio * pow(fabs(r->ratio), p[EG_N]) / (p[EG_N] + 1) : 0;
 }
 
-FL_FAST_LAW eg_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW eg_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    const double *p = z->par + z->pofs[i];
     double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i);
     int c = eg_contact_of(x, p, z->mode0 + i * z->nmodes, s);
     eg_law r = eg_force(p, c, s, v);
@@ -298,9 +297,8 @@ static void shs_energy_of(const double *p, int c, double s, double v, double off
     *loss = c ? p[SHS_D] * v * v : 0;
 }
 
-FL_FAST_LAW shs_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW shs_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    const double *p = z->par + z->pofs[i];
     double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i), off;
     int c = shs_contact_of(x, p, z->mode0 + i * z->nmodes, s);
     o->f = shs_force(p, c, s, v, &off);
@@ -584,9 +582,8 @@ static double hs_depth(const double *p, double xs, double *gap)
     return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
 }
 
-FL_FAST_LAW hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    const double *p = z->par + z->pofs[i];
     double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
     hs_law r = hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
     o->f = r.F;

@@ -157,9 +157,8 @@ static double spring_energy_of(const double *p, double s_rel)
     return 0.5 * p[0] * ds * ds;
 }
 
-FL_FAST_LAW spring_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW spring_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    const double *p = z->par + z->pofs[i];
     double s = fl_fast_srel(z, x, i);
     o->f = spring_force(p, s);
     o->dfds = p[0];
@@ -242,9 +241,9 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
     }
 }
 
-FL_FAST_LAW damper_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW damper_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    double d = z->par[z->pofs[i]], v = fl_fast_vrel(z, x, i);
+    double d = p[0], v = fl_fast_vrel(z, x, i);
     o->f = damper_force(d, v);
     o->dfds = 0;
     o->dfdv = d;
@@ -336,9 +335,8 @@ static void sd_energy_of(const double *p, double s_rel, double v_rel, double *U,
     *loss = p[SD_D] * v_rel * v_rel;
 }
 
-FL_FAST_LAW sd_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW sd_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    const double *p = z->par + z->pofs[i];
     double s = fl_fast_srel(z, x, i), v = fl_fast_vrel(z, x, i);
     o->f = sd_force(p, s, v);
     o->dfds = p[SD_C];

@@ -178,9 +178,8 @@ static void eb_energy_of(const double *p, const eb_law *r, double w, double *U, 
     *loss = (r->tau - r->tau_c) * w;
 }
 
-FL_FAST_LAW eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o, int two)
+FL_FAST_LAW eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o, int two)
 {
-    const double *p = z->par + z->pofs[i];
     double w = fl_fast_vrel(z, x, i);
     eb_law r = eb_law_of(x, p, z->mode0 + i * z->nmodes, fl_fast_srel(z, x, i), w, two);
     o->f = r.tau;
@@ -189,14 +188,14 @@ FL_FAST_LAW eb_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *
     eb_energy_of(p, &r, w, &o->U, &o->loss);
 }
 
-FL_FAST_LAW eb1_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW eb1_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    eb_fast_law(z, x, i, o, 0);
+    eb_fast_law(z, x, i, p, o, 0);
 }
 
-FL_FAST_LAW eb2_fast_law(const fl_fast *z, const fl_ectx *x, int i, fl_fast_out *o)
+FL_FAST_LAW eb2_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    eb_fast_law(z, x, i, o, 1);
+    eb_fast_law(z, x, i, p, o, 1);
 }
 
 static void eb1_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)

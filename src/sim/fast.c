@@ -24,7 +24,9 @@
  * The parameters a kernel reads are copied into one table, rows shared by
  * the elements whose values are the same bit for bit: the instances'
  * parameter blocks lie far apart, a large model of alike parts has a few
- * rows that stay in cache. A parameter change marks it (fl_sim.fast_stale,
+ * rows that stay in cache; a batch whose elements all read one row gets
+ * it as fl_fast.upar, which FL_FAST_RUN (common.h) copies into a local
+ * array the loop's residual stores cannot alias. A parameter change marks it (fl_sim.fast_stale,
  * fl_params_changed) and fl_fast_ready makes it again: when the run
  * advances (fl_run_advance, before IDA is called: making it allocates,
  * and an allocation failure must not unwind through IDA), or at the first
@@ -146,6 +148,7 @@ void fl_fast_plan(fl_sim *s)
         z->nmodes = eg->ops->nmodes;
         z->rs0 = e->rs;
         z->nreal = eg->ops->nreal;
+        z->npar = eg->ops->fast_npar;
         z->unit = 1;
         for (int k = 0; k < 2 * z->n && z->unit; k++)
             z->unit = z->body[k] >= 0 && z->ratio[k] == 1.0 && z->off[k] == 0.0 && !signbit(z->off[k]);
@@ -216,7 +219,14 @@ static void pack(fl_sim *s)
     tab = fl_xrealloc(tab, sizeof(double) * (len ? len : 1));
     free(s->fast_tab); /* (only now: out of memory above, the old one stays, still stale) */
     s->fast_tab = tab;
-    for (int g = 0; g < sys->negroups; g++) s->fast[g].par = s->fast_tab;
+    for (int g = 0; g < sys->negroups; g++) {
+        fl_fast *z = &s->fast[g];
+        z->par = s->fast_tab;
+        const int *po = s->fast_pofs + sys->egroups[g].first;
+        int one = z->n > 0 && z->npar <= FL_FAST_NPAR_MAX; /* every element reads the same row */
+        for (int i = 1; i < z->n && one; i++) one = po[i] == po[0];
+        z->upar = one ? s->fast_tab + po[0] : NULL;
+    }
     s->fast_stale = 0;
 }
 

@@ -1,0 +1,83 @@
+/* chain_eval.c - the cost of flange's own evaluation on the benchmark
+ * chain, without the integrator around it:
+ *
+ *   chain_eval N [REPS]
+ *
+ * builds and compiles the chain (chain_model.h), runs it to t = 3 s (the
+ * buffers then in and out of contact along the chain), and times REPS
+ * (default 2000) calls of the residual and REPS/10 of the Jacobian as IDA
+ * makes them (fl_eval_residual_ida, fl_eval_jacobian_ida) at that state.
+ * Prints "residual_ns_per_wagon=... jacobian_ns_per_wagon=... check=...":
+ * the check is a sum of values computed, which must not change when the
+ * evaluation is made faster (it is the same arithmetic). The hand-written
+ * model (ref/chain_ida.c) spends about 1.8 ns per wagon in its residual
+ * (perf, N = 10^4), which is the yardstick of target 1 (bench/README.md).
+ * Uses the library's internal headers, as the unit tests do. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chain_model.h"
+#include "sim/sim.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || atol(argv[1]) < 2) {
+        fprintf(stderr, "usage: chain_eval N [REPS]  (N >= 2)\n");
+        return 2;
+    }
+    long n = atol(argv[1]);
+    int reps = argc > 2 ? atoi(argv[2]) : 2000;
+    if (reps < 10) reps = 10;
+    fl_diag *d = fl_diag_new();
+    fl_model *m = chain_model(n, d);
+    fl_system *sys = fl_compile(m, d);
+    if (!sys) must(-1, d);
+    fl_model_free(m);
+    fl_sim *s = fl_sim_new(sys, d);
+    if (!s) must(-1, d);
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    o.stop_time = 3;
+    o.interval = 1;
+    o.tolerance = CHAIN_RTOL;
+    must(fl_sim_run(s, &o, NULL, NULL, d), d);
+    size_t nn = (size_t)sys->n, nnz = (size_t)sys->jpat.nnz;
+    double *y = malloc(sizeof(double) * nn), *yp = malloc(sizeof(double) * nn), *r = malloc(sizeof(double) * nn);
+    double *jd = calloc(nnz, sizeof(double));
+    if (!y || !yp || !r || !jd) return 1;
+    memcpy(y, s->y, sizeof(double) * nn);
+    memcpy(yp, s->yp, sizeof(double) * nn);
+    double check = 0;
+    double t0 = now();
+    for (int k = 0; k < reps; k++) {
+        y[0] += 1e-12; /* a new point each call, as in a Newton iteration */
+        if (fl_eval_residual_ida(s, 3.0, y, yp, r) != 0) must(-1, d);
+        check += r[(size_t)k % nn];
+    }
+    double t1 = now();
+    int jreps = reps / 10;
+    for (int k = 0; k < jreps; k++) {
+        memset(jd, 0, sizeof(double) * nnz); /* IDA hands over a zeroed matrix */
+        fl_eval_jacobian_ida(s, 3.0, 1e3, y, yp, jd);
+        check += jd[(size_t)k % nnz];
+    }
+    double t2 = now();
+    printf("residual_ns_per_wagon=%.2f jacobian_ns_per_wagon=%.2f check=%.17g\n", (t1 - t0) / reps / (double)n * 1e9,
+           (t2 - t1) / jreps / (double)n * 1e9, check);
+    free(y);
+    free(yp);
+    free(r);
+    free(jd);
+    fl_sim_free(s);
+    fl_system_free(sys);
+    fl_diag_free(d);
+    return 0;
+}

@@ -1,10 +1,10 @@
-/* measure.c - runs a command and reports its wall time and peak resident
- * memory (the kernel's accounting of the child, so it covers programs not
- * written in C too):
+/* measure.c - runs a command and reports its wall time, CPU time (user +
+ * system) and peak resident memory (the kernel's accounting of the child,
+ * so it covers programs not written in C too):
  *
  *   measure OUTFILE COMMAND [ARGS...]
  *
- * appends "wall_s=... rss_kb=... status=..." to OUTFILE; the command's own
+ * appends "wall_s=... rss_kb=... status=... cpu_s=..." to OUTFILE; the command's own
  * output goes where it would. Exit status: the command's. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -45,8 +45,9 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 2;
     }
-    fprintf(f, "wall_s=%.4f rss_kb=%ld status=%d\n",
-            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), ru.ru_maxrss, code);
+    double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    fprintf(f, "wall_s=%.4f rss_kb=%ld status=%d cpu_s=%.4f\n",
+            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), ru.ru_maxrss, code, cpu);
     fclose(f);
     return code;
 }

@@ -265,8 +265,15 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     const fl_system *sys = s->sys;
     memset(I, 0, sizeof *I);
     N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
+    /* Over all unknowns, IDA returns each step's solution straight into
+     * s->y, s->yp (its yv, ypv hold no data of their own): no copy per
+     * step, two vectors less. A group's are its own (copied in and out). */
+    if (!u) {
+        I->yv = N_VMake_Serial(n, s->y, s->ctx);
+        I->ypv = N_VMake_Serial(n, s->yp, s->ctx);
+    }
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
-        if (!(*v[k] = N_VNew_Serial(n, s->ctx))) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
+        if (!*v[k] && !(*v[k] = N_VNew_Serial(n, s->ctx))) fl_fail_oom(sizeof(double) * (size_t)n); /* SUNDIALS' */
     /* IDA clones its work vectors from yv: flange's compiled kernels; and
      * IDAGetDky works through the ops of the vector it fills (qy, qyp: the
      * interpolated solution at output points and quadrature points) */
@@ -274,8 +281,10 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(I->atol);
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;
-        y[k] = s->y[i];
-        yp[k] = s->yp[i];
+        if (u) {
+            y[k] = s->y[i];
+            yp[k] = s->yp[i];
+        }
         at[k] = s->rtol * sys->nominal[i];
     }
     I->mem = IDACreate(s->ctx);
@@ -381,7 +390,7 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     s->sc = s->osc; /* a grouped run's kinematic outputs: what they read (groups.c) */
     fl_eval_outputs(s, t, y, yp);
     s->sc = NULL;
-    if (s->npen_el && !s->contact_events && !s->ngrun) fl_track_penetration(s, t, y, s->yp);
+    if (s->npen_el && !s->contact_events && !s->ngrun) fl_track_penetration(s, t, y, yp);
     /* (a grouped run whose rows show no energy tracks the drift per group) */
     if (s->energy && sys->energy_var0 >= 0 && (!s->ngrun || s->erows))
         fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
@@ -401,8 +410,13 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
 /* (A stepping run computes its values when asked: fl_step_values.) */
 int fl_run_emit(fl_sim *s, double t)
 {
+    return fl_run_emit_at(s, t, s->y, s->yp);
+}
+
+int fl_run_emit_at(fl_sim *s, double t, const double *y, const double *yp)
+{
     if (!s->run.emit_grid) return 0;
-    if (fl_run_values(s, t, s->y, s->yp)) return -1;
+    if (fl_run_values(s, t, y, yp)) return -1;
     s->stats.outputs++;
     if (s->run.fn) {
         int r = s->run.fn(s->run.user, t, s->vals, s->sys->nvars);
@@ -551,13 +565,10 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
 
 int fl_run_restart(fl_sim *s, double t)
 {
-    int n = s->sys->n;
     fl_sources_stale(s);
     collect_stats(s);
     rebase_positions(s);
-    memcpy(N_VGetArrayPointer(s->yv), s->y, sizeof(double) * (size_t)n);
-    fl_algebraic_rates(s, t, s->y, s->yp);
-    memcpy(N_VGetArrayPointer(s->ypv), s->yp, sizeof(double) * (size_t)n);
+    fl_algebraic_rates(s, t, s->y, s->yp); /* (the integrator's yv, ypv are s->y, s->yp: fl_ida_create) */
     if (IDASetInitStep(s->ida, first_step(s, t))) return -1;
     /* with states only, the re-initialisation's factors serve events alone
      * (no algebraic unknowns to re-solve at output points): released until
@@ -665,17 +676,15 @@ void fl_fail_stalled(fl_sim *s, void *ida, int n, const int *u, double t)
                                "locate the contacts as events, or make the contact softer)");
 }
 
-/* The solution at t inside the last step, into s->y, s->yp. */
+/* The solution at t inside the last step, into s->qy, s->qyp (s->y,
+ * s->yp keep the step's end, where IDA goes on from). */
 static int interpolate(fl_sim *s, double t)
 {
-    int n = s->sys->n;
-    if (!n) return 0;
+    if (!s->sys->n) return 0;
     if (IDAGetDky(s->ida, t, 0, s->qy) || IDAGetDky(s->ida, t, 1, s->qyp)) {
         fl_err(s->diag, fl_noloc, "cannot interpolate the solution at t = %.9g", t);
         return -1;
     }
-    memcpy(s->y, N_VGetArrayPointer(s->qy), sizeof(double) * (size_t)n);
-    memcpy(s->yp, N_VGetArrayPointer(s->qyp), sizeof(double) * (size_t)n);
     return 0;
 }
 
@@ -872,9 +881,8 @@ int fl_run_advance(fl_sim *s, double target)
             /* one step at a time: output points are interpolated, and the
              * energy audit integrates its powers over each step */
             IDASetStopTime(s->ida, tstop);
-            flag = IDASolve(s->ida, tstop, &tret, s->yv, s->ypv, IDA_ONE_STEP);
+            flag = IDASolve(s->ida, tstop, &tret, s->yv, s->ypv, IDA_ONE_STEP); /* into s->y, s->yp */
             if (flag < 0) {
-                memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
                 r->t = t;
                 return fl_fail_solver(s, s->ida, sys->n, NULL, tret, flag);
             }
@@ -903,18 +911,16 @@ int fl_run_advance(fl_sim *s, double target)
             double tout = fl_grid_time(t0, h, tend, r->kgrid);
             if (tout > tret && !fl_same_time(tout, tret)) break;
             if (fl_same_time(tout, tret) && event_here) break;
+            if (s->energy) energy_advance(s, ebase, t, tout); /* (its quadrature points go through qy, qyp) */
             if (interpolate(s, tout)) return -1;
-            if (s->energy) energy_advance(s, ebase, t, tout);
-            if (fl_run_emit(s, tout)) return -1;
+            if (fl_run_emit_at(s, tout, sys->n ? N_VGetArrayPointer(s->qy) : s->y,
+                               sys->n ? N_VGetArrayPointer(s->qyp) : s->yp))
+                return -1;
             r->kgrid++;
             if (tout >= tend) break;
         }
         if (s->energy) energy_advance(s, ebase, t, tret);
         t = r->t = tret;
-        if (sys->n) {
-            memcpy(s->y, N_VGetArrayPointer(s->yv), sizeof(double) * (size_t)sys->n);
-            memcpy(s->yp, N_VGetArrayPointer(s->ypv), sizeof(double) * (size_t)sys->n);
-        }
         /* deepest penetrations: after every step while contacts are located
          * (few of them); at output points when many are stepped through, where
          * a check of every contact at every step would cost a twentieth of the run */

@@ -212,7 +212,7 @@ struct fl_sim {
     double *jloc;
     double *res;          /* residual scratch */
     double *jdata;        /* IDA Jacobian values (jpat order) for the dense solver (fl_ida_create) */
-    double *y, *yp;       /* current solution */
+    double *y, *yp;       /* current solution (the whole-system integrator returns its steps here: fl_ida_create) */
     double *ypol;         /* polished derivatives for output */
     double *yo, *ypo;     /* consistent copies of the interpolated solution for output (NULL: no algebraic unknowns) */
     /* outputs */
@@ -488,6 +488,8 @@ static inline double fl_grid_time(double t0, double h, double tend, long k)
 /* An output point of a run with an output grid (run.emit_grid): the
  * values at (t, s->y, s->yp), then the run's fn. 0 or -1. */
 int fl_run_emit(fl_sim *s, double t);
+/* The same at (t, y, yp): a point interpolated inside a step. */
+int fl_run_emit_at(fl_sim *s, double t, const double *y, const double *yp);
 
 /* fl_sim_set_param, telling why a refusal happened: *structural = 1 when
  * the parameter (or this value of it) needs a new compilation, 0 when the

@@ -390,7 +390,7 @@ static int local_blocks(fl_system *s)
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
         s->elems[e].jofs = njloc;
-        njloc += ops->ndep ? ops->ndep : R * C;
+        njloc += (ops->flags & FL_EK_COMPLIANT) ? 2 : ops->ndep ? ops->ndep : R * C;
     }
     int drv0 = njloc;
     s->njloc = njloc + 2 * s->ndrv;
@@ -442,7 +442,15 @@ static int *list_entries(fl_system *s, int drv0)
             /* a force enters its body's row times the ratio of its node */
             int row = r < na ? s->elem_frow[fl_att_slot(el, r)] : el->own + r - na;
             if (row < 0) continue;
-            add_local(s, &pv, el, ops, row, c, el->jofs + k, r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0);
+            double rmult = r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0;
+            int src = el->jofs + k;
+            if (ops->flags & FL_EK_COMPLIANT) { /* one of its two values, its sign in the multiplier */
+                int dv, neg;
+                fl_compliant_place(r, c, &dv, &neg);
+                src = el->jofs + dv;
+                if (neg) rmult = -rmult;
+            }
+            add_local(s, &pv, el, ops, row, c, src, rmult);
         }
     }
     /* constraints: their rows, at their level (d row / d q = coefficient

@@ -33,22 +33,16 @@ static inline double *fl_jrow(fl_ectx *x, const fl_elem *e, int row, int ncols)
     return x->jloc + e->jofs + row * ncols;
 }
 
-/* Force f of a compliant element (flange_b.f = f, flange_a.f = -f) with
- * df/ds_rel and df/dv_rel. */
-static inline void fl_compliant_out(fl_ectx *x, const fl_elem *e, double f, double dfds, double dfdv, int ncols)
+/* Force f of a compliant element (FL_EK_COMPLIANT: flange_b.f = f,
+ * flange_a.f = -f) with df/ds_rel and df/dv_rel, its local Jacobian
+ * (fl_compliant_place). */
+static inline void fl_compliant_out(fl_ectx *x, const fl_elem *e, double f, double dfds, double dfdv)
 {
     x->f[2 * e->idx] = -f;
     x->f[2 * e->idx + 1] = f;
     if (x->want_jac) {
-        double *r0 = fl_jrow(x, e, 0, ncols), *r1 = fl_jrow(x, e, 1, ncols);
-        r0[FL_J_S0] = dfds;
-        r0[FL_J_S1] = -dfds;
-        r0[FL_J_V0] = dfdv;
-        r0[FL_J_V1] = -dfdv;
-        r1[FL_J_S0] = -dfds;
-        r1[FL_J_S1] = dfds;
-        r1[FL_J_V0] = -dfdv;
-        r1[FL_J_V1] = dfdv;
+        x->jloc[e->jofs] = dfds;
+        x->jloc[e->jofs + 1] = dfdv;
     }
 }
 

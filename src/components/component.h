@@ -486,7 +486,22 @@ enum {
     FL_EK_IMPULSE = 1 << 2, /* applies impulses: both sides need mass, at least one side free */
     FL_EK_SAMPLE = 1 << 3,  /* reads sample(): its event update runs once more as an instant ends */
     FL_EK_TERMINATE = 1 << 4, /* may end the run (terminate()) */
+    /* two attachments, no own unknowns or inputs, a force depending on
+     * s_rel and v_rel: its local Jacobian is fl_compliant_out's two values
+     * (below), not the dense block */
+    FL_EK_COMPLIANT = 1 << 5,
 };
+
+/* A compliant element (FL_EK_COMPLIANT) keeps df/ds_rel at jloc[jofs] and
+ * df/dv_rel at jloc[jofs + 1]. Entry (row, col) of its block (rows: the
+ * forces on attachments 0 and 1, -f and +f; columns FL_J_*) is the one of
+ * them fl_compliant_place gives (*dv), negated if *neg: s and v of
+ * attachment 1 enter f with +, the force on attachment 0 is -f. */
+static inline void fl_compliant_place(int row, int col, int *dv, int *neg)
+{
+    *dv = col == FL_J_V0 || col == FL_J_V1;
+    *neg = (col == FL_J_S1 || col == FL_J_V1) != (row == 1);
+}
 
 /* Prescribed motion (drivers). */
 typedef enum fl_drv_kind { FL_DRV_POS = 1, FL_DRV_VEL, FL_DRV_ACC } fl_drv_kind;

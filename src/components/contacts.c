@@ -105,7 +105,7 @@ static void eg_eval(fl_ectx *x, const fl_elem *e, int n)
         const double *p = x->par + e->pofs;
         double s = fl_srel(x, e);
         eg_law r = eg_force(p, eg_contact(x, e, s), s, fl_vrel(x, e));
-        fl_compliant_out(x, e, r.f, r.dfds, r.dfdv, FL_J_OWN);
+        fl_compliant_out(x, e, r.f, r.dfds, r.dfdv);
     }
 }
 
@@ -212,7 +212,7 @@ static const fl_elem_ops eg_ops = {
     .event = eg_event,
     .init_modes = eg_init,
     .stiffness = eg_stiffness,
-    .flags = FL_EK_CONTACT,
+    .flags = FL_EK_CONTACT | FL_EK_COMPLIANT,
     .energy = eg_energy,
     .fast = eg_fast,
     .fast_npar = EG_N + 1,
@@ -286,7 +286,7 @@ static void shs_eval(fl_ectx *x, const fl_elem *e, int n)
         double s = fl_srel(x, e), off;
         int c = shs_contact(x, e, p, s);
         double f = shs_force(p, c, s, fl_vrel(x, e), &off);
-        fl_compliant_out(x, e, f, c ? p[SHS_C] : 0, c ? p[SHS_D] : 0, FL_J_OWN);
+        fl_compliant_out(x, e, f, c ? p[SHS_C] : 0, c ? p[SHS_D] : 0);
     }
 }
 
@@ -406,7 +406,7 @@ const fl_elem_ops fl_symhardstop_ops = {
     .init_modes = shs_init,
     .penetration = shs_penetration,
     .stiffness = shs_stiffness,
-    .flags = FL_EK_CONTACT,
+    .flags = FL_EK_CONTACT | FL_EK_COMPLIANT,
     .energy = shs_energy,
     .fast = shs_fast,
     .fast_npar = SHS_D + 1,
@@ -571,7 +571,7 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
         const double *p = x->par + e->pofs;
         double xs = hs_x(x, e);
         hs_law r = hs_force(p, hs_contact(x, e, xs), xs, fl_vrel(x, e));
-        fl_compliant_out(x, e, r.F, x->initial ? 0 : r.dFdx, r.dFdv, FL_J_OWN);
+        fl_compliant_out(x, e, r.F, x->initial ? 0 : r.dFdx, r.dFdv);
     }
 }
 
@@ -800,7 +800,7 @@ const fl_elem_ops fl_hardstop_ops = {
     .penetration = hs_penetration,
     .stiffness = hs_stiffness,
     .start = hs_start,
-    .flags = FL_EK_CONTACT,
+    .flags = FL_EK_CONTACT | FL_EK_COMPLIANT,
     .energy = hs_energy,
     .fast = hs_fast,
     .fast_npar = HS_X0 + 1,

@@ -147,7 +147,7 @@ static void spring_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        fl_compliant_out(x, e, spring_force(p, fl_srel(x, e)), p[0], 0, FL_J_OWN);
+        fl_compliant_out(x, e, spring_force(p, fl_srel(x, e)), p[0], 0);
     }
 }
 
@@ -188,6 +188,7 @@ static void spring_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, 
 
 const fl_elem_ops fl_spring_ops = {
     .dep = dep_s,
+    .flags = FL_EK_COMPLIANT,
     .eval = spring_eval,
     .energy = spring_energy,
     .fast = spring_fast,
@@ -237,7 +238,7 @@ static void damper_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         double d = x->par[e->pofs];
-        fl_compliant_out(x, e, damper_force(d, fl_vrel(x, e)), 0, d, FL_J_OWN);
+        fl_compliant_out(x, e, damper_force(d, fl_vrel(x, e)), 0, d);
     }
 }
 
@@ -274,6 +275,7 @@ static void damper_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, 
 
 const fl_elem_ops fl_damper_ops = {
     .dep = dep_v,
+    .flags = FL_EK_COMPLIANT,
     .eval = damper_eval,
     .energy = damper_energy,
     .fast = damper_fast,
@@ -323,7 +325,7 @@ static void sd_eval(fl_ectx *x, const fl_elem *e, int n)
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        fl_compliant_out(x, e, sd_force(p, fl_srel(x, e), fl_vrel(x, e)), p[SD_C], p[SD_D], FL_J_OWN);
+        fl_compliant_out(x, e, sd_force(p, fl_srel(x, e), fl_vrel(x, e)), p[SD_C], p[SD_D]);
     }
 }
 
@@ -367,6 +369,7 @@ static void sd_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
 
 const fl_elem_ops fl_springdamper_ops = {
     .dep = dep_sv,
+    .flags = FL_EK_COMPLIANT,
     .eval = sd_eval,
     .energy = sd_energy,
     .fast = sd_fast,

@@ -157,7 +157,7 @@ static void eb_eval_n(fl_ectx *x, const fl_elem *e, int n, int two)
 {
     for (int i = 0; i < n; i++, e++) {
         eb_law r = eb_law_at(x, e, two);
-        fl_compliant_out(x, e, r.tau, r.dtds, r.dtdv, FL_J_OWN);
+        fl_compliant_out(x, e, r.tau, r.dtds, r.dtdv);
     }
 }
 
@@ -381,7 +381,7 @@ static const fl_elem_ops eb1_ops = {
     .event = eb1_event,
     .init_modes = eb_init,
     .stiffness = eb_stiffness,
-    .flags = FL_EK_CONTACT,
+    .flags = FL_EK_CONTACT | FL_EK_COMPLIANT,
     .energy = eb1_energy,
     .fast = eb1_fast,
     .fast_npar = EB_PHI0 + 1,
@@ -395,7 +395,7 @@ static const fl_elem_ops eb2_ops = {
     .event = eb2_event,
     .init_modes = eb_init,
     .stiffness = eb_stiffness,
-    .flags = FL_EK_CONTACT,
+    .flags = FL_EK_CONTACT | FL_EK_COMPLIANT,
     .energy = eb2_energy,
     .fast = eb2_fast,
     .fast_npar = EB_PHI0 + 1,

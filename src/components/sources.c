@@ -104,7 +104,7 @@ static void law_eval(fl_ectx *x, const fl_elem *e, int n, force_law law)
     for (int i = 0; i < n; i++, e++) {
         double dfdv = 0;
         double f = law(x, e, x->par + e->pofs, fl_vrel(x, e), &dfdv);
-        fl_compliant_out(x, e, f, 0, dfdv, FL_J_OWN);
+        fl_compliant_out(x, e, f, 0, dfdv);
     }
 }
 
@@ -156,7 +156,7 @@ static void cf_eval(fl_ectx *x, const fl_elem *e, int n)
 const fl_elem_ops fl_constantforce_ops = {
     .dep = dep_none,
     .eval = cf_eval,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_constantforce = {
     .path = MTS "ConstantForce",
@@ -203,7 +203,7 @@ const fl_elem_ops fl_forcestep_ops = {
     .dep = dep_none,
     .eval = fstep_eval,
     .next_time_event = fstep_next,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_forcestep = {
     .path = MTS "ForceStep",
@@ -331,7 +331,7 @@ const fl_elem_ops fl_signforce_ops = {
     .roots = sign_roots,
     .event = sign_event,
     .init_modes = sign_init,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_signforce = {
     .path = MTS "SignForce",
@@ -376,7 +376,7 @@ static void lin_eval(fl_ectx *x, const fl_elem *e, int n)
 const fl_elem_ops fl_linforce_ops = {
     .dep = dep_v,
     .eval = lin_eval,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_linforce = {
     .path = MTS "LinearSpeedDependentForce",
@@ -414,7 +414,7 @@ static void quad_eval(fl_ectx *x, const fl_elem *e, int n)
 const fl_elem_ops fl_quadforce_ops = {
     .dep = dep_v,
     .eval = quad_eval,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_quadforce = {
     .path = MTS "QuadraticSpeedDependentForce",
@@ -496,7 +496,7 @@ const fl_elem_ops fl_invforce_ops = {
     .roots = inv_roots,
     .event = inv_event,
     .init_modes = inv_init,
-    .flags = FL_EK_SOURCE,
+    .flags = FL_EK_SOURCE | FL_EK_COMPLIANT,
 };
 static const fl_class cls_invforce = {
     .path = MTS "InverseSpeedDependentForce",

@@ -338,7 +338,7 @@ static void jacobian_scope(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
     if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sc->rpat.nnz);
     for (int i = 0; i < sc->nj; i++) {
         const fl_jentry *e = &sys->jent[sc->j[i]];
-        double v = (e->src >= 0 ? s->jloc[e->src] : 1.0) * e->mult;
+        double v = s->jloc[e->src] * e->mult; /* (jloc[-1] = 1) */
         if (jdata) jdata[sc->jsl[i]] += e->cj ? v * cj : v;
         if (rdata && sc->rsl[i] >= 0) rdata[sc->rsl[i]] += v;
     }
@@ -350,52 +350,29 @@ static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *
     const fl_system *sys = s->sys;
     for (int i = j0; i < j1; i++) {
         const fl_jentry *e = &sys->jent[i];
-        double v = (e->src >= 0 ? s->jloc[e->src] : 1.0) * e->mult;
+        double v = s->jloc[e->src] * e->mult; /* (jloc[-1] = 1) */
         if (jdata) jdata[e->slot] += e->cj ? v * cj : v;
         if (idata && e->islot >= 0) idata[e->islot] += v;
         if (rdata && e->rslot >= 0) rdata[e->rslot] += v;
     }
 }
 
-/* Which derivative the entry at (row, col) of fl_compliant_out's block
- * holds, and whether negated (its sign rule). */
-static inline void compliant_place(int row, int col, int *dv, int *neg)
-{
-    *dv = col == FL_J_V0 || col == FL_J_V1; /* df/dv_rel, else df/ds_rel */
-    *neg = (col == FL_J_S1 || col == FL_J_V1) != (row == 1);
-}
-
-/* The entries of a batch whose fast kernel left df/ds_rel, df/dv_rel of
- * element i at jl[2 i], jl[2 i + 1] (jl = jloc + jbase, fast.c): each
- * entry's value is the one of fl_compliant_out's block it stands for
- * (+ in the first row, - in the second; s and v of flange b negated),
- * the m entries of each element alike. */
-static void scatter_fast(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
+/* A fast batch's run of alike entries (fl_fast_jac.m >= 0): the t-th
+ * entry of element i reads value dv[t] of its two (jloc[jbase + 2 i]) as
+ * its source says, without reading the source. */
+static void scatter_alike(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
 {
     const double *jl = s->jloc + fj->jbase;
     const fl_jentry *e = s->sys->jent + fj->j0;
-    if (fj->m < 0) { /* not alike: the element and the place from the source */
-        for (int j = fj->j0; j < fj->j1; j++, e++) {
-            int q = e->src - fj->jbase, i = q / (2 * FL_J_OWN), k = q % (2 * FL_J_OWN), dv, neg;
-            compliant_place(k / FL_J_OWN, k % FL_J_OWN, &dv, &neg);
-            double w = jl[2 * i + dv];
-            jdata[e->slot] += (neg ? -w : w) * e->mult;
-        }
-        return;
-    }
-    int m = fj->m, v[8], neg[8];
-    for (int t = 0; t < m; t++) compliant_place(fj->row[t], fj->col[t], &v[t], &neg[t]);
-    int n = m ? (fj->j1 - fj->j0) / m : 0;
+    int m = fj->m, n = m ? (fj->j1 - fj->j0) / m : 0;
     for (int i = 0; i < n; i++, jl += 2)
-        for (int t = 0; t < m; t++, e++) {
-            double w = jl[v[t]];
-            jdata[e->slot] += (neg[t] ? -w : w) * e->mult;
-        }
+        for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
 }
 
 /* The whole system's Jacobian entries at the kinematics prepared. With
  * fast (the integrator's matrix, jdata zero already), the batches whose
- * fast kernel gives their Jacobian skip their local blocks. */
+ * fast kernel gives their Jacobian (fl_fast_jac.ok) evaluate it by batch
+ * into their local blocks, the others clear theirs and run eval(). */
 static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, double *idata, double *rdata, int fast)
 {
     const fl_system *sys = s->sys;
@@ -405,7 +382,7 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
         const fl_egroup *eg = &sys->egroups[g];
         const fl_fast_jac *fj = &s->fastj[g];
         if (fast && fj->ok) {
-            if (fj->j1 > fj->j0) eg->ops->fast(&s->fast[g], x, FL_FAST_JAC, s->jloc + fj->jbase);
+            eg->ops->fast(&s->fast[g], x, FL_FAST_JAC, s->jloc + fj->jbase);
             continue;
         }
         if (fast) memset(s->jloc + fj->jbase, 0, sizeof(double) * (size_t)(fj->jend - fj->jbase));
@@ -419,12 +396,12 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
     if (idata) memset(idata, 0, sizeof(double) * (size_t)sys->ipat.nnz);
     if (rdata) memset(rdata, 0, sizeof(double) * (size_t)sys->rpat.nnz);
     int j = 0;
-    if (fast)
+    if (fast) /* the runs of alike entries batch by batch, the others between them */
         for (int g = 0; g < sys->negroups; g++) {
             const fl_fast_jac *fj = &s->fastj[g];
-            if (!fj->ok) continue;
+            if (fj->m < 0) continue;
             scatter_entries(s, j, fj->j0, cj, jdata, NULL, NULL);
-            scatter_fast(s, fj, jdata);
+            scatter_alike(s, fj, jdata);
             j = fj->j1;
         }
     scatter_entries(s, j, sys->njent, cj, jdata, idata, rdata);

@@ -17,9 +17,11 @@
  * consecutive slots, the batches are in slot order, and every row gets
  * the same additions in the same order as from the slot scatter
  * (eval.c, residual_forces), so the residual is the same bit for bit.
- * The Jacobian likewise: a kernel gives df/ds_rel and df/dv_rel per
- * element and eval.c (scatter_fast) adds them to the matrix slots through
- * the batch's own run of entries, in their order (plan_jacobian).
+ * The Jacobian likewise: a kernel writes df/ds_rel and df/dv_rel per
+ * element where fl_compliant_out would (the compliant classes' two-value
+ * local Jacobian), and eval.c adds them to the matrix slots through the
+ * entries, in their order; a batch's run of alike entries without
+ * looking up each one's source (scatter_alike, plan_jacobian).
  *
  * The parameters a kernel reads are copied into one table, rows shared by
  * the elements whose values are the same bit for bit: the instances'
@@ -38,47 +40,33 @@
 
 #include "sim.h"
 
-/* Whether a batch's local Jacobian is fl_compliant_out's: two rows (the
- * flange forces), columns s and v of both attachments only. */
-static int compliant_layout(const fl_elem_ops *o)
-{
-    if (o->nown || o->nin || o->ndep || fl_ops_natt(o) != 2 || !o->dep) return 0;
-    uint64_t sv = (1ULL << FL_J_S0) | (1ULL << FL_J_V0) | (1ULL << FL_J_S1) | (1ULL << FL_J_V1);
-    return !(o->dep[0] & ~sv) && !(o->dep[1] & ~sv);
-}
-
-/* Whether the run's entries are m per element, element by element, alike
- * (the same places of the block); their pattern into fj. */
+/* Whether batch g's run of entries is m per element, element by element
+ * alike: the t-th reads value dv[t] of its element's two, without cj. */
 static int same_entries(const fl_system *sys, fl_fast_jac *fj, int n)
 {
-    const int B = 2 * FL_J_OWN; /* the block of one element */
     int cnt = fj->j1 - fj->j0;
-    if (cnt == 0) {
-        fj->m = 0;
-        return 1;
-    }
     if (cnt % n || cnt / n > 8) return 0;
     fj->m = cnt / n;
     for (int t = 0; t < fj->m; t++) {
         int q = sys->jent[fj->j0 + t].src - fj->jbase;
-        if (q < 0 || q >= B) return 0;
-        fj->row[t] = (unsigned char)(q / FL_J_OWN);
-        fj->col[t] = (unsigned char)(q % FL_J_OWN);
+        if (q < 0 || q > 1) return 0;
+        fj->dv[t] = (unsigned char)q;
     }
     for (int j = fj->j0; j < fj->j1; j++) {
         int i = (j - fj->j0) / fj->m, t = (j - fj->j0) % fj->m;
-        if (sys->jent[j].src != fj->jbase + B * i + FL_J_OWN * fj->row[t] + fj->col[t]) return 0;
+        if (sys->jent[j].src != fj->jbase + 2 * i + fj->dv[t] || sys->jent[j].cj) return 0;
     }
     return 1;
 }
 
-/* The local Jacobian blocks of the batches (laid out batch after batch,
- * the drivers' after them), and for the fast ones of compliant layout the
- * run of entries that reads each: the entries are laid out element by
- * element, so a batch's are consecutive. A batch whose entries are not
- * found so (or ask for cj) keeps eval(). When the elements' entries are
- * not alike (a grounded element has fewer), m = -1: each entry's element
- * and place follow from its source. */
+/* Which batches' Jacobians their fast kernels give: those of compliant
+ * classes (FL_EK_COMPLIANT), whose elements keep df/ds_rel, df/dv_rel at
+ * jloc[jofs], jloc[jofs + 1] as the kernel writes them (jbase + 2 i for
+ * element i: a fast batch's elements are consecutive); where each
+ * batch's local blocks end (the drivers' after the last); and the run of
+ * entries that reads each fast batch's (the entries are listed element by
+ * element), alike per element where they are (eval.c scatters those
+ * without looking up each entry's source). */
 static void plan_jacobian(fl_sim *s)
 {
     const fl_system *sys = s->sys;
@@ -88,10 +76,11 @@ static void plan_jacobian(fl_sim *s)
         fl_fast_jac *fj = &s->fastj[g];
         fj->jbase = sys->elems[sys->egroups[g].first].jofs;
         fj->jend = g + 1 < ng ? sys->elems[sys->egroups[g + 1].first].jofs : drv0;
-        fj->ok = s->fast[g].n && compliant_layout(sys->egroups[g].ops);
+        fj->ok = s->fast[g].n && (sys->egroups[g].ops->flags & FL_EK_COMPLIANT);
         fj->j0 = fj->j1 = -1;
+        fj->m = -1;
     }
-    int g = 0;
+    int g = 0, broken = 0, end = 0;
     for (int j = 0; j < sys->njent; j++) {
         const fl_jentry *e = &sys->jent[j];
         if (e->src < 0 || e->src >= drv0) continue;
@@ -99,24 +88,20 @@ static void plan_jacobian(fl_sim *s)
         while (g + 1 < ng && e->src >= s->fastj[g].jend) g++;
         fl_fast_jac *fj = &s->fastj[g];
         if (!fj->ok) continue;
-        int c = (e->src - fj->jbase) % FL_J_OWN;
-        int sv = c == FL_J_S0 || c == FL_J_V0 || c == FL_J_S1 || c == FL_J_V1;
         if (fj->j0 < 0) fj->j0 = j;
-        else if (fj->j1 != j) fj->ok = 0; /* not one run */
+        else if (fj->j1 != j) broken = 1; /* not one run per batch: no runs at all */
         fj->j1 = j + 1;
-        if (e->cj || !sv) fj->ok = 0;
     }
-    int end = 0; /* the runs in the order of the batches */
+    for (g = 0; g < ng && !broken; g++) { /* the runs in the order of the batches */
+        fl_fast_jac *fj = &s->fastj[g];
+        if (!fj->ok || fj->j0 < 0) continue;
+        if (fj->j0 < end) broken = 1;
+        end = fj->j1;
+    }
     for (g = 0; g < ng; g++) {
         fl_fast_jac *fj = &s->fastj[g];
-        if (fj->j0 < 0) fj->j0 = fj->j1 = end; /* no entries */
-        if (!fj->ok) continue;
-        if (fj->j0 < end) {
-            fj->ok = 0;
-            continue;
-        }
-        if (!same_entries(sys, fj, sys->egroups[g].n)) fj->m = -1; /* each entry finds its element */
-        end = fj->j1;
+        if (broken || !fj->ok || fj->j0 < 0 || !same_entries(sys, fj, sys->egroups[g].n)) fj->m = -1;
+        if (fj->m < 0) fj->j0 = fj->j1 = -1;
     }
 }
 

@@ -68,7 +68,9 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->ddu = fl_xcalloc(ns, sizeof(double));
     s->drv = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), sizeof(fl_drv_out));
     s->f = fl_xcalloc((size_t)(sys->nslots + 1), sizeof(double));
-    s->jloc = fl_xcalloc((size_t)(sys->njloc ? sys->njloc : 1), sizeof(double));
+    /* jloc[-1] = 1: what an entry without a local source reads (src -1) */
+    s->jloc = (double *)fl_xcalloc((size_t)sys->njloc + 1, sizeof(double)) + 1;
+    s->jloc[-1] = 1.0;
     s->res = fl_xcalloc(n, sizeof(double));
     s->y = fl_xcalloc(n, sizeof(double));
     s->yp = fl_xcalloc(n, sizeof(double));
@@ -139,7 +141,7 @@ void fl_sim_free(fl_sim *s)
     free(s->drv);
     fl_fast_plan_free(s);
     free(s->f);
-    free(s->jloc);
+    if (s->jloc) free(s->jloc - 1);
     free(s->res);
     free(s->jdata);
     free(s->y);

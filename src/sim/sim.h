@@ -108,15 +108,14 @@ typedef struct fl_grun {
     double e0, imp, impw, dmax;
 } fl_grun;
 
-/* A batch's local Jacobian block jloc[jbase, jend) and, when its fast
- * kernel gives the Jacobian (ok), the run of entries jent[j0, j1) that
- * read it, alike for every element (fast.c). */
+/* A batch's local Jacobian blocks jloc[jbase, jend), whether its fast
+ * kernel gives them (ok: a compliant class), and the run of entries
+ * jent[j0, j1) that read them: when every element has m of them alike
+ * (the t-th reading value dv[t] of its two, none with cj), m >= 0, else
+ * -1 (fast.c). */
 typedef struct fl_fast_jac {
-    int ok, j0, j1, jbase, jend;
-    /* every element has m entries (m <= 8), the t-th reading column
-     * col[t] of row row[t] of its block; m = -1: not alike */
-    int m;
-    unsigned char col[8], row[8];
+    int ok, jbase, jend, j0, j1, m;
+    unsigned char dv[8];
 } fl_fast_jac;
 
 /* The bodies of the whole system for the kinematics and the residual

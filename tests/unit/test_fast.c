@@ -18,6 +18,7 @@
  * ensemble's reset of the parameters between runs reaches the kernels. */
 #include "simrun.h"
 #include "sim/sim.h"
+#include "components/laws.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define MRC "Modelica.Mechanics.Rotational.Components."
@@ -259,8 +260,47 @@ static void test_ensemble_reset(void)
     fl_diag_free(d);
 }
 
+/* A class whose local Jacobian is kept as fl_compliant_out's two values
+ * must have the shape that layout assumes (two attachments, two rows,
+ * columns s and v only, nothing own), and every fast kernel's class is one
+ * (its Jacobian goes where fl_compliant_out's would). */
+static int compliant_shape_ok(const fl_elem_ops *o)
+{
+    uint64_t sv = (1ULL << FL_J_S0) | (1ULL << FL_J_V0) | (1ULL << FL_J_S1) | (1ULL << FL_J_V1);
+    return !o->nown && !o->nin && !o->ndep && fl_ops_natt(o) == 2 && o->dep && !(o->dep[0] & ~sv) &&
+           !(o->dep[1] & ~sv);
+}
+
+static void test_compliant_classes(void)
+{
+    int ncompliant = 0, nfast = 0;
+    for (int i = 0; i < fl_class_count(); i++) {
+        const fl_elem_ops *o = fl_class_at(i)->elem;
+        if (!o) continue;
+        if (o->flags & FL_EK_COMPLIANT) {
+            ncompliant++;
+            if (!compliant_shape_ok(o)) fprintf(stderr, "%s: compliant but not of that shape\n", fl_class_at(i)->path);
+            CHECK(compliant_shape_ok(o));
+        }
+        if (o->fast) {
+            nfast++;
+            CHECK(o->flags & FL_EK_COMPLIANT);
+        }
+    }
+    double par[16] = {0};
+    for (int model = 1; model <= 4; model++) { /* HardStop's laws, in both domains */
+        par[6] = model; /* HS_MODEL */
+        const fl_elem_ops *ops[2] = {fl_hardstop_select(par), fl_rot_hardstop_select(par)};
+        for (int k = 0; k < 2; k++)
+            CHECK(!(ops[k]->flags & FL_EK_COMPLIANT) == (model == 4) && (model == 4 || compliant_shape_ok(ops[k])));
+    }
+    CHECK(ncompliant >= 10);
+    CHECK(nfast >= 5);
+}
+
 int main(void)
 {
+    test_compliant_classes();
     test_ensemble_reset();
     fl_diag *d = fl_diag_new();
     fl_model *m = fl_model_load_string(MODEL, "t.mo", NULL, d);
@@ -289,14 +329,25 @@ int main(void)
     CHECK(nfast == 12);
     CHECK(nunit >= 2);
     CHECK(nplain >= 2);
-    /* every fast batch scatters its own Jacobian; the translational
-     * springs' batch has a grounded element (one Jacobian entry) and a
-     * free one (four), the elasto-backlashes' one grounded (two entries)
-     * and one free (eight): not alike, each entry finds its element */
+    /* every fast batch gives its own Jacobian, into the compact local
+     * blocks of compliant classes (two values per element, where
+     * fl_compliant_out writes them): also the translational springs'
+     * batch with a grounded element (one Jacobian entry) and a free one
+     * (four), and the elasto-backlashes' with one grounded (two entries) */
     CHECK(njac == nfast);
-    int nirregular = 0;
-    for (int g = 0; g < sys->negroups; g++) nirregular += s->fast[g].n && s->fastj[g].m < 0;
+    int ncompact = 0;
+    for (int g = 0; g < sys->negroups; g++)
+        ncompact += s->fast[g].n && s->fastj[g].jend - s->fastj[g].jbase == 2 * sys->egroups[g].n;
+    CHECK(ncompact == nfast);
+    /* and scatters it through the batch's run of entries, alike per element
+     * except in those two batches (each entry then read through its source) */
+    int nalike = 0, nirregular = 0;
+    for (int g = 0; g < sys->negroups; g++) {
+        nalike += s->fast[g].n && s->fastj[g].m > 0;
+        nirregular += s->fast[g].n && s->fastj[g].m < 0;
+    }
     CHECK(nirregular == 2);
+    CHECK(nalike == nfast - 2);
     CHECK(ngeneral >= 3); /* restitution, friction, force source */
     CHECK(nfree >= 5);
     if (nfast != 12 || njac != nfast) {

@@ -1,0 +1,185 @@
+/* test_jacobian.c - the analytic Jacobian of the compliant classes
+ * (FL_EK_COMPLIANT: their local Jacobian is fl_compliant_out's df/ds_rel
+ * and df/dv_rel, each Jacobian entry reading one of them with its sign in
+ * the entry's multiplier, compile/layout.c) against central differences
+ * of the residual: F(y, yp) differenced in every unknown and every
+ * derivative, J = dF/dy + cj dF/dyp, entry by entry of the pattern, and no
+ * difference outside the pattern. Each element sits between the ground
+ * and a body of its own, at a state well inside one regime of its law
+ * (in contact, in the smooth law's transition, moving into an undamped
+ * stop, ...), so the differences cross no kink. A sign or a place wrong
+ * in the layout, or a class that writes its Jacobian as a dense block
+ * while the layout keeps two values, shows as a wrong entry here. Both
+ * the general evaluation (fl_eval_jacobian) and the integrator's batch
+ * kernels (fl_eval_jacobian_ida) are checked. */
+#include "simrun.h"
+#include "sim/sim.h"
+
+#define MTC "Modelica.Mechanics.Translational.Components."
+#define MTS "Modelica.Mechanics.Translational.Sources."
+#define MRC "Modelica.Mechanics.Rotational.Components."
+
+/* element, its body, and the state (s_rel, v_rel) to evaluate at */
+typedef struct at {
+    const char *decl, *body;
+    double s, v;
+} at;
+
+static const at CASES[] = {
+    {MTC "Spring e1(c=100, s_rel0=0.1)", "m1", 0.2, 0.3},
+    {MTC "Damper e2(d=5)", "m2", 0.1, -0.4},
+    {MTC "SpringDamper e3(c=200, d=3, s_rel0=0.01)", "m3", 0.05, 0.2},
+    {MTC "ElastoGap e4(c=1e3, d=10, n=1.5, s_rel0=0.05)", "m4", 0.0, -0.1},
+    {"Flange.Components.SymmetricHardStop e5(b=0.02, c=5e3, d=2)", "m5", 0.05, 0.2},
+    {"Flange.Components.HardStop e6(upper_bnd=0.01, lower_bnd=-0.01, stiff_up=1e4, stiff_low=2e4, D_up=10, "
+     "D_low=20)",
+     "m6", 0.03, 0.1},
+    {"Flange.Components.HardStop e7(hs_model=Flange.Types.HardStopModel.SMOOTH, upper_bnd=0.01, lower_bnd=-0.01, "
+     "trans_region=0.01, stiff_up=1e4, D_up=30)",
+     "m7", 0.015, 0.05},
+    {"Flange.Components.HardStop e8(hs_model=Flange.Types.HardStopModel.FULL_UNDAMPED, upper_bnd=0.01, "
+     "lower_bnd=-0.01, stiff_low=3e4, D_low=40)",
+     "m8", -0.03, -0.2},
+    {MTS "LinearSpeedDependentForce e9(f_nominal=10, v_nominal=2)", "m9", 0.0, 1.5},
+    {MTS "QuadraticSpeedDependentForce e10(f_nominal=10, v_nominal=2)", "m10", 0.0, 1.5},
+    {MTS "InverseSpeedDependentForce e11(f_nominal=10, v_nominal=2, v0=0.1)", "m11", 0.0, 1.5},
+    {MRC "ElastoBacklash e12(b=0.05, c=80, d=0.3, phi_rel0=0.01)", "J12", 0.1, 0.2},
+    {MRC "ElastoBacklash2 e13(b=0.04, c=60, d=0.2)", "J13", -0.1, 0.1},
+    {MRC "SpringDamper e14(c=40, d=0.5)", "J14", 0.2, 0.3},
+};
+#define NCASES ((int)(sizeof CASES / sizeof CASES[0]))
+
+static char *model_text(void)
+{
+    static char buf[8192];
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "model J\n  " MTC "Fixed fixed;\n  " MRC "Fixed rfixed;\n");
+    for (int i = 0; i < NCASES; i++) {
+        int rot = CASES[i].body[0] == 'J';
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "  %s;\n  %s %s(%s=1.5);\n", CASES[i].decl,
+                              rot ? MRC "Inertia" : MTC "Mass", CASES[i].body, rot ? "J" : "m");
+    }
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "equation\n");
+    for (int i = 0; i < NCASES; i++) {
+        int rot = CASES[i].body[0] == 'J', src = strstr(CASES[i].decl, "Sources.") != NULL;
+        int hs = strstr(CASES[i].decl, "Components.HardStop") != NULL;
+        char name[8];
+        snprintf(name, sizeof name, "e%d", i + 1);
+        if (src) { /* the source's flange on the body, its support the ground (useSupport = false) */
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "  connect(%s.flange, %s.flange_a);\n", name,
+                                  CASES[i].body);
+        } else {
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "  connect(%s.flange, %s.%s);\n  connect(%s.%s, %s.flange_a);\n",
+                                  rot ? "rfixed" : "fixed", name, hs ? "C" : "flange_a", name, hs ? "R" : "flange_b",
+                                  CASES[i].body);
+        }
+    }
+    snprintf(buf + k, sizeof buf - k, "end J;\n");
+    return buf;
+}
+
+/* the position and velocity unknowns of the body named b */
+static void unknowns_of(const fl_system *sys, const char *b, int *qi, int *vi)
+{
+    *qi = *vi = -1;
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", b, b[0] == 'J' ? "phi" : "s");
+    for (int i = 0; i < sys->n; i++)
+        if (strcmp(sys->unk_name[i], name) == 0) *qi = i;
+    snprintf(name, sizeof name, "%s.%s", b, b[0] == 'J' ? "w" : "v");
+    for (int i = 0; i < sys->n; i++)
+        if (strcmp(sys->unk_name[i], name) == 0) *vi = i;
+}
+
+static int bad_entries(fl_sim *s, const double *y, const double *yp, double cj, int ida)
+{
+    const fl_system *sys = s->sys;
+    int n = sys->n, nnz = sys->jpat.nnz, bad = 0;
+    double *jd = calloc((size_t)nnz, sizeof(double)), *fd = calloc((size_t)n * (size_t)n, sizeof(double));
+    double *yy = malloc(sizeof(double) * (size_t)n), *yyp = malloc(sizeof(double) * (size_t)n);
+    double *rp = malloc(sizeof(double) * (size_t)n), *rm = malloc(sizeof(double) * (size_t)n);
+    if (ida) fl_eval_jacobian_ida(s, 0.5, cj, y, yp, jd);
+    else fl_eval_jacobian(s, 0.5, cj, y, yp, jd, NULL, NULL);
+    for (int c = 0; c < n; c++) {
+        for (int which = 0; which < 2; which++) { /* d/dy, then cj d/dyp */
+            memcpy(yy, y, sizeof(double) * (size_t)n);
+            memcpy(yyp, yp, sizeof(double) * (size_t)n);
+            double *z = which ? yyp : yy, h = 1e-7 * (1 + fabs(z[c])), z0 = z[c];
+            z[c] = z0 + h;
+            fl_eval_residual(s, 0.5, yy, yyp, rp);
+            z[c] = z0 - h;
+            fl_eval_residual(s, 0.5, yy, yyp, rm);
+            for (int r = 0; r < n; r++) fd[(size_t)c * (size_t)n + (size_t)r] += (which ? cj : 1) * (rp[r] - rm[r]) / (2 * h);
+        }
+    }
+    const fl_csc *p = &sys->jpat;
+    for (int c = 0; c < n; c++) {
+        for (int k = p->colptr[c]; k < p->colptr[c + 1]; k++) {
+            double *f = &fd[(size_t)c * (size_t)n + (size_t)p->rowind[k]];
+            if (!(fabs(jd[k] - *f) <= 1e-6 * (1 + fabs(*f)))) {
+                fprintf(stderr, "%s: d %s / d %s = %.10g, differences %.10g\n", ida ? "ida" : "general",
+                        sys->unk_name[p->rowind[k]], sys->unk_name[c], jd[k], *f);
+                bad++;
+            }
+            *f = 0; /* seen */
+        }
+        for (int r = 0; r < n; r++)
+            if (!(fabs(fd[(size_t)c * (size_t)n + (size_t)r]) <= 1e-6)) {
+                fprintf(stderr, "d %s / d %s = %.10g is outside the pattern\n", sys->unk_name[r], sys->unk_name[c],
+                        fd[(size_t)c * (size_t)n + (size_t)r]);
+                bad++;
+            }
+    }
+    free(jd), free(fd), free(yy), free(yyp), free(rp), free(rm);
+    return bad;
+}
+
+int main(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(model_text(), "j.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
+    for (int i = 0; i < fl_diag_count(d); i++)
+        if (!strstr(fl_diag_text(d, i), "warning")) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    CHECK(s != NULL);
+    if (!s) return check_done();
+    /* every element is of a compliant class */
+    int ncompliant = 0;
+    for (int g = 0; g < sys->negroups; g++)
+        if (sys->egroups[g].ops->flags & FL_EK_COMPLIANT) ncompliant += sys->egroups[g].n;
+    CHECK(ncompliant == NCASES);
+    if (ncompliant != NCASES)
+        for (int g = 0; g < sys->negroups; g++)
+            fprintf(stderr, "batch %s n=%d compliant=%d\n", sys->egroups[g].cls->path, sys->egroups[g].n,
+                    (sys->egroups[g].ops->flags & FL_EK_COMPLIANT) != 0);
+
+    int n = sys->n;
+    double *y = calloc((size_t)n, sizeof(double)), *yp = calloc((size_t)n, sizeof(double));
+    int placed = 0;
+    for (int i = 0; i < NCASES; i++) {
+        int qi, vi;
+        unknowns_of(sys, CASES[i].body, &qi, &vi);
+        if (qi < 0 || vi < 0) continue;
+        y[qi] = CASES[i].s;
+        y[vi] = CASES[i].v;
+        yp[qi] = CASES[i].v;
+        yp[vi] = 0.7 * (i + 1);
+        placed++;
+    }
+    CHECK(placed == NCASES);
+    s->contact_events = 0; /* contacts from the state, as when stepped through */
+    double r[64];
+    CHECK(n <= 64 && fl_eval_residual(s, 0.5, y, yp, r) == 0);
+    int nonzero = 0;
+    for (int i = 0; i < n && i < 64; i++) nonzero += r[i] != 0;
+    CHECK(nonzero >= NCASES); /* the states give forces */
+    CHECK(bad_entries(s, y, yp, 250.0, 0) == 0);
+    CHECK(bad_entries(s, y, yp, 250.0, 1) == 0);
+    free(y), free(yp);
+    fl_sim_free(s);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+    return check_done();
+}

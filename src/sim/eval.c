@@ -377,7 +377,7 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
 {
     const fl_system *sys = s->sys;
     int drv0 = sys->njloc - 2 * sys->ndrv;
-    if (!fast) memset(s->jloc, 0, sizeof(double) * (size_t)(sys->njloc ? sys->njloc : 1));
+    if (!fast) memset(s->jloc, 0, sizeof(double) * (size_t)sys->njloc);
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         const fl_fast_jac *fj = &s->fastj[g];

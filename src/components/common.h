@@ -100,7 +100,7 @@ static inline void fl_fast_done(const fl_ectx *x, fl_fast_acc *a)
     if (a->row >= 0) x->res[a->row] = a->val;
 }
 /* The Jacobian of element i: df/ds_rel and df/dv_rel (fl_compliant_out). */
-static inline void fl_fast_jac(double *jl, int i, double dfds, double dfdv)
+static inline void fl_fast_put_jac(double *jl, int i, double dfds, double dfdv)
 {
     jl[2 * i] = dfds;
     jl[2 * i + 1] = dfdv;
@@ -130,7 +130,7 @@ typedef struct fl_fast_out {
         if ((what) == FL_FAST_JAC) {                                                                               \
             for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
                 law((z), (x), i_, (P), &o_);                                                                       \
-                fl_fast_jac((out), i_, o_.dfds, o_.dfdv);                                                          \
+                fl_fast_put_jac((out), i_, o_.dfds, o_.dfdv);                                                      \
             }                                                                                                      \
         } else if ((what) == FL_FAST_FORCE) {                                                                      \
             fl_fast_acc a_ = FL_FAST_ACC;                                                                          \
@@ -174,6 +174,15 @@ typedef struct fl_fast_out {
             FL_FAST_RUN_UNIT(&z_, x, what, out, law, z_.par + z_.pofs[i_]);                                        \
         }                                                                                                          \
     } while (0)
+
+/* fmax(a, b) as C defines it (a NaN argument gives the other one), written
+ * out: GCC calls libm's fmax for every use unless NaNs are ruled out, and
+ * the contacts' depth checks take it twice per element at every output
+ * point. (Of +0 and -0 either may come back, as with fmax.) */
+static inline double fl_fmax(double a, double b)
+{
+    return (a > b || isnan(b)) ? a : b;
+}
 
 static inline double fl_srel(const fl_ectx *x, const fl_elem *e)
 {

@@ -311,7 +311,7 @@ static double shs_depth(const double *p, double s, double *gap)
 {
     *gap = p[SHS_B];
     if (p[SHS_B] <= SHS_NO_GAP) return 0;
-    return fmax(0, fabs(s) - p[SHS_B] / 2);
+    return fl_fmax(0, fabs(s) - p[SHS_B] / 2);
 }
 
 static void shs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
@@ -579,7 +579,7 @@ static void hs_eval(fl_ectx *x, const fl_elem *e, int n)
 static double hs_depth(const double *p, double xs, double *gap)
 {
     *gap = p[HS_GP] - p[HS_GN];
-    return fmax(0, fmax(xs - p[HS_GP], p[HS_GN] - xs));
+    return fl_fmax(0, fl_fmax(xs - p[HS_GP], p[HS_GN] - xs));
 }
 
 FL_FAST_LAW hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)

@@ -19,6 +19,7 @@
 #include "simrun.h"
 #include "sim/sim.h"
 #include "components/laws.h"
+#include "components/common.h"
 
 #define MTC "Modelica.Mechanics.Translational.Components."
 #define MRC "Modelica.Mechanics.Rotational.Components."
@@ -301,6 +302,10 @@ static void test_compliant_classes(void)
 int main(void)
 {
     test_compliant_classes();
+    /* the depth checks' maximum is C's fmax, NaN arguments included */
+    CHECK(fl_fmax(2, 1) == 2 && fl_fmax(1, 2) == 2 && fl_fmax(-1, -3) == -1);
+    CHECK(fl_fmax(0, NAN) == 0 && fl_fmax(NAN, 1.5) == 1.5 && isnan(fl_fmax(NAN, NAN)));
+    CHECK(fl_fmax(0, INFINITY) == INFINITY && fl_fmax(-INFINITY, 0) == 0);
     test_ensemble_reset();
     fl_diag *d = fl_diag_new();
     fl_model *m = fl_model_load_string(MODEL, "t.mo", NULL, d);

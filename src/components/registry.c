@@ -19,8 +19,14 @@ static const fl_class *const *const families[] = {
 static const fl_class **all;
 static int nall;
 static fl_map by_path; /* full path -> index in all (a big model looks its types up once per component) */
+/* last name segment -> the class a short name means (fl_class_find_short),
+ * or -1 when two of the same rank share it: the API's fl_model_add("Mass")
+ * once per component of a big model, which scanned every class */
+static fl_map by_short;
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int reg_ready;
+
+static int short_rank(const char *path);
 
 static void init_registry(void *unused)
 {
@@ -32,6 +38,14 @@ static void init_registry(void *unused)
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
         for (int i = 0; families[f][i]; i++) all[nall++] = families[f][i];
     for (int i = 0; i < nall; i++) fl_map_put(&by_path, all[i]->path, i);
+    for (int i = 0; i < nall; i++) { /* value: the class, or nall + rank when two of that rank share the name */
+        const char *dot = strrchr(all[i]->path, '.');
+        if (!dot) continue; /* (a path without a package is not a short name of itself) */
+        int v = fl_map_get(&by_short, dot + 1), r = short_rank(all[i]->path);
+        int rv = v < 0 ? -1 : v < nall ? short_rank(all[v]->path) : v - nall;
+        if (r > rv) fl_map_put(&by_short, dot + 1, i);
+        else if (r == rv) fl_map_put(&by_short, dot + 1, nall + r);
+    }
 }
 
 /* What a failed initialisation had built (it runs again on the next call). */
@@ -39,6 +53,7 @@ static void free_registry(void)
 {
     free(all);
     fl_map_free(&by_path);
+    fl_map_free(&by_short);
     all = NULL;
     nall = 0;
 }
@@ -109,6 +124,11 @@ static int short_rank(const char *path)
 const fl_class *fl_class_find_short(const char *name, int *ambiguous)
 {
     ensure();
+    if (!strchr(name, '.')) { /* a last segment: the index */
+        int v = fl_map_get(&by_short, name);
+        if (ambiguous) *ambiguous = v >= nall;
+        return v >= 0 && v < nall ? all[v] : NULL;
+    }
     const fl_class *found = NULL;
     int count = 0, best = -1;
     size_t n = strlen(name);

@@ -16,7 +16,7 @@ typedef struct pctx {
     fl_value *vals; /* per parameter, filled lazily */
     int *state;     /* 0 pending, 1 evaluating, 2 done, 3 failed */
     fl_diag *d;
-    int *warned_start;
+    fl_diag *tmp;   /* a default's own messages (scratch, cleared after each) */
 } pctx;
 
 static int eval_param(pctx *c, int k);
@@ -48,7 +48,7 @@ static int eval_param(pctx *c, int k)
         return 0;
     }
     c->state[k] = 1;
-    fl_diag *tmp = fl_diag_new();
+    fl_diag *tmp = c->tmp;
     int from_start = 0;
     int rc = fl_class_param_text(in->cls, k, 0, param_value, c, &c->vals[k], tmp);
     if (rc == 0) {
@@ -56,7 +56,7 @@ static int eval_param(pctx *c, int k)
         from_start = 1;
     }
     if (rc == 0) {
-        fl_diag_free(tmp);
+        fl_diag_clear(tmp);
         fl_err(c->d, in->loc, "parameter %s.%s has no value: set it, e.g. %s(%s = ...)", in->name, pd->name,
                in->name, pd->name);
         c->state[k] = 3;
@@ -69,7 +69,7 @@ static int eval_param(pctx *c, int k)
     } else if (from_start) {
         fl_warn(c->d, in->loc, "parameter %s.%s has no value; using its start value", in->name, pd->name);
     }
-    fl_diag_free(tmp);
+    fl_diag_clear(tmp);
     /* the class tables write Real defaults as plain numbers */
     if (!rc && pd->type == FL_P_REAL && c->vals[k].kind == V_INT) c->vals[k].kind = V_REAL;
     if (!rc && pd->type == FL_P_MATRIX && c->vals[k].kind == V_ARRAY && c->vals[k].ndims == 1) {
@@ -135,12 +135,19 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
     s->par_fixed = fl_xcalloc((size_t)(npar ? npar : 1), 1);
     FL_VEC(fl_value) arrays = {0};
+    /* the evaluation's scratch, once for all instances (a big model has
+     * hundreds of thousands) */
+    int npmax = 1;
+    for (int i = 0; i < s->ninst; i++) npmax = FL_MAX(npmax, m->insts.v[i].cls->nparams);
+    pctx c = {NULL, fl_xcalloc((size_t)npmax, sizeof(fl_value)), fl_xcalloc((size_t)npmax, sizeof(int)), d,
+              fl_diag_new()};
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
         const fl_class *cls = in->cls;
         int np = cls->nparams;
-        pctx c = {in, fl_xcalloc((size_t)(np ? np : 1), sizeof(fl_value)),
-                  fl_xcalloc((size_t)(np ? np : 1), sizeof(int)), d, NULL};
+        c.in = in;
+        memset(c.vals, 0, sizeof(fl_value) * (size_t)npmax);
+        memset(c.state, 0, sizeof(int) * (size_t)npmax);
         int irc = 0;
         for (int k = 0; k < np; k++)
             if (eval_param(&c, k)) irc = -1;
@@ -195,10 +202,11 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
             }
         }
         for (int k = 0; k < np; k++) fl_value_free(&c.vals[k]);
-        free(c.vals);
-        free(c.state);
         if (irc) rc = -1;
     }
+    free(c.vals);
+    free(c.state);
+    fl_diag_free(c.tmp);
     s->arrays = arrays.v;
     s->narrays = (int)arrays.n;
     /* class checks and derived parameters, now that arrays are in place */

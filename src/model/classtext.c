@@ -3,6 +3,7 @@
  * values in and gets values out (classtext.h). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "classtext.h"
@@ -17,6 +18,15 @@ typedef struct class_exprs {
 static const fl_class **classes; /* the registry's, in its order */
 static class_exprs *exprs;
 static int nclasses;
+/* class -> 1 + its index, open addressing on the pointer: compiling asks
+ * once per default evaluated, of every instance (it scanned the classes) */
+static int *slots;
+static size_t nslots;
+
+static size_t slot_of(const fl_class *c)
+{
+    return ((uintptr_t)c >> 4) * 0x9E3779B97F4A7C15ull >> 40 & (nslots - 1);
+}
 static pthread_mutex_t text_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int text_ready;
 
@@ -47,6 +57,14 @@ static void parse_texts(void *unused)
     exprs = fl_xcalloc((size_t)(n ? n : 1), sizeof *exprs);
     for (int i = 0; i < n; i++) classes[i] = fl_class_at(i);
     nclasses = n;
+    for (nslots = 16; nslots < 2 * (size_t)n; nslots *= 2) {
+    }
+    slots = fl_xcalloc(nslots, sizeof *slots);
+    for (int i = 0; i < n; i++) {
+        size_t h = slot_of(classes[i]);
+        while (slots[h]) h = (h + 1) & (nslots - 1);
+        slots[h] = i + 1;
+    }
     for (int i = 0; i < n; i++) {
         const fl_class *c = classes[i];
         class_exprs *x = &exprs[i];
@@ -78,8 +96,11 @@ static void free_texts(void)
     }
     free(exprs);
     free(classes);
+    free(slots);
     exprs = NULL;
     classes = NULL;
+    slots = NULL;
+    nslots = 0;
     nclasses = 0;
 }
 
@@ -108,8 +129,8 @@ static void ensure(void)
 static const class_exprs *exprs_of(const fl_class *c)
 {
     ensure();
-    for (int i = 0; i < nclasses; i++)
-        if (classes[i] == c) return &exprs[i];
+    for (size_t h = slot_of(c); slots[h]; h = (h + 1) & (nslots - 1))
+        if (classes[slots[h] - 1] == c) return &exprs[slots[h] - 1];
     return NULL; /* a class made from user equations */
 }
 

@@ -36,9 +36,7 @@ static int dense_fill(fl_sim *s, SUNMatrix J, const fl_csc *p, double t, double 
 {
     memset(s->jdata, 0, sizeof(double) * (size_t)p->nnz);
     fl_eval_jacobian_ida(s, t, cj, y, yp, s->jdata);
-    SUNMatZero(J);
-    for (int j = 0; j < p->ncol; j++)
-        for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(J, p->rowind[k], j) = s->jdata[k];
+    fl_dense_from_pattern(J, p, s->jdata);
     return all_finite(s->jdata, p->nnz) ? 0 : 1;
 }
 

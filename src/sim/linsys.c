@@ -38,13 +38,17 @@ typedef struct dense_lu {
     N_Vector x, b;
 } dense_lu;
 
+void fl_dense_from_pattern(SUNMatrix A, const fl_csc *p, const double *v)
+{
+    SUNMatZero(A);
+    for (int j = 0; j < p->ncol; j++)
+        for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(A, p->rowind[k], j) = v[k];
+}
+
 static int dense_factor(fl_linsys *ls)
 {
     dense_lu *d = ls->impl;
-    const fl_csc *p = ls->pat;
-    SUNMatZero(d->A);
-    for (int j = 0; j < p->ncol; j++)
-        for (int k = p->colptr[j]; k < p->colptr[j + 1]; k++) SM_ELEMENT_D(d->A, p->rowind[k], j) = ls->data[k];
+    fl_dense_from_pattern(d->A, ls->pat, ls->data);
     if (SUNLinSolSetup(d->LS, d->A) == 0) return 0;
     /* the LU reports the (1-based) column of the zero pivot */
     return SUNLinSolLastFlag(d->LS) > 0 ? (int)SUNLinSolLastFlag(d->LS) : -1;

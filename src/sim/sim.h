@@ -456,6 +456,9 @@ int fl_linsys_solve(fl_linsys *ls, const double *rhs, double *x);
  * ordering): for a solver that is used again only much later. */
 void fl_linsys_release(fl_linsys *ls);
 void fl_linsys_free(fl_linsys *ls);
+/* The dense matrix A with the values v of pattern p (zero elsewhere): the
+ * dense LU of a linear system and of the integrator (idals.c). */
+void fl_dense_from_pattern(SUNMatrix A, const fl_csc *p, const double *v);
 
 /* consistent.c */
 /* First guesses of the positions in y from the position conditions. */

@@ -114,7 +114,7 @@ typedef struct fl_fast_out {
 } fl_fast_out;
 
 /* A class's fast kernel for FL_FAST_FORCE, FL_FAST_JAC and FL_FAST_ENERGY
- * from its law, law(z, x, i, &o) for element i. A macro, so that each
+ * from its law, law(z, x, i, p, &o) for element i with its parameter row p. A macro, so that each
  * loop calls the law directly and the compiler puts it inline there
  * (FL_FAST_LAW): what a loop does not use is then not computed, and
  * there is no call per element. */

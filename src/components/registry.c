@@ -20,8 +20,9 @@ static const fl_class **all;
 static int nall;
 static fl_map by_path; /* full path -> index in all (a big model looks its types up once per component) */
 /* last name segment -> the class a short name means (fl_class_find_short),
- * or -1 when two of the same rank share it: the API's fl_model_add("Mass")
- * once per component of a big model, which scanned every class */
+ * or nall + rank when two of that rank share it: the API's
+ * fl_model_add("Mass") once per component of a big model, which scanned
+ * every class */
 static fl_map by_short;
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int reg_ready;

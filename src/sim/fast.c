@@ -28,11 +28,11 @@
  * parameter blocks lie far apart, a large model of alike parts has a few
  * rows that stay in cache; a batch whose elements all read one row gets
  * it as fl_fast.upar, which FL_FAST_RUN (common.h) copies into a local
- * array the loop's residual stores cannot alias. A parameter change marks it (fl_sim.fast_stale,
- * fl_params_changed) and fl_fast_ready makes it again: when the run
- * advances (fl_run_advance, before IDA is called: making it allocates,
- * and an allocation failure must not unwind through IDA), or at the first
- * use by a caller outside a run. */
+ * array the loop's residual stores cannot alias. A parameter change marks
+ * the table (fl_sim.fast_stale, fl_params_changed) and fl_fast_ready
+ * makes it again: when the run advances (fl_run_advance, before IDA is
+ * called: making it allocates, and an allocation failure must not unwind
+ * through IDA), or at the first use by a caller outside a run. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

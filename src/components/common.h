@@ -145,6 +145,11 @@ typedef struct fl_fast_out {
                 (out)[2 * i_] = o_.U;                                                                              \
                 (out)[2 * i_ + 1] = o_.loss;                                                                       \
             }                                                                                                      \
+        } else if ((what) == FL_FAST_F) {                                                                          \
+            for (int i_ = 0; i_ < (z)->n; i_++) {                                                                  \
+                law((z), (x), i_, (P), &o_);                                                                       \
+                (out)[i_] = o_.f;                                                                                  \
+            }                                                                                                      \
         }                                                                                                          \
     } while (0)
 /* Each loop runs on a local copy of the batch's view with `unit` a known

@@ -384,7 +384,12 @@ typedef struct fl_fast {
 /* The most parameters a fast kernel reads per element. */
 #define FL_FAST_NPAR_MAX 16
 
-enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN, FL_FAST_ENERGY };
+/* What fast() computes: FORCE adds the forces into the residual rows,
+ * JAC writes df/ds_rel, df/dv_rel of element i at out[2 i], out[2 i + 1],
+ * PEN the depth and gap of a contact there, ENERGY the stored energy and
+ * the power lost there, F the force f of element i at out[i] (a strand:
+ * sim/fast.c adds them into the rows). */
+enum { FL_FAST_FORCE, FL_FAST_JAC, FL_FAST_PEN, FL_FAST_ENERGY, FL_FAST_F };
 
 /* Element callbacks for a class. */
 typedef struct fl_elem_ops {

@@ -28,14 +28,14 @@ static double node_level(const fl_sim *s, int node, int level)
 }
 
 /* Positions, velocities and accelerations of the bodies. The whole
- * system walks its free bodies as structure of arrays (fast.c), then the
- * others. */
-static void body_kinematics(fl_sim *s, const double *y, const double *yp)
+ * system walks its free bodies fb as structure of arrays (fast.c: all of
+ * them, or for the integrator's residual those no strand fuses), then
+ * the others. */
+static void body_kinematics(fl_sim *s, const double *y, const double *yp, const fl_fast_bodies *fb)
 {
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
     if (!sc) {
-        const fl_fast_bodies *fb = &s->fbod;
         for (int i = 0; i < fb->n; i++) {
             int b = fb->b[i], vi = fb->vi[i];
             s->bq[b] = s->qoff[b] + y[fb->qi[i]];
@@ -77,7 +77,7 @@ static void body_kinematics(fl_sim *s, const double *y, const double *yp)
     }
 }
 
-void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
+static void kinematics(fl_sim *s, double t, const double *y, const double *yp, const fl_fast_bodies *fb)
 {
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
@@ -130,7 +130,7 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
         memset(&s->drv[k], 0, sizeof s->drv[k]);
         ir->cls->drv->drive(&in, &s->drv[k]);
     }
-    body_kinematics(s, y, yp);
+    body_kinematics(s, y, yp, fb);
     /* signals from sensors */
     for (int i = 0; i < SC_N(sc, nsg, sys->nsig); i++) {
         int k = SC_AT(sc, sg, i);
@@ -145,6 +145,11 @@ void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
             else s->ddu[k] = v;
         }
     }
+}
+
+void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp)
+{
+    kinematics(s, t, y, yp, &s->fbod);
 }
 
 void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, const double *yp, double *res,
@@ -229,18 +234,26 @@ static void scatter_slots(const fl_sim *s, double *res, int k0, int k1)
  * own rows, which no slot adds to), the extra attachments of wide
  * elements last; with fast, a batch with a fast kernel adds its forces
  * itself (fast.c). */
-static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
+static int residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
 {
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
     if (sc) {
         eval_elements(s, x);
         for (int i = 0; i < sc->nsl; i++) scatter_slots(s, res, sc->sl[i], sc->sl[i] + 1);
-        return;
+        return 1;
     }
     if (fast) fl_fast_ready(s);
+    int finite = 1; /* the rows strands finish */
+    const fl_strand *st = fast ? s->strand : NULL, *st_end = st ? st + s->nstrand : NULL;
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
+        if (st != st_end && st->g0 == g) { /* its batches at once (fast.c) */
+            finite &= fl_strand_forces(s, st, x, x->y, x->yp, res);
+            g = st->g1 - 1;
+            st++;
+            continue;
+        }
         if (fast && s->fast[g].n) {
             eg->ops->fast(&s->fast[g], x, FL_FAST_FORCE, NULL);
             continue;
@@ -249,6 +262,7 @@ static void residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
         scatter_slots(s, res, 2 * eg->first, 2 * (eg->first + eg->n));
     }
     scatter_slots(s, res, 2 * sys->nelem, sys->nslots);
+    return finite;
 }
 
 static int residual(fl_sim *s, double t, const double *y, const double *yp, double *res, int fast)
@@ -256,22 +270,23 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
     const fl_system *sys = s->sys;
     if (s->func_fatal) return -1; /* a function of the equations cannot be evaluated (an endless loop) */
     const fl_scope *sc = s->sc;
+    /* the integrator's residual leaves the bodies that strands fuse to them */
+    const fl_fast_bodies *fb = fast && s->nstrand ? &s->fkeep : &s->fbod;
     fl_ectx x;
-    prepare(s, &x, t, 0, y, yp, res, 0);
+    kinematics(s, t, y, yp, fb);
+    fl_init_ectx(s, &x, t, 0, y, yp, res, 0);
     if (sc)
         for (int k = 0; k < sc->nu; k++) res[sc->u[k]] = 0;
     else
         memset(res, 0, sizeof(double) * (size_t)sys->n);
-    residual_forces(s, &x, res, fast);
+    int finite = residual_forces(s, &x, res, fast);
     for (int ic = 0; ic < SC_N(sc, ncn, sys->ncons); ic++) { /* constraints among three or more flanges */
         const fl_con *c = &sys->cons[SC_AT(sc, cn, ic)];
         double r = c->level == 0 ? c->off : 0;
         for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
         res[sys->elems[c->elem].own + c->row] += r;
     }
-    int finite = 1;
     if (!sc) { /* the free bodies as structure of arrays (fast.c), then the others */
-        const fl_fast_bodies *fb = &s->fbod;
         for (int i = 0; i < fb->n; i++) {
             int qi = fb->qi[i], vi = fb->vi[i];
             res[qi] = yp[qi] - y[vi];

@@ -105,6 +105,8 @@ static void plan_jacobian(fl_sim *s)
     }
 }
 
+static void plan_strands(fl_sim *s);
+
 /* The batches' views and the free bodies' arrays. */
 void fl_fast_plan(fl_sim *s)
 {
@@ -167,6 +169,203 @@ void fl_fast_plan(fl_sim *s)
     for (int r = 0; r < sys->n; r++)
         if (!own[r]) fb->rest[fb->nrest++] = r;
     free(own);
+    plan_strands(s);
+}
+
+/* Whether batch g can be in a strand of n elements from body b0
+ * (fl_strand): a compliant batch with a fast kernel and unit
+ * attachments, element i between bodies b0 + i and b0 + i + 1, adding to
+ * their rows. */
+static int strand_batch(const fl_sim *s, int g, int b0, int n)
+{
+    const fl_system *sys = s->sys;
+    const fl_fast *z = &s->fast[g];
+    if (z->n != n || !z->unit || !(sys->egroups[g].ops->flags & FL_EK_COMPLIANT)) return 0;
+    for (int i = 0; i < n; i++)
+        if (z->body[2 * i] != b0 + i || z->body[2 * i + 1] != b0 + i + 1 ||
+            z->row[2 * i] != sys->bodies[b0 + i].frow || z->row[2 * i + 1] != sys->bodies[b0 + i + 1].frow)
+            return 0;
+    return 1;
+}
+
+/* Whether the strand's bodies are free with evenly spaced unknowns, each
+ * velocity unknown its row (fl_strand: q0, dq, dv). */
+static int strand_bodies(const fl_system *sys, fl_strand *st)
+{
+    const fl_body *bd = &sys->bodies[st->b0];
+    st->q0 = bd[0].qi;
+    st->dv = bd[0].vi - bd[0].qi;
+    st->dq = bd[1].qi - bd[0].qi;
+    for (int j = 0; j <= st->n; j++)
+        if (bd[j].kind != B_FREE || bd[j].qi != st->q0 + j * st->dq || bd[j].vi != bd[j].qi + st->dv ||
+            bd[j].frow != bd[j].vi)
+            return 0;
+    return st->dq != 0 && st->dv != 0;
+}
+
+/* Who touches each body in the integrator's residual: -1 nobody, k only
+ * strand k, -2 anything else (an element outside the strands, a
+ * signal, a constraint, or two strands). */
+static int *body_owners(const fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    int *own = fl_xmalloc(sizeof(int) * (size_t)(sys->nbodies ? sys->nbodies : 1));
+    int *el = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1)); /* strand of each element, -2 none */
+    for (int b = 0; b < sys->nbodies; b++) own[b] = -1;
+    for (int e = 0; e < sys->nelem; e++) el[e] = -2;
+    for (int k = 0; k < s->nstrand; k++)
+        for (int g = s->strand[k].g0; g < s->strand[k].g1; g++)
+            for (int e = sys->egroups[g].first; e < sys->egroups[g].first + sys->egroups[g].n; e++) el[e] = k;
+    for (int k = 0; k < sys->nslots; k++) {
+        int b = sys->att_body[k], o = k < 2 * sys->nelem ? el[k / 2] : -2;
+        if (b >= 0) own[b] = own[b] == -1 || own[b] == o ? o : -2;
+    }
+    for (int k = 0; k < sys->nsig; k++)
+        for (int j = 0; j < 2 && sys->sigs[k].kind == SIG_KIN; j++)
+            if (sys->sigs[k].node[j] >= 0 && sys->nodes[sys->sigs[k].node[j]].body >= 0)
+                own[sys->nodes[sys->sigs[k].node[j]].body] = -2;
+    for (int c = 0; c < sys->ncons; c++)
+        for (int i = 0; i < sys->cons[c].n; i++) {
+            int nd = sys->con_node[sys->cons[c].k0 + i];
+            if (nd >= 0 && sys->nodes[nd].body >= 0) own[sys->nodes[nd].body] = -2;
+        }
+    for (int d = 0; d < sys->ndrv; d++)
+        if (sys->drvs[d].body >= 0) own[sys->drvs[d].body] = -2;
+    free(el);
+    return own;
+}
+
+/* The strands, each body's fusion, and the free bodies left to the
+ * residual's body passes (fl_sim.fkeep). */
+static void plan_strands(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    int ng = sys->negroups;
+    s->strand = fl_xcalloc((size_t)(ng ? ng : 1), sizeof(fl_strand));
+    for (int g = 0; g < ng; g++) {
+        const fl_fast *z = &s->fast[g];
+        fl_strand c = {.g0 = g, .n = z->n, .b0 = z->n ? z->body[0] : -1};
+        if (c.b0 < 0 || !strand_batch(s, g, c.b0, c.n) || !strand_bodies(sys, &c)) continue;
+        for (c.g1 = g + 1; c.g1 < ng && c.g1 - c.g0 < FL_STRAND_MAXB && strand_batch(s, c.g1, c.b0, c.n);) c.g1++;
+        s->strand[s->nstrand++] = c;
+        g = c.g1 - 1;
+    }
+    if (!s->nstrand) {
+        free(s->strand);
+        s->strand = NULL;
+        return;
+    }
+    int *own = body_owners(s);
+    for (int k = 0; k < s->nstrand; k++) {
+        fl_strand *st = &s->strand[k];
+        st->fused = fl_xmalloc((size_t)st->n + 1);
+        st->mass = fl_xmalloc(sizeof(double) * ((size_t)st->n + 1));
+        for (int j = 0; j <= st->n; j++) {
+            st->fused[j] = own[st->b0 + j] == k;
+            st->mass[j] = sys->bodies[st->b0 + j].mass;
+        }
+    }
+    const fl_fast_bodies *fb = &s->fbod;
+    fl_fast_bodies *kb = &s->fkeep;
+    size_t nb = (size_t)(fb->n ? fb->n : 1);
+    kb->b = fl_xmalloc(sizeof(int) * nb);
+    kb->qi = fl_xmalloc(sizeof(int) * nb);
+    kb->vi = fl_xmalloc(sizeof(int) * nb);
+    kb->mass = fl_xmalloc(sizeof(double) * nb);
+    for (int i = 0; i < fb->n; i++) {
+        int b = fb->b[i], k = own[b];
+        if (k >= 0 && s->strand[k].fused[b - s->strand[k].b0]) continue;
+        kb->b[kb->n] = b;
+        kb->qi[kb->n] = fb->qi[i];
+        kb->vi[kb->n] = fb->vi[i];
+        kb->mass[kb->n++] = fb->mass[i];
+    }
+    free(own);
+    s->strand_ident = fl_xmalloc(sizeof(int) * 2 * FL_STRAND_BLOCK);
+    for (int i = 0; i < FL_STRAND_BLOCK; i++) {
+        s->strand_ident[2 * i] = i;
+        s->strand_ident[2 * i + 1] = i + 1;
+    }
+}
+
+/* Body j of strand st with the row v its elements gave: stored, or, if
+ * fused, finished with its body terms (as eval.c's residual finishes the
+ * other free bodies' rows). Adds x - x of each finished value to *bad: 0
+ * for a finite x, NaN otherwise. */
+static inline void strand_row(const fl_strand *st, int j, double v, const double *y, const double *yp, double *res,
+                              double *bad)
+{
+    int q = st->q0 + j * st->dq, r = q + st->dv;
+    if (!st->fused[j]) {
+        res[r] = v;
+        return;
+    }
+    double a = yp[q] - y[r], b = v + st->mass[j] * yp[r];
+    res[q] = a;
+    res[r] = b;
+    *bad += (a - a) + (b - b);
+}
+
+/* The rows of the block's bodies i0 .. i0 + m - 1 from the forces f of
+ * its nb batches: body i gets, batch after batch, +f of element i - 1
+ * (its attachment 1), then -f of element i (its attachment 0). prev
+ * holds each batch's force of element i0 - 1. With nb a constant (the
+ * callers' switch), the loop over the batches unrolls. */
+static inline __attribute__((always_inline)) void strand_rows(const fl_strand *st, int i0, int m, int nb,
+                                                              double (*f)[FL_STRAND_BLOCK], double *prev, const double *y,
+                                                              const double *yp, double *res, double *bad)
+{
+    for (int j = 0; j < m; j++) {
+        int i = i0 + j;
+        double v = res[st->q0 + i * st->dq + st->dv];
+        for (int k = 0; k < nb; k++) {
+            if (i > 0) v += prev[k];
+            v += -f[k][j];
+            prev[k] = f[k][j];
+        }
+        strand_row(st, i, v, y, yp, res, bad);
+    }
+}
+
+int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x, const double *y, const double *yp, double *res)
+{
+    const fl_system *sys = s->sys;
+    int nb = st->g1 - st->g0;
+    double sl[FL_STRAND_BLOCK + 1], vl[FL_STRAND_BLOCK + 1], f[FL_STRAND_MAXB][FL_STRAND_BLOCK], prev[FL_STRAND_MAXB];
+    double bad = 0;
+    const double *qoff = s->qoff + st->b0;
+    fl_ectx xb = *x; /* the block's bodies in sl, vl: body j of the block is element j's attachment 0 */
+    xb.bq = sl;
+    xb.bv = vl;
+    for (int i0 = 0; i0 < st->n; i0 += FL_STRAND_BLOCK) {
+        int m = st->n - i0 < FL_STRAND_BLOCK ? st->n - i0 : FL_STRAND_BLOCK;
+        for (int j = 0; j <= m; j++) { /* as the kinematics computes bq, bv */
+            int q = st->q0 + (i0 + j) * st->dq;
+            sl[j] = qoff[i0 + j] + y[q];
+            vl[j] = y[q + st->dv];
+        }
+        for (int k = 0; k < nb; k++) {
+            int g = st->g0 + k;
+            fl_fast zb = s->fast[g];
+            zb.n = m;
+            zb.body = s->strand_ident;
+            zb.pofs += i0;
+            zb.mode0 += i0 * zb.nmodes;
+            zb.rs0 += i0 * zb.nreal;
+            sys->egroups[g].ops->fast(&zb, &xb, FL_FAST_F, f[k]);
+        }
+        switch (nb) {
+        case 1: strand_rows(st, i0, m, 1, f, prev, y, yp, res, &bad); break;
+        case 2: strand_rows(st, i0, m, 2, f, prev, y, yp, res, &bad); break;
+        case 3: strand_rows(st, i0, m, 3, f, prev, y, yp, res, &bad); break;
+        default: strand_rows(st, i0, m, 4, f, prev, y, yp, res, &bad); break;
+        }
+        _Static_assert(FL_STRAND_MAXB == 4, "the switch above has a case per strand width");
+    }
+    double v = res[st->q0 + st->n * st->dq + st->dv];
+    for (int k = 0; k < nb; k++) v += prev[k];
+    strand_row(st, st->n, v, y, yp, res, &bad);
+    return bad == 0;
 }
 
 static void pack(fl_sim *s)
@@ -239,4 +438,19 @@ void fl_fast_plan_free(fl_sim *s)
     free(fb->rest);
     free(fb->mlq);
     memset(fb, 0, sizeof *fb);
+    for (int k = 0; k < s->nstrand; k++) {
+        free(s->strand[k].fused);
+        free(s->strand[k].mass);
+    }
+    free(s->strand);
+    s->strand = NULL;
+    s->nstrand = 0;
+    fb = &s->fkeep;
+    free(fb->b);
+    free(fb->qi);
+    free(fb->vi);
+    free(fb->mass);
+    memset(fb, 0, sizeof *fb);
+    free(s->strand_ident);
+    s->strand_ident = NULL;
 }

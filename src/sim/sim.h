@@ -130,6 +130,27 @@ typedef struct fl_fast_bodies {
     double *mass;
 } fl_fast_bodies;
 
+/* A strand (fast.c): consecutive batches g0 .. g1-1 of compliant classes
+ * with a fast kernel and n elements each, element i of every one of them
+ * between free bodies b0 + i (attachment 0) and b0 + i + 1 (attachment
+ * 1), with ratio 1 and offset 0 (a chain of alike parts). Body b0 + j has
+ * its position unknown at y[q0 + j dq] and its velocity unknown, which is
+ * its residual row, at y[q0 + j dq + dv]. The integrator's residual walks
+ * a strand a block of elements at a time: the positions and velocities
+ * of the block's bodies from y, the forces of each batch's block into a
+ * buffer, then each body's row. A body no element outside the strand, no
+ * signal and no constraint reads or adds to is fused (fused[j]): the
+ * strand alone gives its kinematics and its row, body term included
+ * (mass[j]), and the residual's body passes skip it (fl_sim.fkeep). */
+typedef struct fl_strand {
+    int g0, g1, n, b0, q0, dq, dv;
+    unsigned char *fused;
+    double *mass;
+} fl_strand;
+/* Elements a strand evaluates per block, and the most batches it has. */
+#define FL_STRAND_BLOCK 256
+#define FL_STRAND_MAXB 4
+
 struct fl_sim {
     const fl_system *sys;
     /* Evaluation restricted to one independent group (NULL: the whole
@@ -205,6 +226,14 @@ struct fl_sim {
     fl_fast *fast;
     fl_fast_jac *fastj;
     fl_fast_bodies fbod;
+    /* strands (fast.c), in batch order; the free bodies none of them
+     * fuses (n, b, qi, vi, mass as in fbod; the integrator's residual
+     * walks these, the fused ones in their strands); ident: 0, 1, 1, 2,
+     * ..., the bodies of a block's elements in its local arrays */
+    fl_strand *strand;
+    int nstrand;
+    fl_fast_bodies fkeep;
+    int *strand_ident;
     int *fast_pofs;
     double *fast_tab;
     int fast_stale;
@@ -267,6 +296,12 @@ void fl_fast_plan_free(fl_sim *s);
 /* The table of the kernels' parameters, made again from s->par if a
  * parameter changed since (fast_stale). */
 void fl_fast_ready(fl_sim *s);
+/* The forces of strand st added into res at (y, yp), with x prepared for
+ * the integrator's residual: the rows of its bodies get the additions the
+ * batches would give them one after another, in the same order; the fused
+ * bodies' rows are finished (body terms). Returns 0 if a finished row is
+ * not finite, else 1. */
+int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x, const double *y, const double *yp, double *res);
 
 /* eval.c */
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);

@@ -299,8 +299,116 @@ static void test_compliant_classes(void)
     CHECK(nfast >= 5);
 }
 
+/* A chain of n bodies, elements of the classes cls[0 .. nc) with the
+ * modifiers mod[k] between each two neighbours (the element's two ports
+ * pa[k] and pb[k]), as Modelica text; extra: more declarations and
+ * equations. */
+static char *chain_text(const char *body, int n, const char *const *cls, const char *const *mod, const char *const *pa,
+                        const char *const *pb, int nc, const char *extra_decl, const char *extra_eq)
+{
+    size_t cap = 4096 + (size_t)n * (size_t)(nc + 1) * 200, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "model C\n");
+    for (int i = 1; i <= n; i++) {
+        len += (size_t)snprintf(t + len, cap - len, "  %s b%d(m=%g);\n", body, i, 0.5 + 0.001 * i);
+        for (int k = 0; k < nc && i < n; k++)
+            len += (size_t)snprintf(t + len, cap - len, "  %s e%d_%d%s;\n", cls[k], k, i, mod[k]);
+    }
+    len += (size_t)snprintf(t + len, cap - len, "%sequation\n%s", extra_decl, extra_eq);
+    for (int i = 1; i < n; i++)
+        for (int k = 0; k < nc; k++)
+            len += (size_t)snprintf(t + len, cap - len, "  connect(b%d.flange_b, e%d_%d.%s);\n  connect(e%d_%d.%s, b%d.flange_a);\n", i, k,
+                                    i, pa[k], k, i, pb[k], i + 1);
+    snprintf(t + len, cap - len, "end C;\n");
+    return t;
+}
+
+/* Strands (fast.c): chains of alike parts whose batches the integrator's
+ * residual walks a block of elements at a time, the bodies no one else
+ * touches finished there; bit for bit the residual of the general
+ * evaluation, over several blocks, with bodies that are not fused (a
+ * force on the first, a damper to the ground on one in the middle), and with more
+ * batches than a strand holds (two strands on the same bodies: none
+ * fused). */
+static void test_strands(void)
+{
+    static const char *const cls[] = {
+        MTC "SpringDamper", "Flange.Components.HardStop", MTC "ElastoGap", MTC "Spring", MTC "Damper",
+        "Flange.Components.SymmetricHardStop",
+    };
+    static const char *const mod[] = {
+        "(c=1e3, d=2, s_rel0=0.1)",
+        "(upper_bnd=0.02, lower_bnd=-0.03, stiff_up=1e5, stiff_low=2e5, D_up=30, D_low=40)",
+        "(c=1e4, d=5, s_rel0=0.01)",
+        "(c=300, s_rel0=0.05)",
+        "(d=0.7)",
+        "(b=0.004, c=5e3, d=2)",
+    };
+    static const char *const pa[] = {"flange_a", "C", "flange_a", "flange_a", "flange_a", "flange_a"};
+    static const char *const pb[] = {"flange_b", "R", "flange_b", "flange_b", "flange_b", "flange_b"};
+    struct {
+        int n, nc;
+        const char *extra_decl, *extra_eq;
+        int nstrand, nbatch, nfused;
+    } cases[] = {
+        /* 599 elements per batch: three blocks; b1 pushed, b300 damped to the ground */
+        {600, 2,
+         "  Modelica.Mechanics.Translational.Sources.ConstantForce push(f_constant=5);\n"
+         "  " MTC "Fixed fx;\n  " MTC "Damper dg(d=1);\n",
+         "  connect(push.flange, b1.flange_a);\n  connect(fx.flange, dg.flange_a);\n  connect(dg.flange_b, b300.flange_b);\n",
+         1, 2, 598},
+        /* six classes: a strand of four, then one of two on the same bodies */
+        {40, 6, "", "", 2, 4, 0},
+        /* one batch, every body fused, a block and a bit */
+        {258, 1, "", "", 1, 1, 258},
+    };
+    for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
+        char *text = chain_text(MTC "Mass", cases[c].n, cls, mod, pa, pb, cases[c].nc, cases[c].extra_decl,
+                                cases[c].extra_eq);
+        fl_diag *d = fl_diag_new();
+        fl_model *m = fl_model_load_string(text, "c.mo", NULL, d);
+        fl_system *sys = m ? fl_compile(m, d) : NULL;
+        fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+        CHECK(s != NULL);
+        if (s) {
+            int nfused = 0;
+            for (int k = 0; k < s->nstrand; k++)
+                for (int j = 0; j <= s->strand[k].n; j++) nfused += s->strand[k].fused[j];
+            CHECK(s->nstrand == cases[c].nstrand);
+            CHECK(s->nstrand > 0 && s->strand[0].g1 - s->strand[0].g0 == cases[c].nbatch);
+            CHECK(s->nstrand > 0 && s->strand[0].n == cases[c].n - 1);
+            CHECK(nfused == cases[c].nfused);
+            CHECK(s->fkeep.n == s->fbod.n - nfused);
+            if (s->nstrand != cases[c].nstrand || nfused != cases[c].nfused)
+                fprintf(stderr, "case %d: %d strands, %d fused\n", c, s->nstrand, nfused);
+            s->contact_events = 0;
+            compare(s, 11u + (unsigned)c, 40, 0.05);
+            s->contact_events = 1;
+            compare(s, 21u + (unsigned)c, 40, 0.05);
+        }
+        if (s && s->nstrand) { /* the last body's row not finite (fused in the first and third case): both say so */
+            int n = sys->n, last = s->strand[0].q0 + s->strand[0].n * s->strand[0].dq;
+            double *y = calloc((size_t)n, sizeof(double)), *yp = calloc((size_t)n, sizeof(double));
+            double *r = calloc((size_t)n, sizeof(double));
+            yp[last + s->strand[0].dv] = NAN;
+            CHECK(fl_eval_residual(s, 0.5, y, yp, r) != 0);
+            CHECK(fl_eval_residual_ida(s, 0.5, y, yp, r) != 0);
+            yp[last + s->strand[0].dv] = 0;
+            CHECK(fl_eval_residual_ida(s, 0.5, y, yp, r) == 0);
+            free(y), free(yp), free(r);
+        }
+        fl_sim_free(s);
+        fl_system_free(sys);
+        fl_model_free(m);
+        fl_diag_free(d);
+        free(text);
+    }
+}
+
 int main(void)
 {
+    test_strands();
     test_compliant_classes();
     /* the depth checks' maximum is C's fmax, NaN arguments included */
     CHECK(fl_fmax(2, 1) == 2 && fl_fmax(1, 2) == 2 && fl_fmax(-1, -3) == -1);

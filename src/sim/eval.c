@@ -3,6 +3,7 @@
  * updates, and all output variables (including the forces inside rigid
  * bodies and the reactions of grounds and motion sources). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,8 +380,27 @@ static void scatter_alike(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
 {
     const double *jl = s->jloc + fj->jbase;
     const fl_jentry *e = s->sys->jent + fj->j0;
-    int m = fj->m, n = m ? (fj->j1 - fj->j0) / m : 0;
-    for (int i = 0; i < n; i++, jl += 2)
+    int m = fj->m, n = m ? (fj->j1 - fj->j0) / m : 0, i = 0;
+    for (; i < fj->a; i++, jl += 2) /* before the pattern: through the entries */
+        for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
+    if (m == 8 && fj->step && i < fj->b) {
+        /* the pattern moving by one step per element (a chain's eight
+         * entries), its rule in locals, which the stores cannot change */
+        int off[8];
+        double mu[8];
+        unsigned char dv[8];
+        for (int t = 0; t < 8; t++) {
+            off[t] = fj->sbase[t];
+            mu[t] = fj->mult[t];
+            dv[t] = fj->dv[t];
+        }
+        double *p = jdata + (ptrdiff_t)i * fj->step;
+        for (; i < fj->b; i++, jl += 2, p += fj->step)
+            for (int t = 0; t < 8; t++) p[off[t]] += jl[dv[t]] * mu[t];
+    }
+    for (; i < fj->b; i++, jl += 2) /* the pattern: slots and multipliers by its rule */
+        for (int t = 0; t < m; t++) jdata[fj->sbase[t] + i * fj->sstep[t]] += jl[fj->dv[t]] * fj->mult[t];
+    for (e = s->sys->jent + fj->j0 + i * m; i < n; i++, jl += 2) /* after it */
         for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
 }
 

@@ -59,6 +59,40 @@ static int same_entries(const fl_system *sys, fl_fast_jac *fj, int n)
     return 1;
 }
 
+/* Whether the t-th entry of element i of batch g's run has slot sbase[t]
+ * + i sstep[t] and multiplier mult[t] for every t (fl_fast_jac.a). */
+static int entries_affine(const fl_system *sys, const fl_fast_jac *fj, int i)
+{
+    for (int t = 0; t < fj->m; t++) {
+        const fl_jentry *e = &sys->jent[fj->j0 + i * fj->m + t];
+        if (e->slot != fj->sbase[t] + i * fj->sstep[t] || memcmp(&e->mult, &fj->mult[t], sizeof(double)) != 0) return 0;
+    }
+    return 1;
+}
+
+/* Where batch g's run of alike entries repeats its pattern
+ * (fl_fast_jac.a, b): the slots and multipliers of elements 1 and 2 give
+ * the rule, which the first and the last element (a chain's ends) may
+ * break; none (a = b = 0) if another element does. */
+static void affine_range(const fl_system *sys, fl_fast_jac *fj, int n)
+{
+    fj->a = fj->b = 0;
+    if (fj->m <= 0 || n < 4) return;
+    for (int t = 0; t < fj->m; t++) {
+        const fl_jentry *e1 = &sys->jent[fj->j0 + fj->m + t], *e2 = &sys->jent[fj->j0 + 2 * fj->m + t];
+        fj->sstep[t] = e2->slot - e1->slot;
+        fj->sbase[t] = e1->slot - fj->sstep[t];
+        fj->mult[t] = e1->mult;
+    }
+    for (int i = 1; i < n - 1; i++)
+        if (!entries_affine(sys, fj, i)) return;
+    fj->a = entries_affine(sys, fj, 0) ? 0 : 1;
+    fj->b = entries_affine(sys, fj, n - 1) ? n : n - 1;
+    fj->step = fj->sstep[0];
+    for (int t = 1; t < fj->m; t++)
+        if (fj->sstep[t] != fj->step) fj->step = 0;
+}
+
 /* Which batches' Jacobians their fast kernels give: those of compliant
  * classes (FL_EK_COMPLIANT), whose elements keep df/ds_rel, df/dv_rel at
  * jloc[jofs], jloc[jofs + 1] as the kernel writes them (jbase + 2 i for
@@ -102,6 +136,7 @@ static void plan_jacobian(fl_sim *s)
         fl_fast_jac *fj = &s->fastj[g];
         if (broken || !fj->ok || fj->j0 < 0 || !same_entries(sys, fj, sys->egroups[g].n)) fj->m = -1;
         if (fj->m < 0) fj->j0 = fj->j1 = -1;
+        affine_range(sys, fj, sys->egroups[g].n);
     }
 }
 

@@ -112,10 +112,16 @@ typedef struct fl_grun {
  * kernel gives them (ok: a compliant class), and the run of entries
  * jent[j0, j1) that read them: when every element has m of them alike
  * (the t-th reading value dv[t] of its two, none with cj), m >= 0, else
- * -1 (fast.c). */
+ * -1 (fast.c). For elements a <= i < b, the t-th entry of element i
+ * has the multiplier mult[t] and goes to matrix slot sbase[t] + i
+ * sstep[t] (a chain of alike parts: the pattern repeats, but for the
+ * ends), so the scatter reads neither; a = b = 0: each entry's slot and
+ * multiplier are read. */
 typedef struct fl_fast_jac {
-    int ok, jbase, jend, j0, j1, m;
+    int ok, jbase, jend, j0, j1, m, a, b;
     unsigned char dv[8];
+    int sbase[8], sstep[8], step; /* step: every sstep[t] if they are equal, else 0 */
+    double mult[8];
 } fl_fast_jac;
 
 /* The bodies of the whole system for the kinematics and the residual

@@ -329,7 +329,8 @@ static char *chain_text(const char *body, int n, const char *const *cls, const c
  * evaluation, over several blocks, with bodies that are not fused (a
  * force on the first, a damper to the ground on one in the middle), and with more
  * batches than a strand holds (two strands on the same bodies: none
- * fused). */
+ * fused). Their Jacobians, whose entries repeat one pattern of matrix
+ * slots from element to element but at the chain's ends, likewise. */
 static void test_strands(void)
 {
     static const char *const cls[] = {
@@ -380,6 +381,11 @@ static void test_strands(void)
             CHECK(s->nstrand > 0 && s->strand[0].n == cases[c].n - 1);
             CHECK(nfused == cases[c].nfused);
             CHECK(s->fkeep.n == s->fbod.n - nfused);
+            /* a chain's Jacobian entries repeat their pattern but at its ends:
+             * scattered by rule (fl_fast_jac.a, b), not entry by entry */
+            for (int k = 0; k < s->nstrand; k++)
+                for (int g = s->strand[k].g0; g < s->strand[k].g1; g++)
+                    CHECK(s->fastj[g].m > 0 && s->fastj[g].a <= 1 && s->fastj[g].b >= s->strand[k].n - 1);
             if (s->nstrand != cases[c].nstrand || nfused != cases[c].nfused)
                 fprintf(stderr, "case %d: %d strands, %d fused\n", c, s->nstrand, nfused);
             s->contact_events = 0;

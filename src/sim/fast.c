@@ -142,6 +142,27 @@ static void plan_jacobian(fl_sim *s)
 
 static void plan_strands(fl_sim *s);
 
+/* Room for n free bodies in fb's arrays (b, qi, vi, mass). */
+static void bodies_alloc(fl_fast_bodies *fb, size_t n)
+{
+    fb->b = fl_xmalloc(sizeof(int) * n);
+    fb->qi = fl_xmalloc(sizeof(int) * n);
+    fb->vi = fl_xmalloc(sizeof(int) * n);
+    fb->mass = fl_xmalloc(sizeof(double) * n);
+}
+
+static void bodies_free(fl_fast_bodies *fb)
+{
+    free(fb->b);
+    free(fb->qi);
+    free(fb->vi);
+    free(fb->mass);
+    free(fb->other);
+    free(fb->rest);
+    free(fb->mlq);
+    memset(fb, 0, sizeof *fb);
+}
+
 /* The batches' views and the free bodies' arrays. */
 void fl_fast_plan(fl_sim *s)
 {
@@ -179,10 +200,7 @@ void fl_fast_plan(fl_sim *s)
     plan_jacobian(s);
     fl_fast_bodies *fb = &s->fbod;
     size_t nb = (size_t)(sys->nbodies ? sys->nbodies : 1);
-    fb->b = fl_xmalloc(sizeof(int) * nb);
-    fb->qi = fl_xmalloc(sizeof(int) * nb);
-    fb->vi = fl_xmalloc(sizeof(int) * nb);
-    fb->mass = fl_xmalloc(sizeof(double) * nb);
+    bodies_alloc(fb, nb);
     fb->other = fl_xmalloc(sizeof(int) * nb);
     fb->mlq = fl_xmalloc(sizeof(int) * nb);
     for (int b = 0; b < sys->nbodies; b++) {
@@ -302,11 +320,7 @@ static void plan_strands(fl_sim *s)
     }
     const fl_fast_bodies *fb = &s->fbod;
     fl_fast_bodies *kb = &s->fkeep;
-    size_t nb = (size_t)(fb->n ? fb->n : 1);
-    kb->b = fl_xmalloc(sizeof(int) * nb);
-    kb->qi = fl_xmalloc(sizeof(int) * nb);
-    kb->vi = fl_xmalloc(sizeof(int) * nb);
-    kb->mass = fl_xmalloc(sizeof(double) * nb);
+    bodies_alloc(kb, (size_t)(fb->n ? fb->n : 1));
     for (int i = 0; i < fb->n; i++) {
         int b = fb->b[i], k = own[b];
         if (k >= 0 && s->strand[k].fused[b - s->strand[k].b0]) continue;
@@ -346,9 +360,13 @@ static inline void strand_row(const fl_strand *st, int j, double v, const double
  * (its attachment 1), then -f of element i (its attachment 0). prev
  * holds each batch's force of element i0 - 1. With nb a constant (the
  * callers' switch), the loop over the batches unrolls. */
-static inline __attribute__((always_inline)) void strand_rows(const fl_strand *st, int i0, int m, int nb,
-                                                              double (*f)[FL_STRAND_BLOCK], double *prev, const double *y,
-                                                              const double *yp, double *res, double *bad)
+#if defined(__GNUC__)
+#define STRAND_INLINE static inline __attribute__((always_inline)) void
+#else
+#define STRAND_INLINE static inline void
+#endif
+STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f)[FL_STRAND_BLOCK], double *prev,
+                          const double *y, const double *yp, double *res, double *bad)
 {
     for (int j = 0; j < m; j++) {
         int i = i0 + j;
@@ -464,15 +482,8 @@ void fl_fast_plan_free(fl_sim *s)
     s->fastj = NULL;
     s->fast_pofs = NULL;
     s->fast_tab = NULL;
-    fl_fast_bodies *fb = &s->fbod;
-    free(fb->b);
-    free(fb->qi);
-    free(fb->vi);
-    free(fb->mass);
-    free(fb->other);
-    free(fb->rest);
-    free(fb->mlq);
-    memset(fb, 0, sizeof *fb);
+    bodies_free(&s->fbod);
+    bodies_free(&s->fkeep);
     for (int k = 0; k < s->nstrand; k++) {
         free(s->strand[k].fused);
         free(s->strand[k].mass);
@@ -480,12 +491,6 @@ void fl_fast_plan_free(fl_sim *s)
     free(s->strand);
     s->strand = NULL;
     s->nstrand = 0;
-    fb = &s->fkeep;
-    free(fb->b);
-    free(fb->qi);
-    free(fb->vi);
-    free(fb->mass);
-    memset(fb, 0, sizeof *fb);
     free(s->strand_ident);
     s->strand_ident = NULL;
 }

@@ -299,6 +299,17 @@ static void test_compliant_classes(void)
     CHECK(nfast >= 5);
 }
 
+/* The model text compiled into a simulation (NULL, the messages
+ * printed, if that fails); *m and *sys to free with it. */
+static fl_sim *sim_of(const char *text, const char *file, fl_model **m, fl_system **sys, fl_diag *d)
+{
+    *m = fl_model_load_string(text, file, NULL, d);
+    *sys = *m ? fl_compile(*m, d) : NULL;
+    fl_sim *s = *sys ? fl_sim_new(*sys, d) : NULL;
+    for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    return s;
+}
+
 /* A chain of n bodies, elements of the classes cls[0 .. nc) with the
  * modifiers mod[k] between each two neighbours (the element's two ports
  * pa[k] and pb[k]), as Modelica text; extra: more declarations and
@@ -367,10 +378,9 @@ static void test_strands(void)
         char *text = chain_text(MTC "Mass", cases[c].n, cls, mod, pa, pb, cases[c].nc, cases[c].extra_decl,
                                 cases[c].extra_eq);
         fl_diag *d = fl_diag_new();
-        fl_model *m = fl_model_load_string(text, "c.mo", NULL, d);
-        fl_system *sys = m ? fl_compile(m, d) : NULL;
-        fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
-        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+        fl_model *m;
+        fl_system *sys;
+        fl_sim *s = sim_of(text, "c.mo", &m, &sys, d);
         CHECK(s != NULL);
         if (s) {
             int nfused = 0;
@@ -422,10 +432,9 @@ int main(void)
     CHECK(fl_fmax(0, INFINITY) == INFINITY && fl_fmax(-INFINITY, 0) == 0);
     test_ensemble_reset();
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(MODEL, "t.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
-    for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *s = sim_of(MODEL, "t.mo", &m, &sys, d);
     CHECK(s != NULL);
     if (!s) return check_done();
     CHECK(sys->negroups <= 64);

@@ -196,7 +196,7 @@ void fl_system_free(fl_system *s)
     fl_csc_free(&s->jpat);
     fl_csc_free(&s->ipat);
     fl_csc_free(&s->rpat);
-    for (int i = 0; !s->cond_labels && i < s->ncond; i++) free(s->conds[i].label);
+    fl_arena_free(s->cond_text);
     free(s->cond_labels);
     free(s->conds);
     free(s->cond_used);
@@ -214,9 +214,9 @@ void fl_system_free(fl_system *s)
 }
 
 /* The conditions a run reads (see fl_system.conds), in their order, with
- * their labels in one buffer (a label of its own costs a heap block of 32
- * bytes or more for "m12.s"): big models have several conditions per
- * component, mostly start values that nothing fixed. */
+ * their labels in one buffer (the text of all conditions' labels goes):
+ * big models have several conditions per component, mostly start values
+ * that nothing fixed. */
 static void keep_run_conds(fl_system *s)
 {
     int *to = fl_xcalloc((size_t)(s->ncond ? s->ncond : 1), sizeof(int)); /* new index, -1: dropped */
@@ -231,17 +231,15 @@ static void keep_run_conds(fl_system *s)
     char *buf = fl_xmalloc(len ? len : 1), *p = buf;
     for (int k = 0; k < s->ncond; k++) {
         fl_cond c = s->conds[k];
-        if (to[k] < 0) {
-            free(c.label);
-            continue;
-        }
+        if (to[k] < 0) continue;
         size_t l = strlen(c.label) + 1;
         memcpy(p, c.label, l);
-        free(c.label);
         c.label = p;
         p += l;
         s->conds[to[k]] = c;
     }
+    fl_arena_free(s->cond_text);
+    s->cond_text = NULL;
     for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
     s->ncond = n;
     s->cond_labels = buf;

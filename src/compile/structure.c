@@ -1296,6 +1296,14 @@ static int start_prio(const fl_system *s, int inst, int user_start)
     return (user_start ? 0 : 8) + rank;
 }
 
+/* A condition's label in the system's condition text (fl_system.cond_text). */
+static char *cond_label(fl_system *s, const char *a, const char *b, const char *c)
+{
+    const char *parts[3] = {a, b, c};
+    if (!s->cond_text) s->cond_text = fl_arena_new();
+    return fl_arena_cat(s->cond_text, parts, c ? 3 : b ? 2 : 1);
+}
+
 static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
 {
     FL_VEC(fl_cond) conds = {0};
@@ -1320,7 +1328,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.guess = fixed || a->has_start;
         c.prio = start_prio(s, st->inst, a->has_start);
         c.nominal = a->has_nominal ? a->nominal : 0;
-        c.label = fl_xcat(in->name, ".", vd->name, (char *)NULL);
+        c.label = cond_label(s, in->name, ".", vd->name);
         c.loc = fl_system_loc(s, a->loc.file ? a->loc : in->loc);
         FL_VEC_PUSH(conds, c);
     }
@@ -1335,8 +1343,10 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.source = CV_INPUT;
         c.sig = ir->in0 + x->input;
         const fl_domain_names *dn = fl_domain_info(fl_port_domain(&ir->cls->ports[x->pp]));
-        c.label = fl_xsprintf("%s.%s = %s_ref (initial equation)", ir->name, x->level == 0 ? dn->pos : dn->vel,
-                              x->level == 0 ? dn->pos : dn->vel);
+        char *text = fl_xsprintf("%s.%s = %s_ref (initial equation)", ir->name, x->level == 0 ? dn->pos : dn->vel,
+                                 x->level == 0 ? dn->pos : dn->vel);
+        c.label = cond_label(s, text, NULL, NULL);
+        free(text);
         c.loc = ir->loc;
         FL_VEC_PUSH(conds, c);
     }
@@ -1359,7 +1369,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.guess = fixed || a->has_start;
         c.prio = start_prio(s, o->inst, a->has_start);
         c.nominal = a->has_nominal ? a->nominal : 0;
-        c.label = in->name[0] ? fl_xcat(in->name, ".", vd->name, (char *)NULL) : fl_xstrdup(vd->name);
+        c.label = in->name[0] ? cond_label(s, in->name, ".", vd->name) : cond_label(s, vd->name, NULL, NULL);
         fl_loc decl = in->cls->var_locs && in->cls->var_locs[o->var].file ? in->cls->var_locs[o->var] : in->loc;
         fl_loc at = a->loc.file ? a->loc : decl;
         /* a start value in flange's own text: silent, and any message about it at the instance */
@@ -1378,7 +1388,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
             c.source = CV_ELEM;
             c.elem = ir->elem;
             c.row = q;
-            c.label = fl_xstrdup(r->labels && r->labels[q] ? r->labels[q] : "initial equation");
+            c.label = cond_label(s, r->labels && r->labels[q] ? r->labels[q] : "initial equation", NULL, NULL);
             c.loc = ir->loc;
             FL_VEC_PUSH(conds, c);
         }

@@ -343,7 +343,8 @@ struct fl_system {
      * messages of compiling. */
     fl_cond *conds;
     int ncond;
-    char *cond_labels; /* the labels of conds once compiled (one buffer); NULL: each label its own */
+    char *cond_labels; /* the labels of conds once compiled (one buffer); NULL: in cond_text */
+    fl_arena *cond_text; /* the labels of all conditions while compiling (a label's bytes only, no heap block each) */
     int *cond_used; /* conditions in the initialisation system, in order */
     int ncond_used;
     /* condition rows in the init matrix: entries (row, col, coef, is_yp) */

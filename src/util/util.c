@@ -247,11 +247,12 @@ fl_arena *fl_arena_new(void)
     return fl_xcalloc(1, sizeof(fl_arena));
 }
 
-void *fl_arena_alloc(fl_arena *a, size_t n)
+/* n bytes at a multiple of align (a power of two) in a's newest block. */
+static void *arena_take(fl_arena *a, size_t n, size_t align)
 {
-    n = (n + 15) & ~(size_t)15;
     arena_block *b = a->head;
-    if (!b || b->cap - b->used < n) {
+    size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+    if (!b || at > b->cap || b->cap - at < n) {
         /* blocks grow from 256 bytes to 1 MB: small maps stay small */
         size_t cap = b ? (b->cap < (1u << 20) ? 2 * b->cap : b->cap) : 256;
         if (cap < n) cap = n;
@@ -260,10 +261,30 @@ void *fl_arena_alloc(fl_arena *a, size_t n)
         b->used = 0;
         b->cap = cap;
         a->head = b;
+        at = 0;
     }
-    void *p = b->data + b->used;
-    b->used += n;
+    void *p = b->data + at;
+    b->used = at + n;
     return p;
+}
+
+void *fl_arena_alloc(fl_arena *a, size_t n)
+{
+    return arena_take(a, (n + 15) & ~(size_t)15, 16);
+}
+
+char *fl_arena_cat(fl_arena *a, const char *const *parts, int n)
+{
+    size_t len = 0;
+    for (int i = 0; i < n; i++) len += strlen(parts[i]);
+    char *c = arena_take(a, len + 1, 1), *p = c;
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(parts[i]);
+        memcpy(p, parts[i], l);
+        p += l;
+    }
+    *p = '\0';
+    return c;
 }
 
 static void intern_grow(fl_arena *a)

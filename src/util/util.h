@@ -100,6 +100,9 @@ void fl_map_cleanup(void *m); /* fl_map_free for fl_cleanup_push */
 fl_arena *fl_arena_new(void);
 void *fl_arena_alloc(fl_arena *a, size_t n);
 char *fl_arena_strn(fl_arena *a, const char *s, size_t n); /* interned */
+/* The strings parts[0 .. n) joined, a copy of its own (not interned) that
+ * takes only its bytes: many short labels without a heap block each. */
+char *fl_arena_cat(fl_arena *a, const char *const *parts, int n);
 void fl_arena_free(fl_arena *a);
 
 /* Union-find over 0..n-1 (path halving, union by size). */

@@ -310,18 +310,20 @@ static fl_sim *sim_of(const char *text, const char *file, fl_model **m, fl_syste
     return s;
 }
 
-/* A chain of n bodies, elements of the classes cls[0 .. nc) with the
- * modifiers mod[k] between each two neighbours (the element's two ports
- * pa[k] and pb[k]), as Modelica text; extra: more declarations and
- * equations. */
-static char *chain_text(const char *body, int n, const char *const *cls, const char *const *mod, const char *const *pa,
-                        const char *const *pb, int nc, const char *extra_decl, const char *extra_eq)
+/* A chain of n bodies of class body (its mass or inertia the parameter
+ * bpar, a little different for each), elements of the classes
+ * cls[0 .. nc) with the modifiers mod[k] between each two neighbours (the
+ * element's two ports pa[k] and pb[k]), as Modelica text; extra: more
+ * declarations and equations. */
+static char *chain_text(const char *body, const char *bpar, int n, const char *const *cls, const char *const *mod,
+                        const char *const *pa, const char *const *pb, int nc, const char *extra_decl,
+                        const char *extra_eq)
 {
     size_t cap = 4096 + (size_t)n * (size_t)(nc + 1) * 200, len = 0;
     char *t = malloc(cap);
     len += (size_t)snprintf(t + len, cap - len, "model C\n");
     for (int i = 1; i <= n; i++) {
-        len += (size_t)snprintf(t + len, cap - len, "  %s b%d(m=%g);\n", body, i, 0.5 + 0.001 * i);
+        len += (size_t)snprintf(t + len, cap - len, "  %s b%d(%s=%g);\n", body, i, bpar, 0.5 + 0.001 * i);
         for (int k = 0; k < nc && i < n; k++)
             len += (size_t)snprintf(t + len, cap - len, "  %s e%d_%d%s;\n", cls[k], k, i, mod[k]);
     }
@@ -340,7 +342,7 @@ static char *chain_text(const char *body, int n, const char *const *cls, const c
  * evaluation, over several blocks, with bodies that are not fused (a
  * force on the first, a damper to the ground on one in the middle), and with more
  * batches than a strand holds (two strands on the same bodies: none
- * fused). Their Jacobians, whose entries repeat one pattern of matrix
+ * fused), and on the rotational side. Their Jacobians, whose entries repeat one pattern of matrix
  * slots from element to element but at the chain's ends, likewise. */
 static void test_strands(void)
 {
@@ -358,24 +360,35 @@ static void test_strands(void)
     };
     static const char *const pa[] = {"flange_a", "C", "flange_a", "flange_a", "flange_a", "flange_a"};
     static const char *const pb[] = {"flange_b", "R", "flange_b", "flange_b", "flange_b", "flange_b"};
+    /* the rotational side: backlash, hard stop, spring-damper between inertias */
+    static const char *const rcls[] = {MRC "ElastoBacklash", "Flange.Components.RotationalHardStop", MRC "SpringDamper"};
+    static const char *const rmod[] = {"(b=0.05, c=80, d=0.3, phi_rel0=0.01)", "(upper_bnd=0.1, lower_bnd=-0.1)",
+                                       "(c=40, d=0.5)"};
+    static const char *const rpa[] = {"flange_a", "C", "flange_a"}, *const rpb[] = {"flange_b", "R", "flange_b"};
     struct {
         int n, nc;
         const char *extra_decl, *extra_eq;
         int nstrand, nbatch, nfused;
+        int rot;
     } cases[] = {
         /* 599 elements per batch: three blocks; b1 pushed, b300 damped to the ground */
         {600, 2,
          "  Modelica.Mechanics.Translational.Sources.ConstantForce push(f_constant=5);\n"
          "  " MTC "Fixed fx;\n  " MTC "Damper dg(d=1);\n",
          "  connect(push.flange, b1.flange_a);\n  connect(fx.flange, dg.flange_a);\n  connect(dg.flange_b, b300.flange_b);\n",
-         1, 2, 598},
+         1, 2, 598, 0},
         /* six classes: a strand of four, then one of two on the same bodies */
-        {40, 6, "", "", 2, 4, 0},
+        {40, 6, "", "", 2, 4, 0, 0},
         /* one batch, every body fused, a block and a bit */
-        {258, 1, "", "", 1, 1, 258},
+        {258, 1, "", "", 1, 1, 258, 0},
+        /* rotational: three batches, the first inertia driven by a torque */
+        {300, 3, "  Modelica.Mechanics.Rotational.Sources.ConstantTorque tq(tau_constant=2);\n",
+         "  connect(tq.flange, b1.flange_a);\n", 1, 3, 299, 1},
     };
     for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
-        char *text = chain_text(MTC "Mass", cases[c].n, cls, mod, pa, pb, cases[c].nc, cases[c].extra_decl,
+        int rot = cases[c].rot;
+        char *text = chain_text(rot ? MRC "Inertia" : MTC "Mass", rot ? "J" : "m", cases[c].n, rot ? rcls : cls,
+                                rot ? rmod : mod, rot ? rpa : pa, rot ? rpb : pb, cases[c].nc, cases[c].extra_decl,
                                 cases[c].extra_eq);
         fl_diag *d = fl_diag_new();
         fl_model *m;

@@ -943,7 +943,10 @@ fl_uclass *fl_uclass_new(fl_ucls *u, const fl_uclass_desc *desc, const char *nam
     ops->roots = u_roots;
     ops->event = u_event;
     ops->init_modes = u_init_modes;
-    ops->next_time_event = u_next_time_event;
+    /* time events come only from relations and sample(): a class with
+     * neither has none, and is not asked after every step (a chain of ten
+     * thousand user couplers spent 5 % of its run there) */
+    ops->next_time_event = L->nrel || L->nsample ? u_next_time_event : NULL;
     ops->nreal = 2 * L->nrel + 3 * L->ndisc + L->nwcond + 1;
     ops->flags = FL_EK_SOURCE | (L->nsample ? FL_EK_SAMPLE : 0);
     for (size_t s = 0; s < L->stmts.n; s++)

@@ -157,6 +157,21 @@ near(col("n")[-1], 5, 0, "n at the end")
 PY
 else bad "sample: the simulation failed"; cat "$T/sample.err"; fi
 
+# ---- flange check counts the components that may have time events: the
+# sampler, not a decay written as equations (no relation, no sample())
+model decay <<'EOF'
+model Decay
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -x;
+end Decay;
+EOF
+"$FLANGE" check "$T/sample.mo" > "$T/sample.check" 2>&1
+"$FLANGE" check "$T/decay.mo" > "$T/decay.check" 2>&1
+grep -qx "  time events from 1 component" "$T/sample.check" && grep -qx "  time events from 0 components" "$T/decay.check" \
+  && ok "flange check: time events from the sampler, none from an equation without relations" \
+  || { bad "flange check's count of components with time events"; grep "time events" "$T/sample.check" "$T/decay.check"; }
+
 # ---- a time event from `when time >= 0.5`, with reinit: x = t, then t - 0.5
 model timeevent <<'EOF'
 model TimeEvent

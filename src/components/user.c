@@ -199,7 +199,10 @@ static double src_ectx(const fl_uclass *c, const fl_ectx *x, const fl_elem *e, i
     return 0;
 }
 
-/* Load the inputs of program p for elements e[0..n) into reg (batch B). */
+/* Load the inputs of program p for elements e[0..n) into reg (batch B).
+ * The kinds every element reads (its attachments' motion, its parameters)
+ * are looped over with the kind decided once, not once per element: a big
+ * model of user components spends its evaluation here. */
 static void load_ectx(const fl_uclass *c, const fl_sprog *p, double *reg, int B, const fl_ectx *x, const fl_elem *e,
                       int n)
 {
@@ -207,7 +210,23 @@ static void load_ectx(const fl_uclass *c, const fl_sprog *p, double *reg, int B,
     for (int l = 0; l < p->nld; l++) {
         const fl_sload *ld = &p->ld[l];
         double *dst = reg + (size_t)ld->reg * (size_t)B;
-        for (int i = 0; i < n; i++) dst[i] = src_ectx(c, x, &e[i], ld->src, ld->idx);
+        int idx = ld->idx;
+        switch ((fl_usrc)ld->src) {
+        case US_KIN:
+            if (idx % 3 == 0)
+                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 0);
+            else if (idx % 3 == 1)
+                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 1);
+            else
+                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 2);
+            break;
+        case US_PAR:
+            for (int i = 0; i < n; i++) dst[i] = x->par[e[i].pofs + idx];
+            break;
+        default:
+            for (int i = 0; i < n; i++) dst[i] = src_ectx(c, x, &e[i], ld->src, idx);
+            break;
+        }
     }
 }
 

@@ -213,12 +213,7 @@ static void load_ectx(const fl_uclass *c, const fl_sprog *p, double *reg, int B,
         int idx = ld->idx;
         switch ((fl_usrc)ld->src) {
         case US_KIN:
-            if (idx % 3 == 0)
-                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 0);
-            else if (idx % 3 == 1)
-                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 1);
-            else
-                for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, 2);
+            for (int i = 0; i < n; i++) dst[i] = att_level(x, &e[i], idx / 3, idx % 3);
             break;
         case US_PAR:
             for (int i = 0; i < n; i++) dst[i] = x->par[e[i].pofs + idx];

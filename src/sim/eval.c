@@ -272,7 +272,7 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
     if (s->func_fatal) return -1; /* a function of the equations cannot be evaluated (an endless loop) */
     const fl_scope *sc = s->sc;
     /* the integrator's residual leaves the bodies that strands fuse to them */
-    const fl_fast_bodies *fb = fast && s->nstrand ? &s->fkeep : &s->fbod;
+    const fl_fast_bodies *fb = fast && s->fkeep.b ? &s->fkeep : &s->fbod;
     fl_ectx x;
     kinematics(s, t, y, yp, fb);
     fl_init_ectx(s, &x, t, 0, y, yp, res, 0);

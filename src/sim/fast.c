@@ -308,7 +308,7 @@ static void plan_strands(fl_sim *s)
         s->strand = NULL;
         return;
     }
-    int *own = body_owners(s);
+    int *own = body_owners(s), nfused = 0;
     for (int k = 0; k < s->nstrand; k++) {
         fl_strand *st = &s->strand[k];
         st->fused = fl_xmalloc((size_t)st->n + 1);
@@ -316,12 +316,13 @@ static void plan_strands(fl_sim *s)
         for (int j = 0; j <= st->n; j++) {
             st->fused[j] = own[st->b0 + j] == k;
             st->mass[j] = sys->bodies[st->b0 + j].mass;
+            nfused += st->fused[j];
         }
     }
     const fl_fast_bodies *fb = &s->fbod;
     fl_fast_bodies *kb = &s->fkeep;
-    bodies_alloc(kb, (size_t)(fb->n ? fb->n : 1));
-    for (int i = 0; i < fb->n; i++) {
+    if (nfused) bodies_alloc(kb, (size_t)(fb->n ? fb->n : 1)); /* (none fused: the residual keeps fbod) */
+    for (int i = 0; i < fb->n && nfused; i++) {
         int b = fb->b[i], k = own[b];
         if (k >= 0 && s->strand[k].fused[b - s->strand[k].b0]) continue;
         kb->b[kb->n] = b;

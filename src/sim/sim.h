@@ -234,8 +234,9 @@ struct fl_sim {
     fl_fast_bodies fbod;
     /* strands (fast.c), in batch order; the free bodies none of them
      * fuses (n, b, qi, vi, mass as in fbod; the integrator's residual
-     * walks these, the fused ones in their strands); ident: 0, 1, 1, 2,
-     * ..., the bodies of a block's elements in its local arrays */
+     * walks these, the fused ones in their strands; b NULL when no body
+     * is fused: it walks fbod); ident: 0, 1, 1, 2, ..., the bodies of a
+     * block's elements in its local arrays */
     fl_strand *strand;
     int nstrand;
     fl_fast_bodies fkeep;

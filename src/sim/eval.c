@@ -250,7 +250,7 @@ static int residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (st != st_end && st->g0 == g) { /* its batches at once (fast.c) */
-            finite &= fl_strand_forces(s, st, x, x->y, x->yp, res);
+            finite &= fl_strand_forces(s, st, x);
             g = st->g1 - 1;
             st++;
             continue;

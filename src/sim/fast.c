@@ -381,8 +381,10 @@ STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f
     }
 }
 
-int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x, const double *y, const double *yp, double *res)
+int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
 {
+    const double *y = x->y, *yp = x->yp;
+    double *res = x->res;
     const fl_system *sys = s->sys;
     int nb = st->g1 - st->g0;
     double sl[FL_STRAND_BLOCK + 1], vl[FL_STRAND_BLOCK + 1], f[FL_STRAND_MAXB][FL_STRAND_BLOCK], prev[FL_STRAND_MAXB];

@@ -303,12 +303,12 @@ void fl_fast_plan_free(fl_sim *s);
 /* The table of the kernels' parameters, made again from s->par if a
  * parameter changed since (fast_stale). */
 void fl_fast_ready(fl_sim *s);
-/* The forces of strand st added into res at (y, yp), with x prepared for
- * the integrator's residual: the rows of its bodies get the additions the
+/* The forces of strand st added into x->res at (x->y, x->yp), with x
+ * prepared for the integrator's residual: the rows of its bodies get the additions the
  * batches would give them one after another, in the same order; the fused
  * bodies' rows are finished (body terms). Returns 0 if a finished row is
  * not finite, else 1. */
-int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x, const double *y, const double *yp, double *res);
+int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x);
 
 /* eval.c */
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);

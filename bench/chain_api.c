@@ -19,17 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <malloc.h>
-#include <time.h>
 
 #include "flange.h"
 #include "chain_model.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "clock.h"
 
 /* a line of /proc/self/status in KB: "VmHWM:" (peak) or "VmRSS:" (now) */
 static long status_kb(const char *key)
@@ -92,17 +85,17 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--run-peak") == 0) run_peak = 1;
     }
     fl_diag *d = fl_diag_new();
-    double t0 = now();
+    double t0 = bench_now();
     char a[64];
     fl_model *m = chain_model(n, d);
-    double t1 = now();
+    double t1 = bench_now();
     heap("after building the model");
     fl_system *sys = fl_compile(m, d);
     heap("after compiling");
     if (!sys) must(-1, d);
     long rss_compile = peak_rss_kb();
     if (compile_only) {
-        printf("build_s=%.4f compile_s=%.4f rss_kb=%ld\n", t1 - t0, now() - t1, rss_compile);
+        printf("build_s=%.4f compile_s=%.4f rss_kb=%ld\n", t1 - t0, bench_now() - t1, rss_compile);
         fl_system_free(sys);
         fl_model_free(m);
         fl_diag_free(d);
@@ -122,7 +115,7 @@ int main(int argc, char **argv)
             fclose(cr);
         }
     }
-    double t2 = now();
+    double t2 = bench_now();
     fl_sim *sim = fl_sim_new(sys, d);
     if (!sim) must(-1, d);
     heap("after fl_sim_new");
@@ -151,7 +144,7 @@ int main(int argc, char **argv)
         o.noutputs = (int)(2 * n + 2);
     }
     must(fl_sim_run(sim, &o, keep_last, &l, d), d);
-    double t3 = now();
+    double t3 = bench_now();
     if (dump) {
         FILE *f = fopen(dump, "w");
         if (!f) {

@@ -11,17 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "flange.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "clock.h"
 
 typedef struct study {
     int nruns;
@@ -98,9 +91,9 @@ int main(int argc, char **argv)
     o.quiet = 1;
     o.outputs = &s.x2; /* only what the study reads */
     o.noutputs = 1;
-    double t0 = now();
+    double t0 = bench_now();
     int failed = fl_ensemble_run(sys, &o, nruns, nthreads, setup, done, &s, d);
-    double secs = now() - t0;
+    double secs = bench_now() - t0;
     if (failed < 0) {
         for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
         return 1;

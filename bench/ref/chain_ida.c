@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <ida/ida.h>
 #include <nvector/nvector_serial.h>
@@ -29,6 +28,7 @@
 
 #include "../chain.h"
 #include "sim/nvec.h"
+#include "../clock.h"
 
 typedef struct chain {
     long n;          /* wagons */
@@ -130,13 +130,6 @@ static int roots(double t, N_Vector yy, N_Vector yp, double *g, void *user)
     return 0;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int main(int argc, char **argv)
 {
     const char *usage = "usage: chain_ida N [--events] [--rtol R] [--dump FILE] [--fast-vectors]\n";
@@ -171,7 +164,7 @@ int main(int argc, char **argv)
     }
     long n = c.n, neq = 2 * n;
     c.mode = calloc((size_t)n, sizeof(int));
-    double t0 = now();
+    double t0 = bench_now();
     SUNContext ctx;
     SUNContext_Create(NULL, &ctx);
     N_Vector y = N_VNew_Serial(neq, ctx), yp = N_VNew_Serial(neq, ctx), atol = N_VNew_Serial(neq, ctx);
@@ -256,7 +249,7 @@ int main(int argc, char **argv)
             IDAReInit(ida, t, y, yp);
         }
     }
-    double secs = now() - t0;
+    double secs = bench_now() - t0;
     const double *yy = N_VGetArrayPointer(y);
     printf("steps=%ld res=%ld jac=%ld lsetups=%ld events=%ld seconds=%.4f x1=%.12g v1=%.12g\n", nsteps, nres, njac,
            nset, events, secs, yy[0], yy[1]);

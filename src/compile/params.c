@@ -41,7 +41,8 @@ static int eval_param(pctx *c, int k)
         c->state[k] = 3;
         return -1;
     }
-    const fl_value *given = fl_minst_par(in, k, NULL);
+    fl_value buf;
+    const fl_value *given = fl_minst_par(in, k, &buf, NULL);
     if (given && given->kind != V_NONE) {
         c->vals[k] = fl_value_copy(given);
         c->state[k] = 2;
@@ -116,7 +117,8 @@ static int load_values(const fl_minst *in, const char *base, fl_value *vals, fl_
     for (int k = 0; k < np; k++) {
         locs[k] = in->loc;
         fl_loc at = fl_noloc;
-        if (fl_minst_par(in, k, &at) && at.file) locs[k] = at;
+        fl_value buf;
+        if (fl_minst_par(in, k, &buf, &at) && at.file) locs[k] = at;
     }
     int rc = in->cls->load(in->name, locs, base, vals, d);
     free(locs);
@@ -157,7 +159,8 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
             fl_value *v = &c.vals[k];
             const fl_param_def *pd = &cls->params[k];
             fl_loc loc = in->loc;
-            fl_minst_par(in, k, &loc);
+            fl_value buf;
+            fl_minst_par(in, k, &buf, &loc);
             if (!loc.file) loc = in->loc;
             if (fl_value_is_number(v) && v->kind != V_BOOL && fl_param_check_number(in->name, pd, v->num, loc, d)) {
                 irc = -1;

@@ -625,9 +625,10 @@ static int collect_tables(exporter *x, const fl_model *m)
         int kt = fl_class_param(in->cls, "tableOnFile"), kf = fl_class_param(in->cls, "fileName");
         if (kt < 0 || kf < 0 || in->cls->params[kt].type != FL_P_BOOL || in->cls->params[kf].type != FL_P_STRING)
             continue;
-        const fl_value *on = fl_minst_par(in, kt, NULL);
+        fl_value onbuf, fnbuf;
+        const fl_value *on = fl_minst_par(in, kt, &onbuf, NULL);
         fl_loc loc;
-        const fl_value *fn = fl_minst_par(in, kf, &loc);
+        const fl_value *fn = fl_minst_par(in, kf, &fnbuf, &loc);
         if (!on || on->num == 0 || !fn || !fn->str) continue;
         const char *f = fn->str;
         if (strncmp(f, "file://", 7) == 0) f += 7;

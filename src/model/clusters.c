@@ -780,7 +780,7 @@ static int make_instance(fctx *c, cbuild *b, fl_uclass *cls, const double *par, 
     for (int q = 0; q < mi->npars; q++) {
         mi->pars[q].k = q;
         mi->pars[q].loc = ui->loc;
-        mi->pars[q].v = fl_value_real(par[q]);
+        fl_mpar_put(&mi->pars[q], fl_value_real(par[q]));
     }
     /* attributes of the variables shown */
     for (size_t i = 0; i < b->vars.n; i++) {

@@ -951,7 +951,8 @@ static int ref_fx(fctx *c, const fl_expr *x, fx *out)
                 rc = -1;
             } else if (vk < 0 && port < 0) {
                 /* a parameter of a library component */
-                const fl_value *pv = fl_minst_par(&ic->m->insts.v[inst], fl_class_param(cls, vname), NULL);
+                fl_value pbuf;
+                const fl_value *pv = fl_minst_par(&ic->m->insts.v[inst], fl_class_param(cls, vname), &pbuf, NULL);
                 if (pv && fl_value_is_number(pv)) {
                     *out = fx_scalar(fl_sx_const(c->g, pv->num));
                     rc = 0;

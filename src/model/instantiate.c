@@ -647,7 +647,8 @@ typedef struct libpar {
 static int lib_param(void *ctx, int k, fl_value *out)
 {
     libpar *c = ctx;
-    const fl_value *given = fl_minst_par(c->in, k, NULL);
+    fl_value buf;
+    const fl_value *given = fl_minst_par(c->in, k, &buf, NULL);
     if (given && given->kind != V_NONE) {
         *out = fl_value_copy(given);
         return 0;

@@ -45,7 +45,7 @@ void fl_model_free(fl_model *m)
     if (!m) return;
     for (size_t i = 0; i < m->insts.n; i++) {
         fl_minst *in = &m->insts.v[i];
-        for (int k = 0; k < in->npars; k++) fl_value_free(&in->pars[k].v);
+        for (int k = 0; k < in->npars; k++) fl_mpar_free(&in->pars[k]);
         free(in->pars);
         free(in->attrs);
         free(in->name);
@@ -394,12 +394,43 @@ static int attr_pos(const fl_minst *in, int k)
     return lo;
 }
 
-const fl_value *fl_minst_par(const fl_minst *in, int k, fl_loc *loc)
+static int inline_kind(fl_vkind kind)
+{
+    return kind == V_REAL || kind == V_INT || kind == V_BOOL;
+}
+
+const fl_value *fl_minst_par(const fl_minst *in, int k, fl_value *buf, fl_loc *loc)
 {
     int j = par_pos(in, k);
     if (j >= in->npars || in->pars[j].k != k) return NULL;
-    if (loc) *loc = in->pars[j].loc;
-    return &in->pars[j].v;
+    const fl_mpar *mp = &in->pars[j];
+    if (loc) *loc = mp->loc;
+    if (!inline_kind((fl_vkind)mp->kind)) return mp->u.v;
+    memset(buf, 0, sizeof *buf);
+    buf->kind = (fl_vkind)mp->kind;
+    buf->num = mp->u.num;
+    return buf;
+}
+
+void fl_mpar_put(fl_mpar *mp, fl_value v)
+{
+    mp->kind = (unsigned char)v.kind;
+    if (inline_kind(v.kind)) {
+        mp->u.num = v.num;
+        return;
+    }
+    mp->u.v = fl_xmalloc(sizeof *mp->u.v);
+    *mp->u.v = v;
+}
+
+void fl_mpar_free(fl_mpar *mp)
+{
+    if (!inline_kind((fl_vkind)mp->kind) && mp->u.v) {
+        fl_value_free(mp->u.v);
+        free(mp->u.v);
+    }
+    mp->u.v = NULL;
+    mp->kind = V_NONE;
 }
 
 const fl_attr *fl_minst_attr(const fl_minst *in, int k)
@@ -457,7 +488,7 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
     int j = par_pos(in, k);
     if (j < in->npars && in->pars[j].k == k) {
         mp = &in->pars[j];
-        fl_value_free(&mp->v);
+        fl_mpar_free(mp);
     } else {
         /* no growth slack: an instance sets few parameters, and a big model
          * has many instances (the settings live until the model is freed) */
@@ -467,7 +498,7 @@ int fl_model_set_param(fl_model *m, int inst, int k, const fl_value *val, fl_loc
         mp = &in->pars[j];
         mp->k = k;
     }
-    mp->v = v;
+    fl_mpar_put(mp, v);
     mp->loc = loc;
     return 0;
 }

@@ -16,7 +16,8 @@ static double par(const fl_model *m, const char *iname, const char *pname)
     const fl_minst *in = inst(m, iname);
     if (!in) return NAN;
     int k = fl_class_param(in->cls, pname);
-    const fl_value *v = k >= 0 ? fl_minst_par(in, k, NULL) : NULL;
+    fl_value buf;
+    const fl_value *v = k >= 0 ? fl_minst_par(in, k, &buf, NULL) : NULL;
     if (!v || v->kind == V_NONE) return NAN;
     return v->num;
 }

@@ -156,6 +156,15 @@ static void lean_rates(fl_sim *s, double t, const double *y, const double *yp, f
     *r = acc;
 }
 
+void fl_energy_alloc(fl_sim *s)
+{
+    if (s->eU) return;
+    const fl_system *sys = s->sys;
+    s->bodyF = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
+    s->eU = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
+    s->eloss = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
+}
+
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r)
 {
     memset(r, 0, sizeof *r);

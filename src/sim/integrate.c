@@ -37,9 +37,6 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->bvi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
     s->bqi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
-    s->bodyF = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
-    s->eU = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
-    s->eloss = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(double));
     s->pen = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof *s->pen);
     s->tev = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     s->pen_el = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
@@ -781,6 +778,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->stats.e_closed = -1;
     s->contact_events = contact_events_for(sys, s->par, o->contacts);
     s->energy = o->energy;
+    if (s->energy) fl_energy_alloc(s);
     memset(s->y, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     memset(s->yp, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
     fl_run *r = &s->run;

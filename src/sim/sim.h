@@ -444,6 +444,10 @@ int fl_end_samples(fl_sim *s, double t);
 int fl_time_roots(fl_sim *s, double a, double *b);
 
 /* energy.c */
+/* The audit's per-element and per-body arrays (eU, eloss, bodyF), made
+ * when a run first audits (fl_run_reset) rather than for every
+ * simulation: a run without the audit never touches them. */
+void fl_energy_alloc(fl_sim *s);
 void fl_energy_rates(fl_sim *s, double t, const double *y, const double *yp, fl_erates *r);
 void fl_energy_point(fl_sim *s, double t, const double *y, const double *yp, double out[FL_NENERGY]);
 void fl_energy_begin(fl_sim *s, double t, const double *y, const double *yp);

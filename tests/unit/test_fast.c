@@ -158,6 +158,7 @@ static int same_energy(fl_sim *s, const double *y, const double *yp)
             same &= same_bits(&out[2 * i], &U[eg->first + i], 1) && same_bits(&out[2 * i + 1], &L[eg->first + i], 1);
     }
     fl_erates lean, full;
+    fl_energy_alloc(s); /* (a run makes them when it audits; this one did not) */
     fl_energy_rates(s, 0.5, y, yp, &lean);
     int nd = s->fbod.ndriven;
     s->fbod.ndriven = 1;

@@ -68,6 +68,13 @@ static void test_table_and_reuse(void)
     rc |= fl_model_add(m, "Modelica.Blocks.Sources.CombiTimeTable", "table", d);
     rc |= fl_model_add(m, "Force", "force", d);
     rc |= fl_model_add(m, "Mass", "mass", d);
+    /* settings given twice: the second wins and the first is freed (a
+     * number is kept in the setting's record, an array and an enumeration
+     * literal apart; v(1) below needs m = 2 and the second table) */
+    const double wrong[] = {0, 5, 5, 1, 5, 5};
+    rc |= fl_model_set_array(m, "table.table", 2, 3, wrong, d);
+    rc |= fl_model_set(m, "mass.m", 9, d);
+    rc |= fl_model_set_expr(m, "table.extrapolation", "Modelica.Blocks.Types.Extrapolation.Periodic", d);
     /* force 2 N up to 0.5 s, then -1 N; second column unused */
     const double tab[] = {0, 2, 7, 0.5, 2, 7, 0.5, -1, 7, 1, -1, 7};
     rc |= fl_model_set_array(m, "table.table", 4, 3, tab, d);

@@ -191,6 +191,8 @@ void fl_system_free(fl_system *s)
     free(s->unk_name);
     free(s->unk_hint);
     free(s->jent);
+    free(s->jrule);
+    free(s->jent_unit);
     free(s->jpat_col);
     fl_groups_free(s);
     fl_csc_free(&s->jpat);
@@ -257,6 +259,8 @@ static void drop_compile_only(fl_system *s)
 {
     free(s->jpat_col);
     s->jpat_col = NULL;
+    free(s->jent_unit);
+    s->jent_unit = NULL;
     fl_node_names_free(s, s->node_names);
     s->node_names = NULL;
     fl_heap_trim();
@@ -298,6 +302,7 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     if (!rc) rc = fl_compile_structure(s, m, d);
     fl_heap_trim(); /* each stage's scratch memory goes back before the next one touches new pages */
     if (!rc) rc = fl_compile_layout(s, d);
+    if (!rc) fl_compile_jrules(s);
     fl_heap_trim();
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;

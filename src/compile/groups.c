@@ -187,7 +187,9 @@ static void join_owners(const fl_system *s, const char *env, const int *own_of, 
         const fl_con *c = &s->cons[k];
         for (int i = 0; i < c->n; i++) uf_union(uf, nb + c->elem, node_member(s, env, s->con_node[c->k0 + i]));
     }
-    for (int i = 0; i < s->njent; i++) uf_union(uf, own_of[fl_jent_row(s, i)], own_of[fl_jent_col(s, i)]);
+    fl_jiter it = fl_jiter_start(s);
+    fl_jentry e;
+    while (fl_jiter_next(&it, &e)) uf_union(uf, own_of[s->jpat.rowind[e.slot]], own_of[s->jpat_col[e.slot]]);
 }
 
 /* Phase 4: the group of every owner, groups numbered by their first
@@ -408,6 +410,7 @@ void fl_compile_groups(fl_system *s)
     int *grp = number_groups(s, own_of, &uf, &ng);
     fl_uf_free(&uf);
     if (grp) {
+        fl_jrules_expand(s); /* the scopes list their entries by number */
         glist L[L_COUNT];
         collect_lists(s, env, own_of, grp, ng, L);
         struct fl_group_arena *a = fl_xcalloc(1, sizeof *a);

@@ -145,14 +145,17 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     int n = s->n, N = n + s->nd;
     ivec rows = {0}, cols = {0};
     /* the Jacobian's entries and at most two per condition: no doubling on the way */
-    size_t cap = (size_t)s->njent + 2 * (size_t)ncond + 8;
+    int nent = fl_jent_total(s);
+    size_t cap = (size_t)nent + 2 * (size_t)ncond + 8;
     rows.v = fl_xmalloc(sizeof(int) * cap);
     rows.cap = cap;
     cols.v = fl_xmalloc(sizeof(int) * cap);
     cols.cap = cap;
-    for (int i = 0; i < s->njent; i++) {
-        int r = fl_jent_row(s, i), c = fl_jent_col(s, i);
-        if (s->jent[i].cj) c = s->dpos[c] >= 0 ? n + s->dpos[c] : -1;
+    fl_jiter it = fl_jiter_start(s);
+    fl_jentry e;
+    while (fl_jiter_next(&it, &e)) { /* (entries kept by rule: compile/jrules.c) */
+        int r = s->jpat.rowind[e.slot], c = s->jpat_col[e.slot];
+        if (e.cj) c = s->dpos[c] >= 0 ? n + s->dpos[c] : -1;
         FL_VEC_PUSH(rows, r);
         FL_VEC_PUSH(cols, c);
     }
@@ -198,7 +201,9 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     int *slot = fl_xmalloc(sizeof(int) * (rows.n ? rows.n : 1));
     fl_csc_build(pat, n + ncond, N, rows.v, cols.v, (int)rows.n, slot);
     if (fill_slots) {
-        for (int i = 0; i < s->njent; i++) s->jent[i].islot = slot[i];
+        FL_VEC_FREE(rows); /* (before the slots go to the entries, which may store them all again) */
+        FL_VEC_FREE(cols);
+        fl_jrules_set_islot(s, slot);
         s->ncentry = (int)(ebase - cbase);
         s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
         for (int k = 0; k < s->ncentry; k++) {

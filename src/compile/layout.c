@@ -404,8 +404,10 @@ static int local_blocks(fl_system *s)
 static int *list_entries(fl_system *s, int drv0)
 {
     pend_vec pv = {0};
+    int *unit = s->jent_unit = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies + s->nelem + 1));
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
+        unit[b] = (int)pv.n;
         switch (bd->kind) {
         case B_FREE:
             add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
@@ -435,6 +437,7 @@ static int *list_entries(fl_system *s, int drv0)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
+        unit[s->nbodies + e] = (int)pv.n;
         int nentries = ops->ndep ? ops->ndep : R * C;
         for (int k = 0; k < nentries; k++) {
             int r = ops->ndep ? ops->dep_rc[2 * k] : k / C, c = ops->ndep ? ops->dep_rc[2 * k + 1] : k % C;
@@ -453,6 +456,7 @@ static int *list_entries(fl_system *s, int drv0)
             add_local(s, &pv, el, ops, row, c, src, rmult);
         }
     }
+    unit[s->nbodies + s->nelem] = (int)pv.n; /* (the constraints' entries follow, not a unit) */
     /* constraints: their rows, at their level (d row / d q = coefficient
      * times the ratio of the node) */
     for (int k = 0; k < s->ncons; k++) {

@@ -200,6 +200,19 @@ typedef struct fl_jentry {
     int slot, islot, rslot;
 } fl_jentry;
 
+/* Jacobian entries kept by rule (compile/jrules.c): n consecutive units
+ * of the entry list (bodies of one kind, or elements of one batch) with m
+ * entries each, unit i's t-th entry being the first unit's with src,
+ * slot, islot and rslot moved by i times src[t], slot[t], islot[t],
+ * rslot[t] (a -1 stays -1) and the same multiplier and cj: a chain of
+ * alike parts. Only the first unit's m entries are stored, at
+ * jent[j0 .. j0 + m); the rules are in the order of their j0. */
+#define FL_JRULE_M 8
+typedef struct fl_jrule {
+    int j0, n, m;
+    int src[FL_JRULE_M], slot[FL_JRULE_M], islot[FL_JRULE_M], rslot[FL_JRULE_M];
+} fl_jrule;
+
 /* Compressed sparse column pattern. */
 typedef struct fl_csc {
     int n, ncol, nnz;
@@ -330,8 +343,14 @@ struct fl_system {
     int nreal; /* discrete Real states */
     int njloc;
 
+    /* the Jacobian's entries: the bodies' (in body order), the elements'
+     * (in element order), the constraints'; runs of alike units stored
+     * once with their rule (jrule, fl_jrule_entry) */
     fl_jentry *jent;
     int njent;
+    fl_jrule *jrule;
+    int njrule;
+    int *jent_unit; /* while compiling: where each body's and element's entries start (nbodies + nelem + 1) */
     fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
     fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd */
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
@@ -408,6 +427,67 @@ static inline int fl_jent_col(const fl_system *s, int i)
 {
     return s->jpat_col[s->jent[i].slot];
 }
+/* Entry t of unit i (0 <= i < r->n) of rule r. */
+static inline fl_jentry fl_jrule_entry(const fl_system *s, const fl_jrule *r, int i, int t)
+{
+    fl_jentry e = s->jent[r->j0 + t];
+    if (e.src >= 0) e.src = e.src + i * r->src[t];
+    e.slot += i * r->slot[t];
+    if (e.islot >= 0) e.islot += i * r->islot[t];
+    if (e.rslot >= 0) e.rslot += i * r->rslot[t];
+    return e;
+}
+/* The first rule whose template starts at or after stored entry j. */
+int fl_jrule_from(const fl_system *s, int j);
+/* Keep runs of alike units of the entry list by rule (after
+ * fl_compile_layout, which lists the entries with their slots in jpat and
+ * rpat; the islot steps follow from fl_jrules_set_islot). */
+void fl_compile_jrules(fl_system *s);
+/* Every entry in the order they were listed, each rule's run expanded:
+ *   fl_jiter it = fl_jiter_start(s); fl_jentry e;
+ *   while (fl_jiter_next(&it, &e)) ... (it.k: the entry's number) */
+typedef struct fl_jiter {
+    const fl_system *s;
+    int j, r, i, t, k;
+} fl_jiter;
+static inline fl_jiter fl_jiter_start(const fl_system *s)
+{
+    fl_jiter it = {s, 0, 0, 0, 0, -1};
+    return it;
+}
+static inline int fl_jiter_next(fl_jiter *it, fl_jentry *e)
+{
+    const fl_system *s = it->s;
+    if (it->r < s->njrule && it->j == s->jrule[it->r].j0) {
+        const fl_jrule *r = &s->jrule[it->r];
+        *e = fl_jrule_entry(s, r, it->i, it->t);
+        it->k++;
+        if (++it->t == r->m) {
+            it->t = 0;
+            if (++it->i == r->n) {
+                it->i = 0;
+                it->j += r->m;
+                it->r++;
+            }
+        }
+        return 1;
+    }
+    if (it->j >= s->njent) return 0;
+    *e = s->jent[it->j++];
+    it->k++;
+    return 1;
+}
+/* How many entries there are, each rule's run counted whole. */
+int fl_jent_total(const fl_system *s);
+/* Every entry stored again as its own record, no rules (for the groups'
+ * scopes, which list their entries by number). */
+void fl_jrules_expand(fl_system *s);
+/* The initialisation's slot of every entry (islot[k] for entry k in the
+ * listed order) into the records and the rules' steps; where a rule's run
+ * does not move its slots by one step, every entry is stored again
+ * (fl_jrules_expand). */
+void fl_jrules_set_islot(fl_system *s, const int *islot);
+
 /* Split the compiled system into independent groups (after
  * fl_compile_init; reads fl_jent_col). Nothing is stored for one group. */
 void fl_compile_groups(fl_system *s);

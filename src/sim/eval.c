@@ -361,7 +361,7 @@ static void jacobian_scope(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
 }
 
 /* Entries jent[j0, j1) from the local Jacobians into the matrices given. */
-static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *jdata, double *idata, double *rdata)
+static void scatter_records(const fl_sim *s, int j0, int j1, double cj, double *jdata, double *idata, double *rdata)
 {
     const fl_system *sys = s->sys;
     for (int i = j0; i < j1; i++) {
@@ -373,34 +373,102 @@ static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *
     }
 }
 
+/* The entries of rule r, unit by unit as their records were listed. */
+static void scatter_rule(const fl_sim *s, const fl_jrule *r, double cj, double *jdata, double *idata, double *rdata)
+{
+    const fl_jentry *T = s->sys->jent + r->j0;
+    for (int i = 0; i < r->n; i++)
+        for (int t = 0; t < r->m; t++) {
+            const fl_jentry *e = &T[t];
+            double v = s->jloc[e->src >= 0 ? e->src + i * r->src[t] : -1] * e->mult; /* (jloc[-1] = 1) */
+            if (jdata) jdata[e->slot + i * r->slot[t]] += e->cj ? v * cj : v;
+            if (idata && e->islot >= 0) idata[e->islot + i * r->islot[t]] += v;
+            if (rdata && e->rslot >= 0) rdata[e->rslot + i * r->rslot[t]] += v;
+        }
+}
+
+/* The entries stored in jent[j0, j1), a rule's whole run where its first
+ * unit is stored (fl_jrule), in the order they were listed. */
+static void scatter_entries(const fl_sim *s, int j0, int j1, double cj, double *jdata, double *idata, double *rdata)
+{
+    const fl_system *sys = s->sys;
+    int r = sys->njrule ? fl_jrule_from(sys, j0) : 0;
+    while (j0 < j1) {
+        int stop = r < sys->njrule && sys->jrule[r].j0 < j1 ? sys->jrule[r].j0 : j1;
+        scatter_records(s, j0, stop, cj, jdata, idata, rdata);
+        if (stop == j1) break;
+        scatter_rule(s, &sys->jrule[r], cj, jdata, idata, rdata);
+        j0 = stop + sys->jrule[r].m;
+        r++;
+    }
+}
+
+/* n elements from the first, whose m entries are T, the others' slots
+ * moved by sstep[t] per element (a rule), each entry reading value dv[t]
+ * of its element's two (jl[2 i + dv[t]]). */
+static void scatter_steps(double *jdata, const double *jl, const fl_jentry *T, const int *sstep, const unsigned char *dv,
+                          int m, int n)
+{
+    int step = sstep[0], i = 0;
+    for (int t = 1; t < m; t++)
+        if (sstep[t] != step) step = 0;
+    if (m == 8 && step) {
+        /* the pattern moving by one step per element (a chain's eight
+         * entries), its rule in locals, which the stores cannot change */
+        int off[8];
+        double mu[8];
+        unsigned char d[8];
+        for (int t = 0; t < 8; t++) {
+            off[t] = T[t].slot;
+            mu[t] = T[t].mult;
+            d[t] = dv[t];
+        }
+        double *p = jdata;
+        for (; i < n; i++, jl += 2, p += step)
+            for (int t = 0; t < 8; t++) p[off[t]] += jl[d[t]] * mu[t];
+        return;
+    }
+    for (; i < n; i++, jl += 2)
+        for (int t = 0; t < m; t++) jdata[T[t].slot + i * sstep[t]] += jl[dv[t]] * T[t].mult;
+}
+
 /* A fast batch's run of alike entries (fl_fast_jac.m >= 0): the t-th
  * entry of element i reads value dv[t] of its two (jloc[jbase + 2 i]) as
  * its source says, without reading the source. */
 static void scatter_alike(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
 {
+    const fl_system *sys = s->sys;
     const double *jl = s->jloc + fj->jbase;
-    const fl_jentry *e = s->sys->jent + fj->j0;
-    int m = fj->m, n = m ? (fj->j1 - fj->j0) / m : 0, i = 0;
+    const fl_jentry *e = sys->jent + fj->j0;
+    int m = fj->m, n = fj->n, i = 0;
+    if (fj->nrule) { /* entries kept by rule (compile/jrules.c): element by element as stored, each rule's run */
+        int r = fj->r0;
+        for (int j = fj->j0; j < fj->j1; j += m) {
+            const fl_jrule *jr = r < fj->r0 + fj->nrule && sys->jrule[r].j0 == j ? &sys->jrule[r++] : NULL;
+            if (jr) {
+                scatter_steps(jdata, jl, sys->jent + j, jr->slot, fj->dv, m, jr->n);
+                jl += 2 * jr->n;
+                continue;
+            }
+            const fl_jentry *E = sys->jent + j;
+            for (int t = 0; t < m; t++) jdata[E[t].slot] += jl[fj->dv[t]] * E[t].mult;
+            jl += 2;
+        }
+        return;
+    }
     for (; i < fj->a; i++, jl += 2) /* before the pattern: through the entries */
         for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
-    if (m == 8 && fj->step && i < fj->b) {
-        /* the pattern moving by one step per element (a chain's eight
-         * entries), its rule in locals, which the stores cannot change */
-        int off[8];
-        double mu[8];
-        unsigned char dv[8];
-        for (int t = 0; t < 8; t++) {
-            off[t] = fj->sbase[t];
-            mu[t] = fj->mult[t];
-            dv[t] = fj->dv[t];
+    if (i < fj->b) { /* the pattern: slots and multipliers by its rule */
+        fl_jentry T[8];
+        for (int t = 0; t < m; t++) {
+            T[t].slot = fj->sbase[t] + i * fj->sstep[t];
+            T[t].mult = fj->mult[t];
         }
-        double *p = jdata + (ptrdiff_t)i * fj->step;
-        for (; i < fj->b; i++, jl += 2, p += fj->step)
-            for (int t = 0; t < 8; t++) p[off[t]] += jl[dv[t]] * mu[t];
+        scatter_steps(jdata, jl, T, fj->sstep, fj->dv, m, fj->b - i);
+        jl += 2 * (fj->b - i);
+        i = fj->b;
     }
-    for (; i < fj->b; i++, jl += 2) /* the pattern: slots and multipliers by its rule */
-        for (int t = 0; t < m; t++) jdata[fj->sbase[t] + i * fj->sstep[t]] += jl[fj->dv[t]] * fj->mult[t];
-    for (e = s->sys->jent + fj->j0 + i * m; i < n; i++, jl += 2) /* after it */
+    for (e = sys->jent + fj->jb; i < n; i++, jl += 2) /* after it (elements b, b + 1, ... from jent[jb]) */
         for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
 }
 

@@ -93,6 +93,45 @@ static void affine_range(const fl_system *sys, fl_fast_jac *fj, int n)
         if (fj->sstep[t] != fj->step) fj->step = 0;
 }
 
+/* Whether the stored entries that hold batch g's run (jent[j0, j1)) list
+ * alike entries per element (fl_fast_jac.m, dv): with no rule of the
+ * system's inside, the entries themselves, and where they repeat their
+ * pattern (affine_range: a, b, sbase, sstep, mult; elements b, b + 1, ...
+ * stored from jb); with rules (compile/jrules.c: nrule of them from
+ * jrule[r0]), their first elements and the elements stored around them,
+ * each rule's run moving its element's sources by two. */
+static int batch_entries(const fl_system *sys, fl_fast_jac *fj, int n)
+{
+    int r0 = sys->njrule ? fl_jrule_from(sys, fj->j0) : 0, nr = 0;
+    while (r0 + nr < sys->njrule && sys->jrule[r0 + nr].j0 < fj->j1) nr++;
+    fj->r0 = r0;
+    fj->nrule = nr;
+    if (nr == 0) {
+        if (!same_entries(sys, fj, n)) return 0;
+        affine_range(sys, fj, n);
+        fj->jb = fj->j0 + fj->b * fj->m;
+        return 1;
+    }
+    int m = sys->jrule[r0].m, i = 0, r = r0;
+    fj->m = m;
+    fj->a = fj->b = 0;
+    for (int j = fj->j0; j < fj->j1; i++) { /* element i: stored, or a rule's first */
+        if (j + m > fj->j1) return 0;
+        const fl_jrule *jr = r < r0 + nr && sys->jrule[r].j0 == j ? &sys->jrule[r++] : NULL;
+        if (jr && jr->m != m) return 0;
+        for (int t = 0; t < m; t++) {
+            const fl_jentry *e = &sys->jent[j + t];
+            int q = e->src - (fj->jbase + 2 * i);
+            if (q < 0 || q > 1 || e->cj || (jr && jr->src[t] != 2)) return 0;
+            if (j == fj->j0) fj->dv[t] = (unsigned char)q;
+            else if (fj->dv[t] != q) return 0;
+        }
+        i += jr ? jr->n - 1 : 0;
+        j += m;
+    }
+    return i == n && r == r0 + nr;
+}
+
 /* Which batches' Jacobians their fast kernels give: those of compliant
  * classes (FL_EK_COMPLIANT), whose elements keep df/ds_rel, df/dv_rel at
  * jloc[jofs], jloc[jofs + 1] as the kernel writes them (jbase + 2 i for
@@ -134,9 +173,12 @@ static void plan_jacobian(fl_sim *s)
     }
     for (g = 0; g < ng; g++) {
         fl_fast_jac *fj = &s->fastj[g];
-        if (broken || !fj->ok || fj->j0 < 0 || !same_entries(sys, fj, sys->egroups[g].n)) fj->m = -1;
-        if (fj->m < 0) fj->j0 = fj->j1 = -1;
-        affine_range(sys, fj, sys->egroups[g].n);
+        fj->n = sys->egroups[g].n;
+        if (broken || !fj->ok || fj->j0 < 0 || !batch_entries(sys, fj, fj->n)) fj->m = -1;
+        if (fj->m < 0) {
+            fj->j0 = fj->j1 = -1;
+            fj->a = fj->b = 0;
+        }
     }
 }
 

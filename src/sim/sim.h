@@ -119,6 +119,8 @@ typedef struct fl_grun {
  * multiplier are read. */
 typedef struct fl_fast_jac {
     int ok, jbase, jend, j0, j1, m, a, b;
+    int n, jb;     /* the batch's elements; where elements b, b + 1, ... are stored (jent[jb]) */
+    int r0, nrule; /* the system's rules (fl_jrule) inside its entries: jrule[r0 ..] */
     unsigned char dv[8];
     int sbase[8], sstep[8], step; /* step: every sstep[t] if they are equal, else 0 */
     double mult[8];

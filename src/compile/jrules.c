@@ -1,0 +1,187 @@
+/* jrules.c - the Jacobian's entries of a chain of alike parts kept once,
+ * with the rule that gives the others.
+ *
+ * Why: every body and every element lists its Jacobian entries (source
+ * value, multiplier, slot in the integrator's, the initialisation's and
+ * the re-initialisation's matrices: 24 bytes each), 19 per wagon of the
+ * benchmark chain, the compiled system's largest array (43.5 MB of its
+ * 185 at 10^5 wagons) and alive for as long as the system. In a chain of
+ * alike parts declared in order, consecutive bodies of one kind and
+ * consecutive elements of one batch have the same entries moved by a
+ * constant step per entry: their slots advance by the same amount from
+ * one part to the next, their sources by the part's local block. Such a
+ * run of units is stored as its first unit's entries and the steps
+ * (fl_jrule); fl_jrule_entry gives any of the others, and the Jacobian's
+ * scatter (sim/eval.c) and the fast batches' plan (sim/fast.c) walk the
+ * rule instead of the records. Nothing computed changes: every entry has
+ * the same values, visited in the same order.
+ *
+ * It runs as soon as the entries and the integrator's patterns are made
+ * (fl_compile_layout), before the initialisation's pattern, whose build
+ * is a peak of compiling's memory: the stages after it read the entries
+ * through fl_jiter, the initialisation's slots are set through
+ * fl_jrules_set_islot, and a system that falls into several groups has
+ * its entries stored one by one again (its scopes name them by number). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "system.h"
+
+/* Units shorter than this stay records: a rule must save more than its
+ * own size, and small models keep the plain path. */
+#define FL_JRULE_MIN 4
+
+/* What makes units comparable: the body's kind, or the element's batch;
+ * -1 for an element in no batch (kept as records). */
+static int unit_key(const fl_system *s, int u, int *g)
+{
+    if (u < s->nbodies) return s->bodies[u].kind;
+    int e = u - s->nbodies;
+    while (*g < s->negroups && s->egroups[*g].first + s->egroups[*g].n <= e) (*g)++;
+    if (*g >= s->negroups || s->egroups[*g].first > e) return -1;
+    return 1000 + *g;
+}
+
+/* The steps that move unit a's m entries onto unit b's; 0 when a -1
+ * differs or a multiplier or cj does. */
+static int unit_steps(const fl_jentry *A, const fl_jentry *B, int m, fl_jrule *r)
+{
+    for (int t = 0; t < m; t++) {
+        const fl_jentry *x = &A[t], *y = &B[t];
+        if (x->cj != y->cj || memcmp(&x->mult, &y->mult, sizeof x->mult) != 0) return 0;
+        if ((x->src < 0) != (y->src < 0) || (x->islot < 0) != (y->islot < 0) || (x->rslot < 0) != (y->rslot < 0))
+            return 0;
+        r->src[t] = x->src >= 0 ? y->src - x->src : 0;
+        r->slot[t] = y->slot - x->slot;
+        r->islot[t] = x->islot >= 0 ? y->islot - x->islot : 0;
+        r->rslot[t] = x->rslot >= 0 ? y->rslot - x->rslot : 0;
+    }
+    return 1;
+}
+
+/* Whether unit B (the i-th after A) is A moved i times by r's steps. */
+static int unit_follows(const fl_jentry *A, const fl_jentry *B, int m, int i, const fl_jrule *r)
+{
+    for (int t = 0; t < m; t++) {
+        const fl_jentry *x = &A[t], *y = &B[t];
+        if (x->cj != y->cj || memcmp(&x->mult, &y->mult, sizeof x->mult) != 0) return 0;
+        if ((x->src < 0) != (y->src < 0) || (x->islot < 0) != (y->islot < 0) || (x->rslot < 0) != (y->rslot < 0))
+            return 0;
+        if (x->src >= 0 && y->src != x->src + i * r->src[t]) return 0;
+        if (y->slot != x->slot + i * r->slot[t]) return 0;
+        if (x->islot >= 0 && y->islot != x->islot + i * r->islot[t]) return 0;
+        if (x->rslot >= 0 && y->rslot != x->rslot + i * r->rslot[t]) return 0;
+    }
+    return 1;
+}
+
+int fl_jrule_from(const fl_system *s, int j)
+{
+    int lo = 0, hi = s->njrule;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->jrule[mid].j0 < j) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void fl_compile_jrules(fl_system *s)
+{
+    const int *u = s->jent_unit;
+    int nu = s->nbodies + s->nelem;
+    if (!u || nu < FL_JRULE_MIN) return;
+    fl_jentry *J = s->jent;
+    FL_VEC(fl_jrule) rules = {0};
+    int w = 0, g = 0, gk = 0;
+    for (int k = 0; k < nu;) {
+        int m = u[k + 1] - u[k], n = 1;
+        fl_jrule r;
+        memset(&r, 0, sizeof r);
+        if (m > 0 && m <= FL_JRULE_M && k + 1 < nu && u[k + 2] - u[k + 1] == m) {
+            int key = unit_key(s, k, &g);
+            gk = g;
+            if (key >= 0 && unit_key(s, k + 1, &gk) == key && unit_steps(J + u[k], J + u[k + 1], m, &r)) {
+                n = 2;
+                while (k + n < nu && u[k + n + 1] - u[k + n] == m && unit_key(s, k + n, &gk) == key &&
+                       unit_follows(J + u[k], J + u[k + n], m, n, &r))
+                    n++;
+            }
+        }
+        /* the unit's entries (a rule's first) move down to w: w <= u[k]
+         * always, and nothing after u[k + n] has been read or written */
+        memmove(J + w, J + u[k], sizeof *J * (size_t)m);
+        if (n >= FL_JRULE_MIN) {
+            r.j0 = w;
+            r.n = n;
+            r.m = m;
+            FL_VEC_PUSH(rules, r);
+        } else {
+            n = 1;
+        }
+        w += m;
+        k += n;
+    }
+    int rest = s->njent - u[nu]; /* the constraints' */
+    memmove(J + w, J + u[nu], sizeof *J * (size_t)rest);
+    w += rest;
+    s->jrule = rules.n ? fl_shrink(rules.v, sizeof(fl_jrule) * rules.n) : NULL;
+    s->njrule = (int)rules.n;
+    if (!rules.n) FL_VEC_FREE(rules);
+    if (w < s->njent) {
+        s->njent = w;
+        s->jent = fl_shrink(J, sizeof *J * (size_t)(w ? w : 1));
+    }
+}
+
+int fl_jent_total(const fl_system *s)
+{
+    int n = s->njent;
+    for (int r = 0; r < s->njrule; r++) n += (s->jrule[r].n - 1) * s->jrule[r].m;
+    return n;
+}
+
+void fl_jrules_expand(fl_system *s)
+{
+    if (!s->njrule) return;
+    int total = fl_jent_total(s);
+    fl_jentry *all = fl_xmalloc(sizeof *all * (size_t)(total ? total : 1)), e;
+    fl_jiter it = fl_jiter_start(s);
+    while (fl_jiter_next(&it, &e)) all[it.k] = e;
+    free(s->jent);
+    free(s->jrule);
+    s->jent = all;
+    s->njent = total;
+    s->jrule = NULL;
+    s->njrule = 0;
+}
+
+void fl_jrules_set_islot(fl_system *s, const int *islot)
+{
+    int k = 0, ok = 1;
+    for (int j = 0, r = 0; j < s->njent && ok;) {
+        if (r < s->njrule && s->jrule[r].j0 == j) {
+            fl_jrule *jr = &s->jrule[r++];
+            for (int t = 0; t < jr->m; t++) {
+                int first = islot[k + t], step = islot[k + jr->m + t] - first;
+                jr->islot[t] = first >= 0 ? step : 0;
+                for (int i = 1; i < jr->n && ok; i++) {
+                    int x = islot[k + i * jr->m + t];
+                    ok = first >= 0 ? x == first + i * step : x < 0;
+                }
+                s->jent[j + t].islot = first;
+            }
+            k += jr->n * jr->m;
+            j += jr->m;
+            continue;
+        }
+        s->jent[j++].islot = islot[k++];
+    }
+    if (ok) return;
+    /* rules split where the initialisation's slots break their step (a
+     * body with a condition the others have not): all stored again with
+     * their slots, and kept by the rules those allow */
+    fl_jrules_expand(s);
+    for (int j = 0; j < s->njent; j++) s->jent[j].islot = islot[j];
+    fl_compile_jrules(s);
+}

@@ -302,7 +302,6 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     if (!rc) rc = fl_compile_structure(s, m, d);
     fl_heap_trim(); /* each stage's scratch memory goes back before the next one touches new pages */
     if (!rc) rc = fl_compile_layout(s, d);
-    if (!rc) fl_compile_jrules(s);
     fl_heap_trim();
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;

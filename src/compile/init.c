@@ -203,7 +203,7 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     if (fill_slots) {
         FL_VEC_FREE(rows); /* (before the slots go to the entries, which may store them all again) */
         FL_VEC_FREE(cols);
-        fl_jrules_set_islot(s, slot);
+        fl_jrules_set(s, slot, FL_JR_ISLOT);
         s->ncentry = (int)(ebase - cbase);
         s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
         for (int k = 0; k < s->ncentry; k++) {

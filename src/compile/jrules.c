@@ -27,13 +27,7 @@
 
 #include "system.h"
 
-/* Units shorter than this stay records: a rule must save more than its
- * own size, and small models keep the plain path. */
-#define FL_JRULE_MIN 4
-
-/* What makes units comparable: the body's kind, or the element's batch;
- * -1 for an element in no batch (kept as records). */
-static int unit_key(const fl_system *s, int u, int *g)
+int fl_jrule_key(const fl_system *s, int u, int *g)
 {
     if (u < s->nbodies) return s->bodies[u].kind;
     int e = u - s->nbodies;
@@ -99,11 +93,11 @@ void fl_compile_jrules(fl_system *s)
         fl_jrule r;
         memset(&r, 0, sizeof r);
         if (m > 0 && m <= FL_JRULE_M && k + 1 < nu && u[k + 2] - u[k + 1] == m) {
-            int key = unit_key(s, k, &g);
+            int key = fl_jrule_key(s, k, &g);
             gk = g;
-            if (key >= 0 && unit_key(s, k + 1, &gk) == key && unit_steps(J + u[k], J + u[k + 1], m, &r)) {
+            if (key >= 0 && fl_jrule_key(s, k + 1, &gk) == key && unit_steps(J + u[k], J + u[k + 1], m, &r)) {
                 n = 2;
-                while (k + n < nu && u[k + n + 1] - u[k + n] == m && unit_key(s, k + n, &gk) == key &&
+                while (k + n < nu && u[k + n + 1] - u[k + n] == m && fl_jrule_key(s, k + n, &gk) == key &&
                        unit_follows(J + u[k], J + u[k + n], m, n, &r))
                     n++;
             }
@@ -156,32 +150,105 @@ void fl_jrules_expand(fl_system *s)
     s->njrule = 0;
 }
 
-void fl_jrules_set_islot(fl_system *s, const int *islot)
+/* The field of entry e that which names. */
+static int *field_of(fl_jentry *e, int which)
+{
+    return which == FL_JR_SLOT ? &e->slot : which == FL_JR_ISLOT ? &e->islot : &e->rslot;
+}
+
+static int *step_of(fl_jrule *r, int which)
+{
+    return which == FL_JR_SLOT ? r->slot : which == FL_JR_ISLOT ? r->islot : r->rslot;
+}
+
+/* Whether unit i of a rule of m entries per unit (values v from its first
+ * entry on) has unit a's values moved i - a times by d (a -1 stays -1). */
+static int unit_on_steps(const int *v, int m, int a, int i, const int *d)
+{
+    for (int t = 0; t < m; t++) {
+        int first = v[a * m + t], x = v[i * m + t];
+        if (first >= 0 ? x < 0 || x != first + (i - a) * d[t] : x >= 0) return 0;
+    }
+    return 1;
+}
+
+/* The steps from unit a to unit a + 1 (0 for a -1). */
+static void unit_steps_of(const int *v, int m, int a, int *d)
+{
+    for (int t = 0; t < m; t++) d[t] = v[a * m + t] >= 0 ? v[(a + 1) * m + t] - v[a * m + t] : 0;
+}
+
+/* Whether every unit of rule jr moves by one step: d from units 0, 1. */
+static int steps_hold(const fl_jrule *jr, const int *v, int *d)
+{
+    unit_steps_of(v, jr->m, 0, d);
+    for (int i = 1; i < jr->n; i++)
+        if (!unit_on_steps(v, jr->m, 0, i, d)) return 0;
+    return 1;
+}
+
+void fl_jrules_set(fl_system *s, const int *v, int which)
 {
     int k = 0, ok = 1;
     for (int j = 0, r = 0; j < s->njent && ok;) {
         if (r < s->njrule && s->jrule[r].j0 == j) {
             fl_jrule *jr = &s->jrule[r++];
-            for (int t = 0; t < jr->m; t++) {
-                int first = islot[k + t], step = islot[k + jr->m + t] - first;
-                jr->islot[t] = first >= 0 ? step : 0;
-                for (int i = 1; i < jr->n && ok; i++) {
-                    int x = islot[k + i * jr->m + t];
-                    ok = first >= 0 ? x == first + i * step : x < 0;
-                }
-                s->jent[j + t].islot = first;
-            }
+            int d[FL_JRULE_M];
+            ok = steps_hold(jr, v + k, d);
+            memcpy(step_of(jr, which), d, sizeof d);
+            for (int t = 0; t < jr->m; t++) *field_of(&s->jent[j + t], which) = v[k + t];
             k += jr->n * jr->m;
             j += jr->m;
             continue;
         }
-        s->jent[j++].islot = islot[k++];
+        *field_of(&s->jent[j++], which) = v[k++];
     }
     if (ok) return;
-    /* rules split where the initialisation's slots break their step (a
-     * body with a condition the others have not): all stored again with
-     * their slots, and kept by the rules those allow */
-    fl_jrules_expand(s);
-    for (int j = 0; j < s->njent; j++) s->jent[j].islot = islot[j];
-    fl_compile_jrules(s);
+    /* a rule's run breaks these slots' step (the chain's first or last
+     * part, a body with a condition the others have not): the rules split
+     * where it does, their pieces kept by rule or stored (short ones) */
+    FL_VEC(fl_jentry) nj = {0};
+    FL_VEC(fl_jrule) nr = {0};
+    k = 0;
+    for (int j = 0, r = 0; j < s->njent;) {
+        if (!(r < s->njrule && s->jrule[r].j0 == j)) {
+            fl_jentry e = s->jent[j++];
+            *field_of(&e, which) = v[k++];
+            FL_VEC_PUSH(nj, e);
+            continue;
+        }
+        const fl_jrule *jr = &s->jrule[r++];
+        int m = jr->m, d[FL_JRULE_M];
+        for (int a = 0, b; a < jr->n; a = b) {
+            b = a + 1;
+            if (b < jr->n) {
+                unit_steps_of(v + k, m, a, d);
+                while (b < jr->n && unit_on_steps(v + k, m, a, b, d)) b++;
+            }
+            int keep = b - a >= FL_JRULE_MIN;
+            if (keep) {
+                fl_jrule piece = *jr;
+                piece.j0 = (int)nj.n;
+                piece.n = b - a;
+                memcpy(step_of(&piece, which), d, sizeof d);
+                FL_VEC_PUSH(nr, piece);
+            }
+            for (int i = a; i < (keep ? a + 1 : b); i++)
+                for (int t = 0; t < m; t++) {
+                    fl_jentry e = fl_jrule_entry(s, jr, i, t);
+                    *field_of(&e, which) = v[k + i * m + t];
+                    FL_VEC_PUSH(nj, e);
+                }
+        }
+        k += jr->n * m;
+        j += m;
+    }
+    free(s->jent);
+    free(s->jrule);
+    s->njent = (int)nj.n;
+    s->jent = nj.n ? fl_shrink(nj.v, sizeof(fl_jentry) * nj.n) : fl_xcalloc(1, sizeof(fl_jentry));
+    if (!nj.n) FL_VEC_FREE(nj);
+    s->njrule = (int)nr.n;
+    s->jrule = nr.n ? fl_shrink(nr.v, sizeof(fl_jrule) * nr.n) : NULL;
+    if (!nr.n) FL_VEC_FREE(nr);
 }

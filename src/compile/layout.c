@@ -397,17 +397,110 @@ static int local_blocks(fl_system *s)
     return drv0;
 }
 
+/* ---- the entry list, alike units kept by rule -------------------------- */
+
+/* While listing: the entries stored so far (with their rows and columns),
+ * the rules (compile/jrules.c) with the steps of their rows and columns,
+ * and the run of alike units being followed: its first unit's entries
+ * stored at st[j0], the steps that give the others. A chain's entries are
+ * never all listed one by one: this is one of compiling's peaks. */
+typedef struct lrc {
+    int row[FL_JRULE_M], col[FL_JRULE_M];
+} lrc;
+typedef struct lcollect {
+    pend_vec st;
+    FL_VEC(fl_jrule) rules;
+    FL_VEC(lrc) steps; /* per rule: its rows' and columns' steps */
+    int on, key, n, m, j0, nvirt;
+    lrc d;
+    int dsrc[FL_JRULE_M];
+} lcollect;
+
+/* Whether unit u (m entries) is the run's first moved n times by its
+ * steps; the second unit sets them. */
+static int unit_follows(lcollect *c, const pend *u, int m)
+{
+    const pend *T = c->st.v + c->j0;
+    for (int t = 0; t < m; t++) {
+        const pend *x = &T[t], *y = &u[t];
+        if (x->e.cj != y->e.cj || memcmp(&x->e.mult, &y->e.mult, sizeof(double)) != 0 || (x->e.src < 0) != (y->e.src < 0))
+            return 0;
+        if (c->n == 1) {
+            c->d.row[t] = y->row - x->row;
+            c->d.col[t] = y->col - x->col;
+            c->dsrc[t] = x->e.src >= 0 ? y->e.src - x->e.src : 0;
+        } else if (y->row != x->row + c->n * c->d.row[t] || y->col != x->col + c->n * c->d.col[t] ||
+                   (x->e.src >= 0 && y->e.src != x->e.src + c->n * c->dsrc[t])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The run ends: a rule when it is long enough, else its units stored. */
+static void run_close(lcollect *c)
+{
+    if (!c->on) return;
+    c->on = 0;
+    if (c->n >= FL_JRULE_MIN) {
+        fl_jrule r;
+        memset(&r, 0, sizeof r);
+        r.j0 = c->j0;
+        r.n = c->n;
+        r.m = c->m;
+        memcpy(r.src, c->dsrc, sizeof r.src);
+        FL_VEC_PUSH(c->rules, r);
+        FL_VEC_PUSH(c->steps, c->d);
+        return;
+    }
+    for (int i = 1; i < c->n; i++)
+        for (int t = 0; t < c->m; t++) {
+            pend p = c->st.v[c->j0 + t];
+            p.row += i * c->d.row[t];
+            p.col += i * c->d.col[t];
+            if (p.e.src >= 0) p.e.src = p.e.src + i * c->dsrc[t];
+            FL_VEC_PUSH(c->st, p);
+        }
+}
+
+/* Unit u's entries (a body's or an element's; key: what makes units
+ * comparable, -1 none): the run goes on, or they are stored. */
+static void add_unit(lcollect *c, int key, pend_vec *u)
+{
+    int m = (int)u->n;
+    c->nvirt += m;
+    if (c->on && key == c->key && m == c->m && unit_follows(c, u->v, m)) {
+        c->n++;
+        u->n = 0;
+        return;
+    }
+    run_close(c);
+    if (key >= 0 && m > 0 && m <= FL_JRULE_M) {
+        c->on = 1;
+        c->key = key;
+        c->n = 1;
+        c->m = m;
+        c->j0 = (int)c->st.n;
+    }
+    for (size_t k = 0; k < u->n; k++) FL_VEC_PUSH(c->st, u->v[k]);
+    u->n = 0;
+}
+
 /* The Jacobian entries: the bodies' own rows, the elements' local
  * Jacobians at the rows their forces and own unknowns go to, and the
- * constraints among three or more flanges; into s->jent. Returns the
- * (row, column) of each (for build_patterns, which frees them). */
-static int *list_entries(fl_system *s, int drv0)
+ * constraints among three or more flanges; into s->jent, alike units by
+ * rule (s->jrule). Returns the (row, column) of every entry, each rule's
+ * run expanded (*npairs of them, for build_patterns, which frees them). */
+static int *list_entries(fl_system *s, int drv0, int *npairs)
 {
     pend_vec pv = {0};
+    lcollect lc;
+    memset(&lc, 0, sizeof lc);
     int *unit = s->jent_unit = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies + s->nelem + 1));
+    int cursor = 0;
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
-        unit[b] = (int)pv.n;
+        unit[b] = lc.nvirt;
         switch (bd->kind) {
         case B_FREE:
             add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
@@ -431,13 +524,14 @@ static int *list_entries(fl_system *s, int drv0)
         default:
             break;
         }
+        add_unit(&lc, fl_jrule_key(s, b, &cursor), &pv);
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
-        unit[s->nbodies + e] = (int)pv.n;
+        unit[s->nbodies + e] = lc.nvirt;
         int nentries = ops->ndep ? ops->ndep : R * C;
         for (int k = 0; k < nentries; k++) {
             int r = ops->ndep ? ops->dep_rc[2 * k] : k / C, c = ops->ndep ? ops->dep_rc[2 * k + 1] : k % C;
@@ -455,54 +549,77 @@ static int *list_entries(fl_system *s, int drv0)
             }
             add_local(s, &pv, el, ops, row, c, src, rmult);
         }
+        add_unit(&lc, fl_jrule_key(s, s->nbodies + e, &cursor), &pv);
     }
-    unit[s->nbodies + s->nelem] = (int)pv.n; /* (the constraints' entries follow, not a unit) */
+    unit[s->nbodies + s->nelem] = lc.nvirt; /* (the constraints' entries follow, not a unit) */
     /* constraints: their rows, at their level (d row / d q = coefficient
      * times the ratio of the node) */
     for (int k = 0; k < s->ncons; k++) {
-        const fl_con *c = &s->cons[k];
-        int row = s->elems[c->elem].own + c->row;
-        for (int i = 0; i < c->n; i++)
-            add_kin(s, &pv, row, s->con_node[c->k0 + i], c->level, -1, s->con_coef[c->k0 + i]);
+        const fl_con *con = &s->cons[k];
+        int row = s->elems[con->elem].own + con->row;
+        for (int i = 0; i < con->n; i++)
+            add_kin(s, &pv, row, s->con_node[con->k0 + i], con->level, -1, s->con_coef[con->k0 + i]);
     }
-    int np = (int)pv.n;
-    int *rc = fl_xmalloc(sizeof(int) * (size_t)(2 * np + 1));
-    for (int i = 0; i < np; i++) {
-        rc[2 * i] = pv.v[i].row;
-        rc[2 * i + 1] = pv.v[i].col;
+    add_unit(&lc, -1, &pv);
+    run_close(&lc);
+    FL_VEC_FREE(pv);
+    /* every entry's (row, column), each rule's run expanded */
+    int nv = *npairs = lc.nvirt, np = (int)lc.st.n;
+    int *rc = fl_xmalloc(sizeof(int) * (size_t)(2 * nv + 1));
+    for (int j = 0, k = 0, r = 0; j < np;) {
+        if (r < (int)lc.rules.n && lc.rules.v[r].j0 == j) {
+            const fl_jrule *jr = &lc.rules.v[r];
+            const lrc *d = &lc.steps.v[r++];
+            for (int i = 0; i < jr->n; i++)
+                for (int t = 0; t < jr->m; t++, k++) {
+                    rc[2 * k] = lc.st.v[j + t].row + i * d->row[t];
+                    rc[2 * k + 1] = lc.st.v[j + t].col + i * d->col[t];
+                }
+            j += jr->m;
+            continue;
+        }
+        rc[2 * k] = lc.st.v[j].row;
+        rc[2 * k + 1] = lc.st.v[j].col;
+        j++, k++;
     }
+    FL_VEC_FREE(lc.steps);
     /* the entries take the pending list's place (fl_jentry is smaller than
      * pend, so entry i is written before pend i + 1 is read) */
     for (int i = 0; i < np; i++) {
-        fl_jentry e = pv.v[i].e;
-        memcpy((char *)pv.v + sizeof(fl_jentry) * (size_t)i, &e, sizeof e);
+        fl_jentry e = lc.st.v[i].e;
+        memcpy((char *)lc.st.v + sizeof(fl_jentry) * (size_t)i, &e, sizeof e);
     }
     s->njent = np;
-    s->jent = np ? fl_shrink(pv.v, sizeof(fl_jentry) * (size_t)np) : fl_xcalloc(1, sizeof(fl_jentry));
-    if (!np) FL_VEC_FREE(pv);
+    s->jent = np ? fl_shrink(lc.st.v, sizeof(fl_jentry) * (size_t)np) : fl_xcalloc(1, sizeof(fl_jentry));
+    if (!np) FL_VEC_FREE(lc.st);
+    s->njrule = (int)lc.rules.n;
+    s->jrule = lc.rules.n ? fl_shrink(lc.rules.v, sizeof(fl_jrule) * lc.rules.n) : NULL;
+    if (!lc.rules.n) FL_VEC_FREE(lc.rules);
     return rc;
 }
 
 /* The integrator's pattern and the re-initialisation's (whose unknowns
- * are the algebraic y and the yp of differential y) from the entries'
- * (row, column) rc, which it frees, with each entry's slot in both; and
- * the column of each slot of jpat, which the later compile stages read
- * instead of rc (fl_jent_col: a fifth of its size). */
-static void build_patterns(fl_system *s, int *rc)
+ * are the algebraic y and the yp of differential y) from every entry's
+ * (row, column) rc (np of them, each rule's run expanded), which it
+ * frees, with each entry's slot in both (fl_jrules_set: a rule whose
+ * slots do not move by one step is split); and the column of each slot
+ * of jpat, which the later compile stages read instead of rc (a fifth of
+ * its size). */
+static void build_patterns(fl_system *s, int *rc, int np)
 {
-    int n = s->n, np = s->njent;
+    int n = s->n;
     int *slot = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
     csc_build(&s->jpat, n, n, rc, 2, rc + 1, 2, np, slot);
-    for (int i = 0; i < np; i++) s->jent[i].slot = slot[i];
-    int *cols = fl_xmalloc(sizeof(int) * (size_t)(np ? np : 1));
-    for (int i = 0; i < np; i++) {
-        int col = rc[2 * i + 1];
-        int is_cj = s->jent[i].cj;
-        cols[i] = (s->id[col] && is_cj) || (!s->id[col] && !is_cj) ? col : -1;
+    fl_jrules_set(s, slot, FL_JR_SLOT);
+    /* the re-initialisation's columns in place of rc's (rc is not read again) */
+    fl_jiter it = fl_jiter_start(s);
+    fl_jentry e;
+    while (fl_jiter_next(&it, &e)) {
+        int col = rc[2 * it.k + 1];
+        rc[2 * it.k + 1] = (s->id[col] && e.cj) || (!s->id[col] && !e.cj) ? col : -1;
     }
-    csc_build(&s->rpat, n, n, rc, 2, cols, 1, np, slot);
-    for (int i = 0; i < np; i++) s->jent[i].rslot = slot[i];
-    free(cols);
+    csc_build(&s->rpat, n, n, rc, 2, rc + 1, 2, np, slot);
+    fl_jrules_set(s, slot, FL_JR_RSLOT);
     free(slot);
     free(rc);
     s->jpat_col = fl_xmalloc(sizeof(int) * (size_t)(s->jpat.nnz ? s->jpat.nnz : 1));
@@ -555,6 +672,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d)
     number_unknowns(s);
     name_unknowns(s);
     nominal_scales(s);
-    build_patterns(s, list_entries(s, local_blocks(s)));
+    int np;
+    int *rc = list_entries(s, local_blocks(s), &np);
+    build_patterns(s, rc, np);
     return check_regular(s, d);
 }

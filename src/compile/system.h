@@ -208,6 +208,9 @@ typedef struct fl_jentry {
  * alike parts. Only the first unit's m entries are stored, at
  * jent[j0 .. j0 + m); the rules are in the order of their j0. */
 #define FL_JRULE_M 8
+/* Runs shorter than this stay records: a rule must save more than its
+ * own size, and small models keep the plain path. */
+#define FL_JRULE_MIN 4
 typedef struct fl_jrule {
     int j0, n, m;
     int src[FL_JRULE_M], slot[FL_JRULE_M], islot[FL_JRULE_M], rslot[FL_JRULE_M];
@@ -439,10 +442,14 @@ static inline fl_jentry fl_jrule_entry(const fl_system *s, const fl_jrule *r, in
 }
 /* The first rule whose template starts at or after stored entry j. */
 int fl_jrule_from(const fl_system *s, int j);
-/* Keep runs of alike units of the entry list by rule (after
- * fl_compile_layout, which lists the entries with their slots in jpat and
- * rpat; the islot steps follow from fl_jrules_set_islot). */
+/* Keep runs of alike units of the entry list by rule, from entries all
+ * stored as records (jent_unit: where each unit starts); fl_jrules_set
+ * does it again after splitting. */
 void fl_compile_jrules(fl_system *s);
+/* What makes units u of the entry list comparable (bodies, then
+ * elements): the body's kind, or 1000 + the element's batch (*g: a cursor
+ * over the batches, units in order); -1 for none. */
+int fl_jrule_key(const fl_system *s, int u, int *g);
 /* Every entry in the order they were listed, each rule's run expanded:
  *   fl_jiter it = fl_jiter_start(s); fl_jentry e;
  *   while (fl_jiter_next(&it, &e)) ... (it.k: the entry's number) */
@@ -482,11 +489,13 @@ int fl_jent_total(const fl_system *s);
 /* Every entry stored again as its own record, no rules (for the groups'
  * scopes, which list their entries by number). */
 void fl_jrules_expand(fl_system *s);
-/* The initialisation's slot of every entry (islot[k] for entry k in the
- * listed order) into the records and the rules' steps; where a rule's run
- * does not move its slots by one step, every entry is stored again
- * (fl_jrules_expand). */
-void fl_jrules_set_islot(fl_system *s, const int *islot);
+/* A slot of every entry (v[k] for entry k in the listed order: the
+ * integrator's, the initialisation's or the re-initialisation's, as
+ * which says) into the records and the rules' steps; where a rule's run
+ * does not move them by one step, every entry is stored again and the
+ * rules made anew (fl_jrules_expand, fl_compile_jrules). */
+enum { FL_JR_SLOT, FL_JR_ISLOT, FL_JR_RSLOT };
+void fl_jrules_set(fl_system *s, const int *v, int which);
 
 /* Split the compiled system into independent groups (after
  * fl_compile_init; reads fl_jent_col). Nothing is stored for one group. */

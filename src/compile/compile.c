@@ -192,7 +192,6 @@ void fl_system_free(fl_system *s)
     free(s->unk_hint);
     free(s->jent);
     free(s->jrule);
-    free(s->jent_unit);
     free(s->jpat_col);
     fl_groups_free(s);
     fl_csc_free(&s->jpat);
@@ -259,8 +258,6 @@ static void drop_compile_only(fl_system *s)
 {
     free(s->jpat_col);
     s->jpat_col = NULL;
-    free(s->jent_unit);
-    s->jent_unit = NULL;
     fl_node_names_free(s, s->node_names);
     s->node_names = NULL;
     fl_heap_trim();

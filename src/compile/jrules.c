@@ -16,12 +16,16 @@
  * rule instead of the records. Nothing computed changes: every entry has
  * the same values, visited in the same order.
  *
- * It runs as soon as the entries and the integrator's patterns are made
- * (fl_compile_layout), before the initialisation's pattern, whose build
- * is a peak of compiling's memory: the stages after it read the entries
- * through fl_jiter, the initialisation's slots are set through
- * fl_jrules_set_islot, and a system that falls into several groups has
- * its entries stored one by one again (its scopes name them by number). */
+ * The rules are made as the entries are listed (compile/layout.c:
+ * rows, columns and sources that move by one step per unit), so that a
+ * chain's entries are never all records while compiling, whose peak
+ * memory this is part of. The slots come after, from the patterns built
+ * over every entry's row and column: fl_jrules_set puts them into the
+ * rules and splits a rule where its slots do not move by one step (the
+ * chain's ends, a body with a condition the others have not). The later
+ * stages read the entries through fl_jiter, and a system that falls into
+ * several groups has them stored one by one again (fl_jrules_expand: its
+ * scopes name them by number). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,39 +40,6 @@ int fl_jrule_key(const fl_system *s, int u, int *g)
     return 1000 + *g;
 }
 
-/* The steps that move unit a's m entries onto unit b's; 0 when a -1
- * differs or a multiplier or cj does. */
-static int unit_steps(const fl_jentry *A, const fl_jentry *B, int m, fl_jrule *r)
-{
-    for (int t = 0; t < m; t++) {
-        const fl_jentry *x = &A[t], *y = &B[t];
-        if (x->cj != y->cj || memcmp(&x->mult, &y->mult, sizeof x->mult) != 0) return 0;
-        if ((x->src < 0) != (y->src < 0) || (x->islot < 0) != (y->islot < 0) || (x->rslot < 0) != (y->rslot < 0))
-            return 0;
-        r->src[t] = x->src >= 0 ? y->src - x->src : 0;
-        r->slot[t] = y->slot - x->slot;
-        r->islot[t] = x->islot >= 0 ? y->islot - x->islot : 0;
-        r->rslot[t] = x->rslot >= 0 ? y->rslot - x->rslot : 0;
-    }
-    return 1;
-}
-
-/* Whether unit B (the i-th after A) is A moved i times by r's steps. */
-static int unit_follows(const fl_jentry *A, const fl_jentry *B, int m, int i, const fl_jrule *r)
-{
-    for (int t = 0; t < m; t++) {
-        const fl_jentry *x = &A[t], *y = &B[t];
-        if (x->cj != y->cj || memcmp(&x->mult, &y->mult, sizeof x->mult) != 0) return 0;
-        if ((x->src < 0) != (y->src < 0) || (x->islot < 0) != (y->islot < 0) || (x->rslot < 0) != (y->rslot < 0))
-            return 0;
-        if (x->src >= 0 && y->src != x->src + i * r->src[t]) return 0;
-        if (y->slot != x->slot + i * r->slot[t]) return 0;
-        if (x->islot >= 0 && y->islot != x->islot + i * r->islot[t]) return 0;
-        if (x->rslot >= 0 && y->rslot != x->rslot + i * r->rslot[t]) return 0;
-    }
-    return 1;
-}
-
 int fl_jrule_from(const fl_system *s, int j)
 {
     int lo = 0, hi = s->njrule;
@@ -78,54 +49,6 @@ int fl_jrule_from(const fl_system *s, int j)
         else hi = mid;
     }
     return lo;
-}
-
-void fl_compile_jrules(fl_system *s)
-{
-    const int *u = s->jent_unit;
-    int nu = s->nbodies + s->nelem;
-    if (!u || nu < FL_JRULE_MIN) return;
-    fl_jentry *J = s->jent;
-    FL_VEC(fl_jrule) rules = {0};
-    int w = 0, g = 0, gk = 0;
-    for (int k = 0; k < nu;) {
-        int m = u[k + 1] - u[k], n = 1;
-        fl_jrule r;
-        memset(&r, 0, sizeof r);
-        if (m > 0 && m <= FL_JRULE_M && k + 1 < nu && u[k + 2] - u[k + 1] == m) {
-            int key = fl_jrule_key(s, k, &g);
-            gk = g;
-            if (key >= 0 && fl_jrule_key(s, k + 1, &gk) == key && unit_steps(J + u[k], J + u[k + 1], m, &r)) {
-                n = 2;
-                while (k + n < nu && u[k + n + 1] - u[k + n] == m && fl_jrule_key(s, k + n, &gk) == key &&
-                       unit_follows(J + u[k], J + u[k + n], m, n, &r))
-                    n++;
-            }
-        }
-        /* the unit's entries (a rule's first) move down to w: w <= u[k]
-         * always, and nothing after u[k + n] has been read or written */
-        memmove(J + w, J + u[k], sizeof *J * (size_t)m);
-        if (n >= FL_JRULE_MIN) {
-            r.j0 = w;
-            r.n = n;
-            r.m = m;
-            FL_VEC_PUSH(rules, r);
-        } else {
-            n = 1;
-        }
-        w += m;
-        k += n;
-    }
-    int rest = s->njent - u[nu]; /* the constraints' */
-    memmove(J + w, J + u[nu], sizeof *J * (size_t)rest);
-    w += rest;
-    s->jrule = rules.n ? fl_shrink(rules.v, sizeof(fl_jrule) * rules.n) : NULL;
-    s->njrule = (int)rules.n;
-    if (!rules.n) FL_VEC_FREE(rules);
-    if (w < s->njent) {
-        s->njent = w;
-        s->jent = fl_shrink(J, sizeof *J * (size_t)(w ? w : 1));
-    }
 }
 
 int fl_jent_total(const fl_system *s)

@@ -496,11 +496,9 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
     pend_vec pv = {0};
     lcollect lc;
     memset(&lc, 0, sizeof lc);
-    int *unit = s->jent_unit = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies + s->nelem + 1));
     int cursor = 0;
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
-        unit[b] = lc.nvirt;
         switch (bd->kind) {
         case B_FREE:
             add_entry(&pv, bd->qi, bd->qi, -1, 1, 1);
@@ -531,7 +529,6 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
-        unit[s->nbodies + e] = lc.nvirt;
         int nentries = ops->ndep ? ops->ndep : R * C;
         for (int k = 0; k < nentries; k++) {
             int r = ops->ndep ? ops->dep_rc[2 * k] : k / C, c = ops->ndep ? ops->dep_rc[2 * k + 1] : k % C;
@@ -551,7 +548,7 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
         }
         add_unit(&lc, fl_jrule_key(s, s->nbodies + e, &cursor), &pv);
     }
-    unit[s->nbodies + s->nelem] = lc.nvirt; /* (the constraints' entries follow, not a unit) */
+    /* (the constraints' entries follow, not a unit) */
     /* constraints: their rows, at their level (d row / d q = coefficient
      * times the ratio of the node) */
     for (int k = 0; k < s->ncons; k++) {

@@ -353,7 +353,6 @@ struct fl_system {
     int njent;
     fl_jrule *jrule;
     int njrule;
-    int *jent_unit; /* while compiling: where each body's and element's entries start (nbodies + nelem + 1) */
     fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
     fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd */
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
@@ -442,10 +441,6 @@ static inline fl_jentry fl_jrule_entry(const fl_system *s, const fl_jrule *r, in
 }
 /* The first rule whose template starts at or after stored entry j. */
 int fl_jrule_from(const fl_system *s, int j);
-/* Keep runs of alike units of the entry list by rule, from entries all
- * stored as records (jent_unit: where each unit starts); fl_jrules_set
- * does it again after splitting. */
-void fl_compile_jrules(fl_system *s);
 /* What makes units u of the entry list comparable (bodies, then
  * elements): the body's kind, or 1000 + the element's batch (*g: a cursor
  * over the batches, units in order); -1 for none. */
@@ -492,8 +487,8 @@ void fl_jrules_expand(fl_system *s);
 /* A slot of every entry (v[k] for entry k in the listed order: the
  * integrator's, the initialisation's or the re-initialisation's, as
  * which says) into the records and the rules' steps; where a rule's run
- * does not move them by one step, every entry is stored again and the
- * rules made anew (fl_jrules_expand, fl_compile_jrules). */
+ * does not move them by one step, the rule is split where they break it
+ * (its pieces kept by rule, or stored when short). */
 enum { FL_JR_SLOT, FL_JR_ISLOT, FL_JR_RSLOT };
 void fl_jrules_set(fl_system *s, const int *v, int which);
 

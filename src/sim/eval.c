@@ -914,7 +914,7 @@ static void instance_outputs(fl_sim *s, int i, double t, const double *y, const 
         ps[k] = node >= 0 ? node_level(s, node, 0) : 0;
         pv[k] = node >= 0 ? node_level(s, node, 1) : 0;
         pa[k] = node >= 0 ? node_level(s, node, 2) : 0;
-        pf[k] = node >= 0 ? s->portf[ir->port0 + k] : 0;
+        pf[k] = node >= 0 && s->portf ? s->portf[ir->port0 + k] : 0; /* (none yet: kinematic outputs) */
     }
     if (!c->outputs || !c->nvars) return;
     fl_octx o;
@@ -947,7 +947,7 @@ static void var_value(fl_sim *s, double t, int v, const fl_var *vr)
     const fl_inst_rt *ir = &sys->insts[vr->inst];
     switch (vr->kind) {
     case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
-    case OV_PORT_F: s->vals[v] = s->portf[ir->port0 + vr->index]; break;
+    case OV_PORT_F: s->vals[v] = s->portf ? s->portf[ir->port0 + vr->index] : 0; break;
     case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
     case OV_BLOCK_OUT:
         s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
@@ -956,10 +956,25 @@ static void var_value(fl_sim *s, double t, int v, const fl_var *vr)
     }
 }
 
+/* What outputs beyond positions and velocities need (the polished
+ * derivatives, the forces inside rigid bodies and at every port), made
+ * the first time they are (at an output point, outside the integrator):
+ * a run that shows positions and velocities alone never touches them. */
+static void outputs_alloc(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    if (s->portf) return;
+    s->ypol = fl_xcalloc((size_t)(sys->n ? sys->n : 1), sizeof(double));
+    s->nodeE = fl_xcalloc((size_t)(sys->nnodes ? sys->nnodes : 1), sizeof(double));
+    s->linkf = fl_xcalloc((size_t)(2 * sys->nlinks + 1), sizeof(double));
+    s->portf = fl_xcalloc((size_t)(sys->nports ? sys->nports : 1), sizeof(double));
+}
+
 void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
     int n = sys->n;
+    if (!s->out_kinematic) outputs_alloc(s);
     /* accelerations of bodies with mass from their force balance, which is
      * more accurate than the integrator's interpolated derivative */
     if (n && !s->out_kinematic) {
@@ -1003,7 +1018,7 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             const fl_sigref *sr = &sys->sigs[k];
             if (sr->kind != SIG_LATE) continue;
             const fl_inst_rt *oi = &sys->insts[sr->inst];
-            s->u[k] = sr->out >= 0 ? s->vals[oi->var0 + sr->out] : s->portf[oi->port0 + sr->level];
+            s->u[k] = sr->out >= 0 ? s->vals[oi->var0 + sr->out] : s->portf ? s->portf[oi->port0 + sr->level] : 0;
         }
         for (int i = 0; i < sys->ninst; i++)
             if (sys->insts[i].has_late && (!s->out_inst || s->out_inst[i])) instance_outputs(s, i, t, y, yp, buf, maxp);

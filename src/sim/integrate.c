@@ -71,15 +71,11 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->res = fl_xcalloc(n, sizeof(double));
     s->y = fl_xcalloc(n, sizeof(double));
     s->yp = fl_xcalloc(n, sizeof(double));
-    s->ypol = fl_xcalloc(n, sizeof(double));
     if (sys->n > sys->nd) { /* algebraic unknowns re-solved at output points (fl_run_values) */
         s->yo = fl_xcalloc(n, sizeof(double));
         s->ypo = fl_xcalloc(n, sizeof(double));
     }
-    s->nodeE = fl_xcalloc((size_t)(sys->nnodes ? sys->nnodes : 1), sizeof(double));
-    s->linkf = fl_xcalloc((size_t)(2 * sys->nlinks + 1), sizeof(double));
     s->rootf = fl_xcalloc((size_t)(sys->nroots_r ? sys->nroots_r : 1), sizeof(double));
-    s->portf = fl_xcalloc((size_t)(sys->nports ? sys->nports : 1), sizeof(double));
     s->vals = fl_xcalloc((size_t)(sys->nvars ? sys->nvars : 1), sizeof(double));
     s->g = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
     s->rootdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));

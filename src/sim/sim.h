@@ -250,7 +250,7 @@ struct fl_sim {
     double *res;          /* residual scratch */
     double *jdata;        /* IDA Jacobian values (jpat order) for the dense solver (fl_ida_create) */
     double *y, *yp;       /* current solution (the whole-system integrator returns its steps here: fl_ida_create) */
-    double *ypol;         /* polished derivatives for output */
+    double *ypol;         /* polished derivatives for output (with nodeE, linkf, portf: made when outputs first need them, eval.c) */
     double *yo, *ypo;     /* consistent copies of the interpolated solution for output (NULL: no algebraic unknowns) */
     /* outputs */
     double *nodeE, *linkf, *rootf, *portf, *vals;

@@ -26,6 +26,7 @@
  * stages read the entries through fl_jiter, and a system that falls into
  * several groups has them stored one by one again (fl_jrules_expand: its
  * scopes name them by number). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,13 +43,7 @@ int fl_jrule_key(const fl_system *s, int u, int *g)
 
 int fl_jrule_from(const fl_system *s, int j)
 {
-    int lo = 0, hi = s->njrule;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (s->jrule[mid].j0 < j) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return fl_lower_bound(s->jrule, s->njrule, sizeof *s->jrule, offsetof(fl_jrule, j0), j);
 }
 
 int fl_jent_total(const fl_system *s)

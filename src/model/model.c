@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -374,24 +375,12 @@ static int coerce_param(const fl_minst *in, int k, fl_value *v, fl_loc loc, fl_d
  * element not below k: */
 static int par_pos(const fl_minst *in, int k)
 {
-    int lo = 0, hi = in->npars;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (in->pars[mid].k < k) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return fl_lower_bound(in->pars, in->npars, sizeof *in->pars, offsetof(fl_mpar, k), k);
 }
 
 static int attr_pos(const fl_minst *in, int k)
 {
-    int lo = 0, hi = in->nattrs;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (in->attrs[mid].var < k) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return fl_lower_bound(in->attrs, in->nattrs, sizeof *in->attrs, offsetof(fl_mattr, var), k);
 }
 
 static int inline_kind(fl_vkind kind)

@@ -31,6 +31,18 @@ void *fl_xrealloc(void *p, size_t n)
     return q;
 }
 
+int fl_lower_bound(const void *base, int n, size_t size, size_t off, int k)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, key;
+        memcpy(&key, (const char *)base + (size_t)mid * size + off, sizeof key);
+        if (key < k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 void *fl_shrink(void *p, size_t n)
 {
     void *q = p ? realloc(p, n ? n : 1) : NULL;

@@ -23,6 +23,9 @@ void *fl_xrealloc(void *p, size_t n);
 /* p (an allocation of at least n bytes) cut to n bytes, or p itself when
  * the allocator cannot: never fails. */
 void *fl_shrink(void *p, size_t n);
+/* The first of n records (size bytes each, sorted by an int key at byte
+ * offset off) whose key is not below k; n if none. */
+int fl_lower_bound(const void *base, int n, size_t size, size_t off, int k);
 /* Gives the heap freed so far back to the system (glibc's malloc_trim;
  * nothing elsewhere). */
 void fl_heap_trim(void);

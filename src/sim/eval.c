@@ -434,42 +434,24 @@ static void scatter_steps(double *jdata, const double *jl, const fl_jentry *T, c
 
 /* A fast batch's run of alike entries (fl_fast_jac.m >= 0): the t-th
  * entry of element i reads value dv[t] of its two (jloc[jbase + 2 i]) as
- * its source says, without reading the source. */
+ * its source says, without reading the source; element by element as
+ * stored, a rule's run (compile/jrules.c) by its steps. */
 static void scatter_alike(const fl_sim *s, const fl_fast_jac *fj, double *jdata)
 {
     const fl_system *sys = s->sys;
     const double *jl = s->jloc + fj->jbase;
-    const fl_jentry *e = sys->jent + fj->j0;
-    int m = fj->m, n = fj->n, i = 0;
-    if (fj->nrule) { /* entries kept by rule (compile/jrules.c): element by element as stored, each rule's run */
-        int r = fj->r0;
-        for (int j = fj->j0; j < fj->j1; j += m) {
-            const fl_jrule *jr = r < fj->r0 + fj->nrule && sys->jrule[r].j0 == j ? &sys->jrule[r++] : NULL;
-            if (jr) {
-                scatter_steps(jdata, jl, sys->jent + j, jr->slot, fj->dv, m, jr->n);
-                jl += 2 * jr->n;
-                continue;
-            }
-            const fl_jentry *E = sys->jent + j;
-            for (int t = 0; t < m; t++) jdata[E[t].slot] += jl[fj->dv[t]] * E[t].mult;
-            jl += 2;
+    int m = fj->m, r = fj->r0;
+    for (int j = fj->j0; j < fj->j1; j += m) {
+        const fl_jentry *E = sys->jent + j;
+        if (r < fj->r0 + fj->nrule && sys->jrule[r].j0 == j) {
+            const fl_jrule *jr = &sys->jrule[r++];
+            scatter_steps(jdata, jl, E, jr->slot, fj->dv, m, jr->n);
+            jl += 2 * jr->n;
+            continue;
         }
-        return;
+        for (int t = 0; t < m; t++) jdata[E[t].slot] += jl[fj->dv[t]] * E[t].mult;
+        jl += 2;
     }
-    for (; i < fj->a; i++, jl += 2) /* before the pattern: through the entries */
-        for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
-    if (i < fj->b) { /* the pattern: slots and multipliers by its rule */
-        fl_jentry T[8];
-        for (int t = 0; t < m; t++) {
-            T[t].slot = fj->sbase[t] + i * fj->sstep[t];
-            T[t].mult = fj->mult[t];
-        }
-        scatter_steps(jdata, jl, T, fj->sstep, fj->dv, m, fj->b - i);
-        jl += 2 * (fj->b - i);
-        i = fj->b;
-    }
-    for (e = sys->jent + fj->jb; i < n; i++, jl += 2) /* after it (elements b, b + 1, ... from jent[jb]) */
-        for (int t = 0; t < m; t++, e++) jdata[e->slot] += jl[fj->dv[t]] * e->mult;
 }
 
 /* The whole system's Jacobian entries at the kinematics prepared. With

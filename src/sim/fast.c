@@ -40,81 +40,20 @@
 
 #include "sim.h"
 
-/* Whether batch g's run of entries is m per element, element by element
- * alike: the t-th reads value dv[t] of its element's two, without cj. */
-static int same_entries(const fl_system *sys, fl_fast_jac *fj, int n)
-{
-    int cnt = fj->j1 - fj->j0;
-    if (cnt % n || cnt / n > 8) return 0;
-    fj->m = cnt / n;
-    for (int t = 0; t < fj->m; t++) {
-        int q = sys->jent[fj->j0 + t].src - fj->jbase;
-        if (q < 0 || q > 1) return 0;
-        fj->dv[t] = (unsigned char)q;
-    }
-    for (int j = fj->j0; j < fj->j1; j++) {
-        int i = (j - fj->j0) / fj->m, t = (j - fj->j0) % fj->m;
-        if (sys->jent[j].src != fj->jbase + 2 * i + fj->dv[t] || sys->jent[j].cj) return 0;
-    }
-    return 1;
-}
-
-/* Whether the t-th entry of element i of batch g's run has slot sbase[t]
- * + i sstep[t] and multiplier mult[t] for every t (fl_fast_jac.a). */
-static int entries_affine(const fl_system *sys, const fl_fast_jac *fj, int i)
-{
-    for (int t = 0; t < fj->m; t++) {
-        const fl_jentry *e = &sys->jent[fj->j0 + i * fj->m + t];
-        if (e->slot != fj->sbase[t] + i * fj->sstep[t] || memcmp(&e->mult, &fj->mult[t], sizeof(double)) != 0) return 0;
-    }
-    return 1;
-}
-
-/* Where batch g's run of alike entries repeats its pattern
- * (fl_fast_jac.a, b): the slots and multipliers of elements 1 and 2 give
- * the rule, which the first and the last element (a chain's ends) may
- * break; none (a = b = 0) if another element does. */
-static void affine_range(const fl_system *sys, fl_fast_jac *fj, int n)
-{
-    fj->a = fj->b = 0;
-    if (fj->m <= 0 || n < 4) return;
-    for (int t = 0; t < fj->m; t++) {
-        const fl_jentry *e1 = &sys->jent[fj->j0 + fj->m + t], *e2 = &sys->jent[fj->j0 + 2 * fj->m + t];
-        fj->sstep[t] = e2->slot - e1->slot;
-        fj->sbase[t] = e1->slot - fj->sstep[t];
-        fj->mult[t] = e1->mult;
-    }
-    for (int i = 1; i < n - 1; i++)
-        if (!entries_affine(sys, fj, i)) return;
-    fj->a = entries_affine(sys, fj, 0) ? 0 : 1;
-    fj->b = entries_affine(sys, fj, n - 1) ? n : n - 1;
-    fj->step = fj->sstep[0];
-    for (int t = 1; t < fj->m; t++)
-        if (fj->sstep[t] != fj->step) fj->step = 0;
-}
-
 /* Whether the stored entries that hold batch g's run (jent[j0, j1)) list
- * alike entries per element (fl_fast_jac.m, dv): with no rule of the
- * system's inside, the entries themselves, and where they repeat their
- * pattern (affine_range: a, b, sbase, sstep, mult; elements b, b + 1, ...
- * stored from jb); with rules (compile/jrules.c: nrule of them from
- * jrule[r0]), their first elements and the elements stored around them,
- * each rule's run moving its element's sources by two. */
+ * m alike entries per element, the t-th reading value dv[t] of its
+ * element's two without cj (fl_fast_jac.m, dv): element by element as
+ * stored, or a rule's run (compile/jrules.c: nrule of them from
+ * jrule[r0]) moving its element's sources by two. */
 static int batch_entries(const fl_system *sys, fl_fast_jac *fj, int n)
 {
-    int r0 = sys->njrule ? fl_jrule_from(sys, fj->j0) : 0, nr = 0;
+    int r0 = sys->njrule ? fl_jrule_from(sys, fj->j0) : 0, nr = 0, cnt = fj->j1 - fj->j0;
     while (r0 + nr < sys->njrule && sys->jrule[r0 + nr].j0 < fj->j1) nr++;
     fj->r0 = r0;
     fj->nrule = nr;
-    if (nr == 0) {
-        if (!same_entries(sys, fj, n)) return 0;
-        affine_range(sys, fj, n);
-        fj->jb = fj->j0 + fj->b * fj->m;
-        return 1;
-    }
-    int m = sys->jrule[r0].m, i = 0, r = r0;
+    int m = nr ? sys->jrule[r0].m : n > 0 && cnt % n == 0 ? cnt / n : 0, i = 0, r = r0;
+    if (m <= 0 || m > 8) return 0;
     fj->m = m;
-    fj->a = fj->b = 0;
     for (int j = fj->j0; j < fj->j1; i++) { /* element i: stored, or a rule's first */
         if (j + m > fj->j1) return 0;
         const fl_jrule *jr = r < r0 + nr && sys->jrule[r].j0 == j ? &sys->jrule[r++] : NULL;
@@ -175,10 +114,7 @@ static void plan_jacobian(fl_sim *s)
         fl_fast_jac *fj = &s->fastj[g];
         fj->n = sys->egroups[g].n;
         if (broken || !fj->ok || fj->j0 < 0 || !batch_entries(sys, fj, fj->n)) fj->m = -1;
-        if (fj->m < 0) {
-            fj->j0 = fj->j1 = -1;
-            fj->a = fj->b = 0;
-        }
+        if (fj->m < 0) fj->j0 = fj->j1 = -1;
     }
 }
 

@@ -112,18 +112,14 @@ typedef struct fl_grun {
  * kernel gives them (ok: a compliant class), and the run of entries
  * jent[j0, j1) that read them: when every element has m of them alike
  * (the t-th reading value dv[t] of its two, none with cj), m >= 0, else
- * -1 (fast.c). For elements a <= i < b, the t-th entry of element i
- * has the multiplier mult[t] and goes to matrix slot sbase[t] + i
- * sstep[t] (a chain of alike parts: the pattern repeats, but for the
- * ends), so the scatter reads neither; a = b = 0: each entry's slot and
- * multiplier are read. */
+ * -1 (fast.c). Where the system keeps a run of them by rule (a chain of
+ * alike parts, compile/jrules.c), the scatter takes each element's slots
+ * from the rule's steps instead of records. */
 typedef struct fl_fast_jac {
-    int ok, jbase, jend, j0, j1, m, a, b;
-    int n, jb;     /* the batch's elements; where elements b, b + 1, ... are stored (jent[jb]) */
+    int ok, jbase, jend, j0, j1, m;
+    int n;         /* the batch's elements */
     int r0, nrule; /* the system's rules (fl_jrule) inside its entries: jrule[r0 ..] */
     unsigned char dv[8];
-    int sbase[8], sstep[8], step; /* step: every sstep[t] if they are equal, else 0 */
-    double mult[8];
 } fl_fast_jac;
 
 /* The bodies of the whole system for the kinematics and the residual

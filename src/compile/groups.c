@@ -189,7 +189,7 @@ static void join_owners(const fl_system *s, const char *env, const int *own_of, 
     }
     fl_jiter it = fl_jiter_start(s);
     fl_jentry e;
-    while (fl_jiter_next(&it, &e)) uf_union(uf, own_of[s->jpat.rowind[e.slot]], own_of[s->jpat_col[e.slot]]);
+    while (fl_jiter_next(&it, &e)) uf_union(uf, own_of[fl_jent_row(s, &e)], own_of[fl_jent_col(s, &e)]);
 }
 
 /* Phase 4: the group of every owner, groups numbered by their first
@@ -305,7 +305,7 @@ static void collect_lists(const fl_system *s, const char *env, const int *own_of
     free(ldv.x);
     /* Jacobian entries by the group of their row, and the jloc they read */
     for (int i = 0; i < s->njent; i++) {
-        int g = grp[own_of[fl_jent_row(s, i)]];
+        int g = grp[own_of[fl_jent_row(s, &s->jent[i])]];
         add(&v[L_J], g, i);
         if (s->jent[i].src >= 0) add(&v[L_JL], g, s->jent[i].src);
     }
@@ -385,9 +385,9 @@ static void slice_patterns(fl_system *s, struct fl_group_arena *a, const int *lo
         sc->rsl = a->rsl + j0;
         j0 += sc->nj;
         for (int k = 0; k < sc->nj; k++) {
-            int i = sc->j[k], c = fl_jent_col(s, i);
-            if (s->unk_group[c] != g || s->unk_group[fl_jent_row(s, i)] != g)
-                fl_fail_internal("Jacobian entry (%d, %d) crosses groups", fl_jent_row(s, i), c);
+            int i = sc->j[k], c = fl_jent_col(s, &s->jent[i]), r = fl_jent_row(s, &s->jent[i]);
+            if (s->unk_group[c] != g || s->unk_group[r] != g)
+                fl_fail_internal("Jacobian entry (%d, %d) crosses groups", r, c);
             sc->jsl[k] = sc->jpat.colptr[loc[c]] + s->jent[i].slot - s->jpat.colptr[c];
             sc->rsl[k] = s->jent[i].rslot < 0 ? -1 : sc->rpat.colptr[loc[c]] + s->jent[i].rslot - s->rpat.colptr[c];
         }

@@ -154,7 +154,7 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
     fl_jiter it = fl_jiter_start(s);
     fl_jentry e;
     while (fl_jiter_next(&it, &e)) { /* (entries kept by rule: compile/jrules.c) */
-        int r = s->jpat.rowind[e.slot], c = s->jpat_col[e.slot];
+        int r = fl_jent_row(s, &e), c = fl_jent_col(s, &e);
         if (e.cj) c = s->dpos[c] >= 0 ? n + s->dpos[c] : -1;
         FL_VEC_PUSH(rows, r);
         FL_VEC_PUSH(cols, c);

@@ -90,19 +90,25 @@ static int unit_on_steps(const int *v, int m, int a, int i, const int *d)
     return 1;
 }
 
-/* The steps from unit a to unit a + 1 (0 for a -1). */
-static void unit_steps_of(const int *v, int m, int a, int *d)
+/* Where the run of units from unit a (of n, m entries each: values v
+ * from the first entry on) that move by one step ends, with the steps d
+ * from unit a to unit a + 1 (0 for a -1). */
+static int run_end(const int *v, int m, int n, int a, int *d)
 {
-    for (int t = 0; t < m; t++) d[t] = v[a * m + t] >= 0 ? v[(a + 1) * m + t] - v[a * m + t] : 0;
+    int b = a + 1;
+    for (int t = 0; t < m; t++) d[t] = b < n && v[a * m + t] >= 0 ? v[b * m + t] - v[a * m + t] : 0;
+    while (b < n && unit_on_steps(v, m, a, b, d)) b++;
+    return b;
 }
 
-/* Whether every unit of rule jr moves by one step: d from units 0, 1. */
-static int steps_hold(const fl_jrule *jr, const int *v, int *d)
+void fl_jent_keep(fl_system *s, fl_jentry *e, int n, fl_jrule *r, int nr)
 {
-    unit_steps_of(v, jr->m, 0, d);
-    for (int i = 1; i < jr->n; i++)
-        if (!unit_on_steps(v, jr->m, 0, i, d)) return 0;
-    return 1;
+    s->njent = n;
+    s->jent = n ? fl_shrink(e, sizeof *e * (size_t)n) : fl_xcalloc(1, sizeof *e);
+    if (!n) free(e);
+    s->njrule = nr;
+    s->jrule = nr ? fl_shrink(r, sizeof *r * (size_t)nr) : NULL;
+    if (!nr) free(r);
 }
 
 void fl_jrules_set(fl_system *s, const int *v, int which)
@@ -112,7 +118,7 @@ void fl_jrules_set(fl_system *s, const int *v, int which)
         if (r < s->njrule && s->jrule[r].j0 == j) {
             fl_jrule *jr = &s->jrule[r++];
             int d[FL_JRULE_M];
-            ok = steps_hold(jr, v + k, d);
+            ok = run_end(v + k, jr->m, jr->n, 0, d) == jr->n;
             memcpy(step_of(jr, which), d, sizeof d);
             for (int t = 0; t < jr->m; t++) *field_of(&s->jent[j + t], which) = v[k + t];
             k += jr->n * jr->m;
@@ -138,11 +144,7 @@ void fl_jrules_set(fl_system *s, const int *v, int which)
         const fl_jrule *jr = &s->jrule[r++];
         int m = jr->m, d[FL_JRULE_M];
         for (int a = 0, b; a < jr->n; a = b) {
-            b = a + 1;
-            if (b < jr->n) {
-                unit_steps_of(v + k, m, a, d);
-                while (b < jr->n && unit_on_steps(v + k, m, a, b, d)) b++;
-            }
+            b = run_end(v + k, m, jr->n, a, d);
             int keep = b - a >= FL_JRULE_MIN;
             if (keep) {
                 fl_jrule piece = *jr;
@@ -163,10 +165,5 @@ void fl_jrules_set(fl_system *s, const int *v, int which)
     }
     free(s->jent);
     free(s->jrule);
-    s->njent = (int)nj.n;
-    s->jent = nj.n ? fl_shrink(nj.v, sizeof(fl_jentry) * nj.n) : fl_xcalloc(1, sizeof(fl_jentry));
-    if (!nj.n) FL_VEC_FREE(nj);
-    s->njrule = (int)nr.n;
-    s->jrule = nr.n ? fl_shrink(nr.v, sizeof(fl_jrule) * nr.n) : NULL;
-    if (!nr.n) FL_VEC_FREE(nr);
+    fl_jent_keep(s, nj.v, (int)nj.n, nr.v, (int)nr.n);
 }

@@ -548,14 +548,13 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
         }
         add_unit(&lc, fl_jrule_key(s, s->nbodies + e, &cursor), &pv);
     }
-    /* (the constraints' entries follow, not a unit) */
     /* constraints: their rows, at their level (d row / d q = coefficient
-     * times the ratio of the node) */
+     * times the ratio of the node); all of them one unit, never by rule */
     for (int k = 0; k < s->ncons; k++) {
-        const fl_con *con = &s->cons[k];
-        int row = s->elems[con->elem].own + con->row;
-        for (int i = 0; i < con->n; i++)
-            add_kin(s, &pv, row, s->con_node[con->k0 + i], con->level, -1, s->con_coef[con->k0 + i]);
+        const fl_con *c = &s->cons[k];
+        int row = s->elems[c->elem].own + c->row;
+        for (int i = 0; i < c->n; i++)
+            add_kin(s, &pv, row, s->con_node[c->k0 + i], c->level, -1, s->con_coef[c->k0 + i]);
     }
     add_unit(&lc, -1, &pv);
     run_close(&lc);
@@ -586,12 +585,7 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
         fl_jentry e = lc.st.v[i].e;
         memcpy((char *)lc.st.v + sizeof(fl_jentry) * (size_t)i, &e, sizeof e);
     }
-    s->njent = np;
-    s->jent = np ? fl_shrink(lc.st.v, sizeof(fl_jentry) * (size_t)np) : fl_xcalloc(1, sizeof(fl_jentry));
-    if (!np) FL_VEC_FREE(lc.st);
-    s->njrule = (int)lc.rules.n;
-    s->jrule = lc.rules.n ? fl_shrink(lc.rules.v, sizeof(fl_jrule) * lc.rules.n) : NULL;
-    if (!lc.rules.n) FL_VEC_FREE(lc.rules);
+    fl_jent_keep(s, (fl_jentry *)(void *)lc.st.v, np, lc.rules.v, (int)lc.rules.n);
     return rc;
 }
 

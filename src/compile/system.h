@@ -419,15 +419,16 @@ static inline int fl_inst_vars_end(const fl_system *s, int i)
 {
     return i + 1 < s->ninst ? s->insts[i + 1].var0 : s->energy_var0;
 }
-/* The row and column of Jacobian entry i, from its slot in jpat (every
- * entry has one); the column only while compiling (jpat_col). */
-static inline int fl_jent_row(const fl_system *s, int i)
+/* The row and column of Jacobian entry e (a record, or one fl_jiter
+ * gives), from its slot in jpat (every entry has one); the column only
+ * while compiling (jpat_col). */
+static inline int fl_jent_row(const fl_system *s, const fl_jentry *e)
 {
-    return s->jpat.rowind[s->jent[i].slot];
+    return s->jpat.rowind[e->slot];
 }
-static inline int fl_jent_col(const fl_system *s, int i)
+static inline int fl_jent_col(const fl_system *s, const fl_jentry *e)
 {
-    return s->jpat_col[s->jent[i].slot];
+    return s->jpat_col[e->slot];
 }
 /* Entry t of unit i (0 <= i < r->n) of rule r. */
 static inline fl_jentry fl_jrule_entry(const fl_system *s, const fl_jrule *r, int i, int t)
@@ -479,6 +480,9 @@ static inline int fl_jiter_next(fl_jiter *it, fl_jentry *e)
     it->k++;
     return 1;
 }
+/* The system takes the records e (n of them) and the rules r (nr), each
+ * array cut to its size (compile/layout.c, jrules.c). */
+void fl_jent_keep(fl_system *s, fl_jentry *e, int n, fl_jrule *r, int nr);
 /* How many entries there are, each rule's run counted whole. */
 int fl_jent_total(const fl_system *s);
 /* Every entry stored again as its own record, no rules (for the groups'

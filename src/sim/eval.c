@@ -3,7 +3,6 @@
  * updates, and all output variables (including the forces inside rigid
  * bodies and the reactions of grounds and motion sources). */
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -215,23 +215,15 @@ static uint64_t hash_str(const char *s, size_t len)
 static void map_grow(fl_map *m)
 {
     size_t ncap = m->cap ? 2 * m->cap : 64;
-    char **keys = fl_xcalloc(ncap, sizeof *keys);
-    int *vals = fl_xcalloc(ncap, sizeof *vals);
-    uint32_t *hash = fl_xcalloc(ncap, sizeof *hash);
+    fl_map_slot *slot = fl_xcalloc(ncap, sizeof *slot);
     for (size_t i = 0; i < m->cap; i++) {
-        if (!m->keys[i]) continue;
-        size_t j = m->hash[i] & (ncap - 1);
-        while (keys[j]) j = (j + 1) & (ncap - 1);
-        keys[j] = m->keys[i];
-        vals[j] = m->vals[i];
-        hash[j] = m->hash[i];
+        if (!m->slot[i].key) continue;
+        size_t j = m->slot[i].hash & (ncap - 1);
+        while (slot[j].key) j = (j + 1) & (ncap - 1);
+        slot[j] = m->slot[i];
     }
-    free(m->keys);
-    free(m->vals);
-    free(m->hash);
-    m->keys = keys;
-    m->vals = vals;
-    m->hash = hash;
+    free(m->slot);
+    m->slot = slot;
     m->cap = ncap;
 }
 
@@ -348,18 +340,17 @@ void fl_map_put(fl_map *m, const char *key, int val)
     size_t len = strlen(key);
     uint32_t h = (uint32_t)hash_str(key, len);
     size_t j = h & (m->cap - 1);
-    while (m->keys[j]) {
-        if (m->hash[j] == h && strcmp(m->keys[j], key) == 0) {
-            m->vals[j] = val;
+    while (m->slot[j].key) {
+        if (m->slot[j].hash == h && strcmp(m->slot[j].key, key) == 0) {
+            m->slot[j].val = val;
             return;
         }
         j = (j + 1) & (m->cap - 1);
     }
     if (!m->ka) m->ka = fl_arena_new();
-    m->keys[j] = fl_arena_alloc(m->ka, len + 1);
-    memcpy(m->keys[j], key, len + 1);
-    m->vals[j] = val;
-    m->hash[j] = h;
+    char *k = fl_arena_alloc(m->ka, len + 1);
+    memcpy(k, key, len + 1);
+    m->slot[j] = (fl_map_slot){h, val, k};
     m->n++;
 }
 
@@ -368,10 +359,8 @@ int fl_map_getn(const fl_map *m, const char *key, size_t len)
     if (!m->cap) return -1;
     uint32_t h = (uint32_t)hash_str(key, len);
     size_t j = h & (m->cap - 1);
-    while (m->keys[j]) {
-        if (m->hash[j] == h && strncmp(m->keys[j], key, len) == 0 && m->keys[j][len] == '\0') return m->vals[j];
-        j = (j + 1) & (m->cap - 1);
-    }
+    for (const fl_map_slot *sl; (sl = &m->slot[j])->key; j = (j + 1) & (m->cap - 1))
+        if (sl->hash == h && strncmp(sl->key, key, len) == 0 && sl->key[len] == '\0') return sl->val;
     return -1;
 }
 
@@ -383,9 +372,7 @@ int fl_map_get(const fl_map *m, const char *key)
 void fl_map_free(fl_map *m)
 {
     fl_arena_free(m->ka);
-    free(m->keys);
-    free(m->vals);
-    free(m->hash);
+    free(m->slot);
     memset(m, 0, sizeof *m);
 }
 

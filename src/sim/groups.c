@@ -303,11 +303,7 @@ int fl_groups_start(fl_sim *s)
     s->gdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
     /* a grouped run watches the energy balance per group, and its output
      * points compute the audit's values only when they show them */
-    s->erows = 0;
-    if (s->energy) {
-        if (s->out_kin_vars) s->out_kinematic = 1;
-        else s->erows = 1;
-    }
+    s->erows = s->energy && !s->out_kinematic;
     select_output_groups(s);
     s->gsteps = 0;
     for (int g = 0; g < s->ngrun; g++) {

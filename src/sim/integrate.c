@@ -368,10 +368,12 @@ const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u)
 int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
-    if (sys->n > sys->nd && !s->out_kinematic) {
+    if (sys->n > sys->nd && (!s->out_kinematic || (s->energy && !s->ngrun))) {
         /* Interpolated algebraic unknowns (massless nodes) violate their
          * force balance by the interpolation error: re-solve them, with the
-         * states as interpolated, so that outputs are consistent. */
+         * states as interpolated, so that outputs (and the energy stored in
+         * the springs around them: a grouped run audits at its steps) are
+         * consistent. */
         memcpy(s->yo, y, sizeof(double) * (size_t)sys->n);
         memcpy(s->ypo, yp, sizeof(double) * (size_t)sys->n);
         fl_diag *saved = s->diag;
@@ -587,7 +589,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     s->out_ilist = NULL;
     s->nout_ilist = 0;
     s->nout_vars = 0;
-    s->out_kinematic = s->out_kin_vars = 0;
+    s->out_kinematic = 0;
     if (!o->outputs) return 0;
     s->out_vars = fl_xmalloc(sizeof(int) * (size_t)(o->noutputs ? o->noutputs : 1));
     s->out_def = fl_xmalloc(sizeof(fl_var) * (size_t)(o->noutputs ? o->noutputs : 1));
@@ -617,14 +619,14 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         if (s->out_inst[i]) s->out_ilist[s->nout_ilist++] = i;
     /* Positions and velocities alone follow from the solution vector: no
      * force balance to evaluate at output points (a big saving on large
-     * models whose users watch a few bodies). */
-    s->out_kin_vars = !late;
+     * models whose users watch a few bodies), with or without the energy
+     * audit, whose rates evaluate what they read (fl_energy_rates). */
+    s->out_kinematic = !late;
     for (int k = 0; k < s->nout_vars; k++) {
         const char *u = fl_system_var_unit(sys, s->out_vars[k]);
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0 && strcmp(u, "rad") != 0 && strcmp(u, "rad/s") != 0))
-            s->out_kin_vars = 0;
+            s->out_kinematic = 0;
     }
-    s->out_kinematic = !o->energy && s->out_kin_vars;
     for (int v = 0; v < sys->nvars; v++) s->vals[v] = NAN;
     return 0;
 }

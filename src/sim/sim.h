@@ -285,8 +285,7 @@ struct fl_sim {
     unsigned char *out_inst;
     int *out_ilist, nout_ilist; /* the instances out_inst marks, in order */
     int maxp;          /* the most ports of an instance */
-    int out_kinematic; /* the selected outputs are positions and velocities only (no energy audit) */
-    int out_kin_vars;  /* they are, whether or not the energy audit runs */
+    int out_kinematic; /* the selected outputs are positions and velocities only: no force balance at output points */
     int erows;         /* a grouped run's output points compute the energy audit's values */
     int *tev, ntev;    /* elements with time events (asked at every step) */
     fl_stats stats;

@@ -277,6 +277,9 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
     fl_init_ectx(s, &x, t, 0, y, yp, res, 0);
     if (sc)
         for (int k = 0; k < sc->nu; k++) res[sc->u[k]] = 0;
+    else if (fast && s->zrow) /* (the fused bodies' rows: their strands write them) */
+        for (int k = 0; k < s->nzrow; k++)
+            memset(res + s->zrow[2 * k], 0, sizeof(double) * (size_t)(s->zrow[2 * k + 1] - s->zrow[2 * k]));
     else
         memset(res, 0, sizeof(double) * (size_t)sys->n);
     int finite = residual_forces(s, &x, res, fast);

@@ -266,6 +266,42 @@ static int *body_owners(const fl_sim *s)
     return own;
 }
 
+/* The rows the integrator's residual clears before its forces add up
+ * (fl_sim.zrow): all but the fused bodies' position and velocity rows,
+ * which their strand alone writes, starting from zero (at 10^5 wagons
+ * the residual no longer clears, and then reads, memory that the
+ * strands overwrite). As ranges; with many short ones, one range over
+ * all rows (clearing a fused row is harmless, only slower). */
+static void plan_zero_rows(fl_sim *s)
+{
+    int n = s->sys->n;
+    unsigned char *keep = fl_xcalloc((size_t)(n ? n : 1), 1);
+    for (int k = 0; k < s->nstrand; k++) {
+        const fl_strand *st = &s->strand[k];
+        for (int j = 0; j <= st->n; j++)
+            if (st->fused[j]) keep[st->q0 + j * st->dq] = keep[st->q0 + j * st->dq + st->dv] = 1;
+    }
+    int nr = 0, *r = fl_xmalloc(sizeof(int) * (size_t)(n + 2));
+    for (int i = 0; i < n;) {
+        if (keep[i]) {
+            i++;
+            continue;
+        }
+        int a = i;
+        while (i < n && !keep[i]) i++;
+        r[nr++] = a;
+        r[nr++] = i;
+    }
+    free(keep);
+    if (nr > 2 + n / 8) { /* (pairs of at most a few rows: one clear of everything is cheaper) */
+        r[0] = 0;
+        r[1] = n;
+        nr = 2;
+    }
+    s->zrow = r;
+    s->nzrow = nr / 2;
+}
+
 /* The strands, each body's fusion, and the free bodies left to the
  * residual's body passes (fl_sim.fkeep). */
 static void plan_strands(fl_sim *s)
@@ -309,6 +345,7 @@ static void plan_strands(fl_sim *s)
         kb->mass[kb->n++] = fb->mass[i];
     }
     free(own);
+    if (nfused) plan_zero_rows(s);
     s->strand_ident = fl_xmalloc(sizeof(int) * 2 * FL_STRAND_BLOCK);
     for (int i = 0; i < FL_STRAND_BLOCK; i++) {
         s->strand_ident[2 * i] = i;
@@ -349,7 +386,7 @@ STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f
 {
     for (int j = 0; j < m; j++) {
         int i = i0 + j;
-        double v = res[st->q0 + i * st->dq + st->dv];
+        double v = st->fused[i] ? 0 : res[st->q0 + i * st->dq + st->dv]; /* (a fused row is not cleared: zrow) */
         for (int k = 0; k < nb; k++) {
             if (i > 0) v += prev[k];
             v += -f[k][j];
@@ -396,7 +433,7 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
         }
         _Static_assert(FL_STRAND_MAXB == 4, "the switch above has a case per strand width");
     }
-    double v = res[st->q0 + st->n * st->dq + st->dv];
+    double v = st->fused[st->n] ? 0 : res[st->q0 + st->n * st->dq + st->dv];
     for (int k = 0; k < nb; k++) v += prev[k];
     strand_row(st, st->n, v, y, yp, res, &bad);
     return bad == 0;
@@ -474,4 +511,7 @@ void fl_fast_plan_free(fl_sim *s)
     s->nstrand = 0;
     free(s->strand_ident);
     s->strand_ident = NULL;
+    free(s->zrow);
+    s->zrow = NULL;
+    s->nzrow = 0;
 }

@@ -238,6 +238,9 @@ struct fl_sim {
     fl_strand *strand;
     int nstrand;
     fl_fast_bodies fkeep;
+    /* the rows the integrator's residual clears, as nzrow ranges [zrow[2k],
+     * zrow[2k+1]) (NULL: all): not the fused bodies' (fast.c) */
+    int *zrow, nzrow;
     int *strand_ident;
     int *fast_pofs;
     double *fast_tab;

@@ -713,21 +713,25 @@ static int make_bodies(fl_system *s, fl_builder *b, fl_diag *d)
 
 /* ---- elements ---------------------------------------------------------- */
 
-static int class_rank(const fl_class *c)
-{
-    int n = fl_class_count();
-    for (int i = 0; i < n; i++)
-        if (fl_class_at(i) == c) return i;
-    return n;
-}
+/* A class's place in the registry (user classes after all of them); the
+ * last few asked are remembered: elements come in instance order, a few
+ * classes taking turns, and the registry is searched from the start. */
+typedef struct rank_memo {
+    const fl_class *cls[4];
+    int rank[4], next;
+} rank_memo;
 
-typedef struct eord { int rank, k; } eord;
-
-static int cmp_eord(const void *a, const void *b)
+static int class_rank(rank_memo *mo, const fl_class *c)
 {
-    const eord *x = a, *y = b;
-    if (x->rank != y->rank) return x->rank - y->rank;
-    return x->k - y->k;
+    for (int k = 0; k < 4; k++)
+        if (mo->cls[k] == c) return mo->rank[k];
+    int n = fl_class_count(), r = n;
+    for (int i = 0; i < n && r == n; i++)
+        if (fl_class_at(i) == c) r = i;
+    mo->cls[mo->next] = c;
+    mo->rank[mo->next] = r;
+    mo->next = (mo->next + 1) % 4;
+    return r;
 }
 
 static void make_elements(fl_system *s, fl_builder *b)
@@ -745,19 +749,27 @@ static void make_elements(fl_system *s, fl_builder *b)
     s->att_off = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
     s->att_ratio = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
     int xnext = 2 * ne;
-    eord *ord = fl_xmalloc(sizeof(eord) * (size_t)(ne ? ne : 1));
+    /* the elements by class (classes with several callback sets by them,
+     * to batch alike), in their order within a class: a counting sort */
+    int *rank = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1));
+    int nrank = 4 * (fl_class_count() + 1);
+    int *start = fl_xcalloc((size_t)nrank + 1, sizeof(int));
+    rank_memo mo = {{NULL}, {0}, 0};
     for (int k = 0; k < ne; k++) {
         fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
         ir->ops = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->pofs) : ir->cls->elem;
-        /* classes with several callback sets sort by them, to batch alike */
-        ord[k].rank = 4 * class_rank(ir->cls) + (ir->ops == ir->cls->elem ? 0 : 1);
-        ord[k].k = k;
+        rank[k] = 4 * class_rank(&mo, ir->cls) + (ir->ops == ir->cls->elem ? 0 : 1);
+        start[rank[k] + 1]++;
     }
-    qsort(ord, (size_t)ne, sizeof(eord), cmp_eord);
+    for (int r = 0; r < nrank; r++) start[r + 1] += start[r];
+    int *ord = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1));
+    for (int k = 0; k < ne; k++) ord[start[rank[k]]++] = k;
+    free(start);
+    free(rank);
     FL_VEC(fl_egroup) groups = {0};
     int nmodes = 0, nroots = 0, nreal = 0;
     for (int i = 0; i < ne; i++) {
-        const b_elem *be = &b->elems.v[ord[i].k];
+        const b_elem *be = &b->elems.v[ord[i]];
         fl_inst_rt *ir = &s->insts[be->inst];
         fl_elem *e = &s->elems[i];
         e->idx = i;

@@ -37,7 +37,6 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
     s->bvi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
     s->bqi = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(int));
-    s->pen = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof *s->pen);
     s->tev = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     s->pen_el = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     for (int e = 0; e < sys->nelem; e++) {
@@ -45,6 +44,9 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
         if (ops->penetration) s->pen_el[s->npen_el++] = e;
         if (ops->next_time_event) s->tev[s->ntev++] = e;
     }
+    s->tev = fl_shrink(s->tev, sizeof(int) * (size_t)(s->ntev ? s->ntev : 1));
+    s->pen_el = fl_shrink(s->pen_el, sizeof(int) * (size_t)(s->npen_el ? s->npen_el : 1));
+    s->pen = fl_xcalloc((size_t)(s->npen_el ? s->npen_el : 1), sizeof *s->pen);
     for (int i = 0; i < sys->ninst; i++) s->maxp = FL_MAX(s->maxp, sys->insts[i].cls->nports);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
@@ -486,15 +488,22 @@ int fl_run_progress(fl_sim *s, double t)
     return -1;
 }
 
-/* Element e is p into its stop of gap: the deepest (by ratio) so far. */
-static void deepest(fl_sim *s, int e, double p, double gap, double t)
+/* Contact k (pen_el[k]) is p into its stop of gap: the deepest (by
+ * ratio) so far. */
+static void deepest(fl_sim *s, int k, double p, double gap, double t)
 {
-    if (gap > 0 && p / gap > s->pen[e].ratio) {
-        s->pen[e].ratio = p / gap;
-        s->pen[e].depth = p;
-        s->pen[e].gap = gap;
-        s->pen[e].t = t;
+    if (gap > 0 && p / gap > s->pen[k].ratio) {
+        s->pen[k].ratio = p / gap;
+        s->pen[k].depth = p;
+        s->pen[k].gap = gap;
+        s->pen[k].t = t;
     }
+}
+
+/* The contact number of element e (pen_el is in element order). */
+static int contact_of(const fl_sim *s, int e)
+{
+    return fl_lower_bound(s->pen_el, s->npen_el, sizeof(int), 0, e);
 }
 
 /* The deepest penetration of every contact (of the scope s->sc, or all)
@@ -521,12 +530,13 @@ void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp
             double *out = s->jloc + s->fastj[g].jbase;
             fl_fast_ready(s);
             eg->ops->fast(&s->fast[g], &x, FL_FAST_PEN, out);
-            for (int i = 0; i < eg->n; i++) deepest(s, eg->first + i, out[2 * i], out[2 * i + 1], t);
+            int k0 = contact_of(s, eg->first); /* (a batch's elements are consecutive contacts) */
+            for (int i = 0; i < eg->n; i++) deepest(s, k0 + i, out[2 * i], out[2 * i + 1], t);
             continue;
         }
         for (int k = eg->first; k < eg->first + eg->n; k++) {
             double gap, p = pen(&x, &els[k], &gap);
-            deepest(s, els[k].idx, p, gap, t);
+            deepest(s, contact_of(s, els[k].idx), p, gap, t);
         }
     }
 }
@@ -543,7 +553,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
     const fl_system *sys = s->sys;
     for (int k = 0; k < s->npen_el; k++) {
         int e = s->pen_el[k];
-        if (!(s->pen[e].ratio > 0.1)) continue;
+        if (!(s->pen[k].ratio > 0.1)) continue;
         const fl_inst_rt *ir = &sys->insts[sys->elems[e].inst];
         /* in the unit of the contact's domain (m, or rad for a rotational stop) */
         int dom = FL_DOM_TRANS;
@@ -556,7 +566,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
         fl_warn(d, ir->loc,
                 "%s: the contact went %.3g %s into its stop at t = %.6g, %.0f%% of its gap of %g %s: the stop is too "
                 "soft for the load (raise its stiffness)",
-                ir->name, s->pen[e].depth, u, s->pen[e].t, 100 * s->pen[e].ratio, s->pen[e].gap, u);
+                ir->name, s->pen[k].depth, u, s->pen[k].t, 100 * s->pen[k].ratio, s->pen[k].gap, u);
     }
 }
 
@@ -759,7 +769,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
-    memset(s->pen, 0, sizeof *s->pen * (size_t)(sys->nelem ? sys->nelem : 1));
+    memset(s->pen, 0, sizeof *s->pen * (size_t)(s->npen_el ? s->npen_el : 1));
     s->solver_choice = o->solver;
     s->one_integrator = o->one_integrator;
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);

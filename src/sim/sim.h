@@ -209,7 +209,8 @@ struct fl_sim {
     double e_loss_neg; /* integral of the negative part of the loss power (<= 0; any is a bug) */
     double e_seen_max; /* largest energy quantity seen (floor of the throughput) */
     double *eU, *eloss, *bodyF;
-    /* deepest penetration of each contact element (warnings) */
+    /* deepest penetration of each contact element (warnings), by contact:
+     * pen[k] is element pen_el[k]'s */
     struct {
         double ratio, depth, gap, t;
     } *pen;

@@ -104,7 +104,7 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     XA(s->rs, sys->nreal);
     if (c->restore && c->p) fl_sim_own_par(s);
     XA(s->par, sys->npar);
-    XA(s->pen, sys->nelem);
+    XA(s->pen, s->npen_el);
     XA(s->vals, sys->nvars);
     xfer(c, st, sizeof *st);
 }

@@ -854,7 +854,10 @@ int fl_run_start_ida(fl_sim *s)
     if (sys->n) fl_algebraic_rates(s, s->run.t, s->y, s->yp);
     /* the initialisation's sparse LU is not needed again in this run: on a
      * big model its factors weigh as much as the integrator's */
-    if (s->use_klu) fl_linsys_free(&s->init_ls);
+    if (s->use_klu) {
+        fl_linsys_free(&s->init_ls);
+        fl_heap_trim(); /* (its pages back to the system before the integrator's are touched) */
+    }
     if (fl_groups_wanted(s)) return fl_groups_start(s);
     if (sys->n && setup_integrator(s, s->run.t)) {
         fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);

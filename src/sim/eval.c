@@ -375,7 +375,10 @@ static void scatter_records(const fl_sim *s, int j0, int j1, double cj, double *
     }
 }
 
-/* The entries of rule r, unit by unit as their records were listed. */
+/* The entries of rule r, unit by unit as their records were listed.
+ * (The steps are applied here rather than through fl_jrule_entry, whose
+ * copy of each entry with its bit-fields made the chain's Jacobian 11 ->
+ * 30 ns per wagon at N = 10^4: the bodies' rules are scattered here.) */
 static void scatter_rule(const fl_sim *s, const fl_jrule *r, double cj, double *jdata, double *idata, double *rdata)
 {
     const fl_jentry *T = s->sys->jent + r->j0;

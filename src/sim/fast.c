@@ -112,8 +112,7 @@ static void plan_jacobian(fl_sim *s)
     }
     for (g = 0; g < ng; g++) {
         fl_fast_jac *fj = &s->fastj[g];
-        fj->n = sys->egroups[g].n;
-        if (broken || !fj->ok || fj->j0 < 0 || !batch_entries(sys, fj, fj->n)) fj->m = -1;
+        if (broken || !fj->ok || fj->j0 < 0 || !batch_entries(sys, fj, sys->egroups[g].n)) fj->m = -1;
         if (fj->m < 0) fj->j0 = fj->j1 = -1;
     }
 }

@@ -117,7 +117,6 @@ typedef struct fl_grun {
  * from the rule's steps instead of records. */
 typedef struct fl_fast_jac {
     int ok, jbase, jend, j0, j1, m;
-    int n;         /* the batch's elements */
     int r0, nrule; /* the system's rules (fl_jrule) inside its entries: jrule[r0 ..] */
     unsigned char dv[8];
 } fl_fast_jac;

@@ -371,13 +371,17 @@ typedef struct fl_rigid {
  * to (-1: none); the first fast_npar parameters of element i are at
  * par + pofs[i] (copies, shared by elements with the same values); its
  * discrete states at mode0 + i * nmodes, its discrete Real states at
- * rs0 + i * nreal. unit: every attachment is on a body, with ratio 1 and
- * offset +0 (off and ratio need not be read). */
+ * rs0 + i * rstep: rstep is the class's nreal, or 0 while every
+ * element's states are the same bit for bit (then all read element 0's
+ * instead of a row each: sim/fast.c, fl_fast_uniform). unit: every
+ * attachment is on a body, with ratio 1 and offset +0 (off and ratio need
+ * not be read). */
 typedef struct fl_fast {
     int n, unit;
     const int *body, *row, *pofs;
     const double *off, *ratio, *par;
-    int mode0, nmodes, rs0, nreal;
+    int mode0, nmodes, rs0, rstep;
+    int nreal;          /* the class's discrete Real states per element */
     int npar;           /* parameters a row holds (fl_elem_ops.fast_npar) */
     const double *upar; /* the one row every element reads, else NULL */
 } fl_fast;

@@ -584,7 +584,7 @@ static double hs_depth(const double *p, double xs, double *gap)
 
 FL_FAST_LAW hs_fast_law(const fl_fast *z, const fl_ectx *x, int i, const double *p, fl_fast_out *o)
 {
-    double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]);
+    double xs = hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->rstep + HS_RS_SREL0]);
     hs_law r = hs_force(p, hs_contact_of(x, p, z->mode0 + i * z->nmodes, xs), xs, fl_fast_vrel(z, x, i));
     o->f = r.F;
     o->dfds = x->initial ? 0 : r.dFdx;
@@ -597,7 +597,7 @@ static void hs_fast(const fl_fast *z, const fl_ectx *x, int what, double *out)
 {
     for (int i = 0; what == FL_FAST_PEN && i < z->n; i++) {
         const double *p = z->par + z->pofs[i];
-        out[2 * i] = hs_depth(p, hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->nreal + HS_RS_SREL0]),
+        out[2 * i] = hs_depth(p, hs_x_of(x, p, fl_fast_srel(z, x, i), x->rs[z->rs0 + i * z->rstep + HS_RS_SREL0]),
                               &out[2 * i + 1]);
     }
     FL_FAST_RUN(z, x, what, out, hs_fast_law);

@@ -763,6 +763,7 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     x.yw = y; /* impulses may change velocities */
     int changed = 0;
     static const int nodir[64] = {0};
+    fl_states_changed(s); /* (an event may set discrete Real states) */
     s->elem_err[0] = '\0';
     s->elem_err_loc.file = NULL;
     for (int ie = 0; ie < SC_N(s->sc, ne, sys->nelem); ie++) {
@@ -790,6 +791,7 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp)
     const fl_system *sys = s->sys;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
+    fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
@@ -807,6 +809,7 @@ int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
      * element's init_modes forgets that its lock was idle) */
     int *before = fl_xmalloc(sizeof(int) * (size_t)(nmo ? nmo : 1));
     if (nmo) memcpy(before, s->mode, sizeof(int) * (size_t)nmo);
+    fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &sys->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;

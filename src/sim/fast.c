@@ -40,6 +40,12 @@
 
 #include "sim.h"
 
+/* a and b are the same double, bit for bit (+0 and -0 are not) */
+static inline int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
 /* Whether the stored entries that hold batch g's run (jent[j0, j1)) list
  * m alike entries per element, the t-th reading value dv[t] of its
  * element's two without cj (fl_fast_jac.m, dv): element by element as
@@ -167,13 +173,14 @@ void fl_fast_plan(fl_sim *s)
         z->mode0 = e->mode;
         z->nmodes = eg->ops->nmodes;
         z->rs0 = e->rs;
-        z->nreal = eg->ops->nreal;
+        z->nreal = z->rstep = eg->ops->nreal;
         z->npar = eg->ops->fast_npar;
         z->unit = 1;
         for (int k = 0; k < 2 * z->n && z->unit; k++)
             z->unit = z->body[k] >= 0 && z->ratio[k] == 1.0 && z->off[k] == 0.0 && !signbit(z->off[k]);
     }
     s->fast_stale = 1;
+    s->uni_stale = 1;
     plan_jacobian(s);
     fl_fast_bodies *fb = &s->fbod;
     size_t nb = (size_t)(sys->nbodies ? sys->nbodies : 1);
@@ -326,11 +333,14 @@ static void plan_strands(fl_sim *s)
         fl_strand *st = &s->strand[k];
         st->fused = fl_xmalloc((size_t)st->n + 1);
         st->mass = fl_xmalloc(sizeof(double) * ((size_t)st->n + 1));
+        st->umass = 1;
         for (int j = 0; j <= st->n; j++) {
             st->fused[j] = own[st->b0 + j] == k;
             st->mass[j] = sys->bodies[st->b0 + j].mass;
+            st->umass &= same_bits(st->mass[j], st->mass[0]);
             nfused += st->fused[j];
         }
+        st->mass0 = st->mass[0];
     }
     const fl_fast_bodies *fb = &s->fbod;
     fl_fast_bodies *kb = &s->fkeep;
@@ -354,17 +364,18 @@ static void plan_strands(fl_sim *s)
 
 /* Body j of strand st with the row v its elements gave: stored, or, if
  * fused, finished with its body terms (as eval.c's residual finishes the
- * other free bodies' rows). Adds x - x of each finished value to *bad: 0
- * for a finite x, NaN otherwise. */
+ * other free bodies' rows; mass[j * ms]: ms 0 when the masses are alike).
+ * Adds x - x of each finished value to *bad: 0 for a finite x, NaN
+ * otherwise. */
 static inline void strand_row(const fl_strand *st, int j, double v, const double *y, const double *yp, double *res,
-                              double *bad)
+                              const double *mass, int ms, double *bad)
 {
     int q = st->q0 + j * st->dq, r = q + st->dv;
     if (!st->fused[j]) {
         res[r] = v;
         return;
     }
-    double a = yp[q] - y[r], b = v + st->mass[j] * yp[r];
+    double a = yp[q] - y[r], b = v + mass[j * ms] * yp[r];
     res[q] = a;
     res[r] = b;
     *bad += (a - a) + (b - b);
@@ -381,7 +392,7 @@ static inline void strand_row(const fl_strand *st, int j, double v, const double
 #define STRAND_INLINE static inline void
 #endif
 STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f)[FL_STRAND_BLOCK], double *prev,
-                          const double *y, const double *yp, double *res, double *bad)
+                          const double *y, const double *yp, double *res, const double *mass, int ms, double *bad)
 {
     for (int j = 0; j < m; j++) {
         int i = i0 + j;
@@ -391,7 +402,7 @@ STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f
             v += -f[k][j];
             prev[k] = f[k][j];
         }
-        strand_row(st, i, v, y, yp, res, bad);
+        strand_row(st, i, v, y, yp, res, mass, ms, bad);
     }
 }
 
@@ -403,7 +414,10 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
     int nb = st->g1 - st->g0;
     double sl[FL_STRAND_BLOCK + 1], vl[FL_STRAND_BLOCK + 1], f[FL_STRAND_MAXB][FL_STRAND_BLOCK], prev[FL_STRAND_MAXB];
     double bad = 0;
-    const double *qoff = s->qoff + st->b0;
+    /* one mass, one position offset for all bodies where they are alike:
+     * the same values, read from one place (qs, ms: 0) */
+    const double *qoff = st->uqoff ? &st->qoff0 : s->qoff + st->b0, *mass = st->umass ? &st->mass0 : st->mass;
+    int qs = !st->uqoff, ms = !st->umass;
     fl_ectx xb = *x; /* the block's bodies in sl, vl: body j of the block is element j's attachment 0 */
     xb.bq = sl;
     xb.bv = vl;
@@ -411,7 +425,7 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
         int m = st->n - i0 < FL_STRAND_BLOCK ? st->n - i0 : FL_STRAND_BLOCK;
         for (int j = 0; j <= m; j++) { /* as the kinematics computes bq, bv */
             int q = st->q0 + (i0 + j) * st->dq;
-            sl[j] = qoff[i0 + j] + y[q];
+            sl[j] = qoff[(i0 + j) * qs] + y[q];
             vl[j] = y[q + st->dv];
         }
         for (int k = 0; k < nb; k++) {
@@ -421,20 +435,20 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
             zb.body = s->strand_ident;
             zb.pofs += i0;
             zb.mode0 += i0 * zb.nmodes;
-            zb.rs0 += i0 * zb.nreal;
+            zb.rs0 += i0 * zb.rstep;
             sys->egroups[g].ops->fast(&zb, &xb, FL_FAST_F, f[k]);
         }
         switch (nb) {
-        case 1: strand_rows(st, i0, m, 1, f, prev, y, yp, res, &bad); break;
-        case 2: strand_rows(st, i0, m, 2, f, prev, y, yp, res, &bad); break;
-        case 3: strand_rows(st, i0, m, 3, f, prev, y, yp, res, &bad); break;
-        default: strand_rows(st, i0, m, 4, f, prev, y, yp, res, &bad); break;
+        case 1: strand_rows(st, i0, m, 1, f, prev, y, yp, res, mass, ms, &bad); break;
+        case 2: strand_rows(st, i0, m, 2, f, prev, y, yp, res, mass, ms, &bad); break;
+        case 3: strand_rows(st, i0, m, 3, f, prev, y, yp, res, mass, ms, &bad); break;
+        default: strand_rows(st, i0, m, 4, f, prev, y, yp, res, mass, ms, &bad); break;
         }
         _Static_assert(FL_STRAND_MAXB == 4, "the switch above has a case per strand width");
     }
     double v = st->fused[st->n] ? 0 : res[st->q0 + st->n * st->dq + st->dv];
     for (int k = 0; k < nb; k++) v += prev[k];
-    strand_row(st, st->n, v, y, yp, res, &bad);
+    strand_row(st, st->n, v, y, yp, res, mass, ms, &bad);
     return bad == 0;
 }
 
@@ -484,9 +498,40 @@ static void pack(fl_sim *s)
     s->fast_stale = 0;
 }
 
+/* Whether each strand's bodies sit at one position offset (fl_sim.qoff),
+ * and each batch's elements have one row of discrete Real states, bit for
+ * bit: a chain of alike parts that has not had an event since it started
+ * from one place. The kernels then read the one value instead of a row
+ * per part, which a large model's residual streams from memory at every
+ * call (the values are the same, so is every sum). Looked at again after
+ * anything that may change them (fl_states_changed); allocates nothing,
+ * so it may run inside the integrator. */
+static void uniform(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    for (int k = 0; k < s->nstrand; k++) {
+        fl_strand *st = &s->strand[k];
+        const double *q = s->qoff + st->b0;
+        st->qoff0 = q[0];
+        st->uqoff = 1;
+        for (int j = 1; j <= st->n && st->uqoff; j++) st->uqoff = same_bits(q[j], q[0]);
+    }
+    for (int g = 0; g < sys->negroups; g++) {
+        fl_fast *z = &s->fast[g];
+        if (!z->n || !z->nreal) continue;
+        const double *r = s->rs + z->rs0;
+        size_t bytes = sizeof(double) * (size_t)z->nreal;
+        int one = 1;
+        for (int i = 1; i < z->n && one; i++) one = memcmp(r + (size_t)i * (size_t)z->nreal, r, bytes) == 0;
+        z->rstep = one ? 0 : z->nreal;
+    }
+    s->uni_stale = 0;
+}
+
 void fl_fast_ready(fl_sim *s)
 {
     if (s->fast_stale) pack(s);
+    if (s->uni_stale) uniform(s);
 }
 
 void fl_fast_plan_free(fl_sim *s)

@@ -332,6 +332,7 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
         s->qoff[b] += s->y[qi];
         s->y[qi] = 0;
     }
+    fl_states_changed(s);
     fl_sources_stale(s);
     s->sc = sc;
     fl_algebraic_rates(s, t, s->y, s->yp);

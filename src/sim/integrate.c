@@ -463,6 +463,7 @@ static void rebase_positions(fl_sim *s)
         s->qoff[b] += s->y[qi];
         s->y[qi] = 0;
     }
+    fl_states_changed(s);
 }
 
 /* Steps, residuals and Jacobians of an integrator so far (progress displays). */
@@ -778,6 +779,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->have_values = 0;
     memset(s->mode, 0, sizeof(int) * (size_t)(sys->nmodes ? sys->nmodes : 1));
     memset(s->rs, 0, sizeof(double) * (size_t)(sys->nreal ? sys->nreal : 1));
+    fl_states_changed(s);
     s->impact_loss = s->impulse_work[0] = s->impulse_work[1] = 0;
     s->terminate = 0;
     s->term_msg[0] = s->func_err[0] = s->last_warn[0] = '\0';
@@ -820,6 +822,7 @@ int fl_run_init(fl_sim *s, const fl_sim_opts *o, int check, int emit_grid, fl_ou
     /* initialisation, then the initial event iteration */
     s->t_left = NAN;
     memset(s->qoff, 0, sizeof(double) * (size_t)(sys->nbodies ? sys->nbodies : 1));
+    fl_states_changed(s);
     fl_seed_initial(s, t0, s->y, s->yp);
     /* discrete states and initial values together: decide the modes at the
      * first guesses, solve, and again at the solution until they agree */

@@ -149,6 +149,11 @@ typedef struct fl_strand {
     int g0, g1, n, b0, q0, dq, dv;
     unsigned char *fused;
     double *mass;
+    /* every body's mass (umass), every body's position offset (uqoff,
+     * fl_sim.qoff) the same bit for bit: the strand reads the one value
+     * instead of an array (fl_fast_uniform) */
+    int umass, uqoff;
+    double mass0, qoff0;
 } fl_strand;
 /* Elements a strand evaluates per block, and the most batches it has. */
 #define FL_STRAND_BLOCK 256
@@ -245,6 +250,9 @@ struct fl_sim {
     int *fast_pofs;
     double *fast_tab;
     int fast_stale;
+    /* the position offsets or discrete Real states may have changed since
+     * fl_fast_uniform looked whether they are alike (fl_states_changed) */
+    int uni_stale;
     double *jloc;
     double *res;          /* residual scratch */
     double *jdata;        /* IDA Jacobian values (jpat order) for the dense solver (fl_ida_create) */
@@ -301,7 +309,9 @@ struct fl_sim {
 void fl_fast_plan(fl_sim *s);
 void fl_fast_plan_free(fl_sim *s);
 /* The table of the kernels' parameters, made again from s->par if a
- * parameter changed since (fast_stale). */
+ * parameter changed since (fast_stale); and which position offsets and
+ * discrete Real states are alike, looked at again if they may have changed
+ * (uni_stale). Allocates only for the table. */
 void fl_fast_ready(fl_sim *s);
 /* The forces of strand st added into x->res at (x->y, x->yp), with x
  * prepared for the integrator's residual: the rows of its bodies get the additions the
@@ -558,6 +568,13 @@ static inline void fl_params_changed(fl_sim *s)
 {
     fl_sources_stale(s);
     s->fast_stale = 1;
+}
+/* The position offsets (qoff) or the discrete Real states (rs) may have
+ * changed (a start, an event, a restart, a snapshot restored): which of
+ * them are alike is looked at again before the fast kernels next run. */
+static inline void fl_states_changed(fl_sim *s)
+{
+    s->uni_stale = 1;
 }
 
 /* How a root function went from a to b: +1 it crossed rising (from below

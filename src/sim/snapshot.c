@@ -218,6 +218,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
     fl_stats st;
     fields(s, &c, &st);
     fl_params_changed(s); /* the parameters may differ */
+    fl_states_changed(s); /* and the positions' offsets, the discrete Real states */
     st.linear_solver = fl_ida_ls_for(s->use_klu)->name;
     s->stats = st;
     s->run.kind = kind;

@@ -11,13 +11,53 @@
 #include "compile.h"
 #include "model/classtext.h"
 
+/* A class default that reads no other parameter is the same for every
+ * instance of the class: evaluated once (a model of many alike parts
+ * evaluates thousands of defaults otherwise). The defaults of the last
+ * few classes are kept. */
+#define DEF_MEMO 4
+typedef struct def_memo {
+    const fl_class *cls;
+    fl_value *val;        /* per parameter: the default, when known (V_NONE: not known) */
+} def_memo;
+
 typedef struct pctx {
     const fl_minst *in;
     fl_value *vals; /* per parameter, filled lazily */
     int *state;     /* 0 pending, 1 evaluating, 2 done, 3 failed */
     fl_diag *d;
     fl_diag *tmp;   /* a default's own messages (scratch, cleared after each) */
+    int reads;      /* the default being evaluated read another parameter */
+    def_memo memo[DEF_MEMO];
+    int memo_next;
 } pctx;
+
+/* The class's defaults known so far (made on first use). */
+static fl_value *memo_of(pctx *c, const fl_class *cls)
+{
+    for (int i = 0; i < DEF_MEMO; i++)
+        if (c->memo[i].cls == cls) return c->memo[i].val;
+    def_memo *m = &c->memo[c->memo_next];
+    c->memo_next = (c->memo_next + 1) % DEF_MEMO;
+    if (m->val)
+        for (int k = 0; k < m->cls->nparams; k++) fl_value_free(&m->val[k]);
+    free(m->val);
+    m->val = NULL; /* (out of memory below: nothing freed twice) */
+    m->cls = NULL;
+    m->val = fl_xcalloc((size_t)(cls->nparams ? cls->nparams : 1), sizeof(fl_value));
+    m->cls = cls;
+    return m->val;
+}
+
+static void memo_free(pctx *c)
+{
+    for (int i = 0; i < DEF_MEMO; i++) {
+        def_memo *m = &c->memo[i];
+        if (m->val)
+            for (int k = 0; k < m->cls->nparams; k++) fl_value_free(&m->val[k]);
+        free(m->val);
+    }
+}
 
 static int eval_param(pctx *c, int k);
 
@@ -25,6 +65,7 @@ static int eval_param(pctx *c, int k);
 static int param_value(void *ctx, int k, fl_value *out)
 {
     pctx *c = ctx;
+    c->reads = 1;
     if (eval_param(c, k)) return -1;
     *out = fl_value_copy(&c->vals[k]);
     return 0;
@@ -48,14 +89,25 @@ static int eval_param(pctx *c, int k)
         c->state[k] = 2;
         return 0;
     }
+    fl_value *memo = memo_of(c, in->cls);
+    if (memo[k].kind != V_NONE) { /* (a default that read nothing, evaluated for an instance before) */
+        c->vals[k] = fl_value_copy(&memo[k]);
+        c->state[k] = 2;
+        return 0;
+    }
     c->state[k] = 1;
     fl_diag *tmp = c->tmp;
-    int from_start = 0;
+    int from_start = 0, reads = c->reads;
+    c->reads = 0;
     int rc = fl_class_param_text(in->cls, k, 0, param_value, c, &c->vals[k], tmp);
     if (rc == 0) {
         rc = fl_class_param_text(in->cls, k, 1, param_value, c, &c->vals[k], tmp);
         from_start = 1;
     }
+    /* kept for the next instance: a default that read no other parameter
+     * and said nothing (not a start value, which warns per instance) */
+    int keep = rc > 0 && !from_start && !c->reads && !fl_diag_count(tmp);
+    c->reads |= reads;
     if (rc == 0) {
         fl_diag_clear(tmp);
         fl_err(c->d, in->loc, "parameter %s.%s has no value: set it, e.g. %s(%s = ...)", in->name, pd->name,
@@ -79,6 +131,7 @@ static int eval_param(pctx *c, int k)
         c->vals[k].dim[0] = 1;
     }
     c->state[k] = rc ? 3 : 2;
+    if (keep && c->vals[k].kind != V_NONE) memo_of(c, in->cls)[k] = fl_value_copy(&c->vals[k]);
     return rc;
 }
 
@@ -141,8 +194,8 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
      * hundreds of thousands) */
     int npmax = 1;
     for (int i = 0; i < s->ninst; i++) npmax = FL_MAX(npmax, m->insts.v[i].cls->nparams);
-    pctx c = {NULL, fl_xcalloc((size_t)npmax, sizeof(fl_value)), fl_xcalloc((size_t)npmax, sizeof(int)), d,
-              fl_diag_new()};
+    pctx c = {.vals = fl_xcalloc((size_t)npmax, sizeof(fl_value)), .state = fl_xcalloc((size_t)npmax, sizeof(int)),
+              .d = d, .tmp = fl_diag_new()};
     for (int i = 0; i < s->ninst; i++) {
         const fl_minst *in = &m->insts.v[i];
         const fl_class *cls = in->cls;
@@ -209,6 +262,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     }
     free(c.vals);
     free(c.state);
+    memo_free(&c);
     fl_diag_free(c.tmp);
     s->arrays = arrays.v;
     s->narrays = (int)arrays.n;

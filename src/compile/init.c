@@ -137,12 +137,35 @@ static int cond_on_col(const fl_system *s, const fl_cond *c, int i)
     return 0;
 }
 
-/* Build the init pattern for the given condition list; fills islot of the
- * Jacobian entries and the condition entries. */
-static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat, ivec *crow, ivec *ccol,
-                          dvec *ccoef, int fill_slots)
+/* The initialisation's pattern for a list of conditions (rows n + k),
+ * with what keeping it as the system's needs: the data slot of every
+ * pair listed (the Jacobian's entries in their order, then the
+ * conditions', then the rows elements compute), and the conditions'
+ * entries and the elements' rows as records. */
+typedef struct ipattern {
+    fl_csc pat;
+    int *slot;
+    size_t cbase, ebase; /* where the conditions' pairs and the elements' rows start */
+    ivec crow, ccol;
+    dvec ccoef;
+    FL_VEC(struct fl_ientry) ient;
+} ipattern;
+
+static void ipattern_free(ipattern *ip)
+{
+    fl_csc_free(&ip->pat);
+    free(ip->slot);
+    FL_VEC_FREE(ip->crow);
+    FL_VEC_FREE(ip->ccol);
+    FL_VEC_FREE(ip->ccoef);
+    FL_VEC_FREE(ip->ient);
+    memset(ip, 0, sizeof *ip);
+}
+
+static void build_pattern(fl_system *s, const int *conds, int ncond, ipattern *ip)
 {
     int n = s->n, N = n + s->nd;
+    memset(ip, 0, sizeof *ip);
     ivec rows = {0}, cols = {0};
     /* the Jacobian's entries and at most two per condition: no doubling on the way */
     int nent = fl_jent_total(s);
@@ -159,7 +182,7 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
         FL_VEC_PUSH(rows, r);
         FL_VEC_PUSH(cols, c);
     }
-    size_t cbase = rows.n;
+    ip->cbase = rows.n;
     for (int k = 0; k < ncond; k++) {
         const fl_cond *c = &s->conds[conds[k]];
         int col[2];
@@ -169,16 +192,13 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
             if (col[q] < 0) continue;
             FL_VEC_PUSH(rows, n + k);
             FL_VEC_PUSH(cols, col[q]);
-            if (crow) {
-                FL_VEC_PUSH(*crow, n + k);
-                FL_VEC_PUSH(*ccol, col[q]);
-                FL_VEC_PUSH(*ccoef, coef[q]);
-            }
+            FL_VEC_PUSH(ip->crow, n + k);
+            FL_VEC_PUSH(ip->ccol, col[q]);
+            FL_VEC_PUSH(ip->ccoef, coef[q]);
         }
     }
     /* rows elements compute: after the constant ones */
-    size_t ebase = rows.n;
-    FL_VEC(struct fl_ientry) ient = {0};
+    ip->ebase = rows.n;
     for (int k = 0; k < ncond; k++) {
         const fl_cond *c = &s->conds[conds[k]];
         if (c->source != CV_ELEM) continue;
@@ -194,33 +214,36 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, fl_csc *pat
                 FL_VEC_PUSH(rows, n + k);
                 FL_VEC_PUSH(cols, col[j]);
                 struct fl_ientry ie = {c->elem, q, -1, mult[j]};
-                FL_VEC_PUSH(ient, ie);
+                FL_VEC_PUSH(ip->ient, ie);
             }
         }
     }
-    int *slot = fl_xmalloc(sizeof(int) * (rows.n ? rows.n : 1));
-    fl_csc_build(pat, n + ncond, N, rows.v, cols.v, (int)rows.n, slot);
-    if (fill_slots) {
-        FL_VEC_FREE(rows); /* (before the slots go to the entries, which may store them all again) */
-        FL_VEC_FREE(cols);
-        fl_jrules_set(s, slot, FL_JR_ISLOT);
-        s->ncentry = (int)(ebase - cbase);
-        s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
-        for (int k = 0; k < s->ncentry; k++) {
-            s->centry[k].row = crow->v[k];
-            s->centry[k].col = ccol->v[k];
-            s->centry[k].coef = ccoef->v[k];
-            s->centry[k].islot = slot[cbase + (size_t)k];
-        }
-        s->nientry = (int)ient.n;
-        s->ientry = ient.v;
-        ient.v = NULL;
-        for (int k = 0; k < s->nientry; k++) s->ientry[k].islot = slot[ebase + (size_t)k];
-    }
-    FL_VEC_FREE(ient);
-    free(slot);
+    ip->slot = fl_xmalloc(sizeof(int) * (rows.n ? rows.n : 1));
+    fl_csc_build(&ip->pat, n + ncond, N, rows.v, cols.v, (int)rows.n, ip->slot);
     FL_VEC_FREE(rows);
     FL_VEC_FREE(cols);
+}
+
+/* The pattern becomes the system's (ipat): the slots go to the Jacobian's
+ * entries (islot) and to the conditions' and elements' entries. */
+static void keep_pattern(fl_system *s, ipattern *ip)
+{
+    s->ipat = ip->pat;
+    memset(&ip->pat, 0, sizeof ip->pat);
+    fl_jrules_set(s, ip->slot, FL_JR_ISLOT);
+    s->ncentry = (int)(ip->ebase - ip->cbase);
+    s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
+    for (int k = 0; k < s->ncentry; k++) {
+        s->centry[k].row = ip->crow.v[k];
+        s->centry[k].col = ip->ccol.v[k];
+        s->centry[k].coef = ip->ccoef.v[k];
+        s->centry[k].islot = ip->slot[ip->cbase + (size_t)k];
+    }
+    s->nientry = (int)ip->ient.n;
+    s->ientry = ip->ient.v;
+    ip->ient.v = NULL;
+    for (int k = 0; k < s->nientry; k++) s->ientry[k].islot = ip->slot[ip->ebase + (size_t)k];
+    ipattern_free(ip);
 }
 
 /* One augmenting-path search from row r0 (depth first, with an explicit
@@ -288,9 +311,12 @@ static int fill_from_start_values(fl_system *s, const int *order, int norder, in
     int *all = fl_xmalloc(sizeof(int) * (size_t)(nrow - n ? nrow - n : 1));
     if (norder) memcpy(all, order, sizeof(int) * (size_t)norder);
     if (cand.n) memcpy(all + norder, cand.v, sizeof(int) * cand.n);
-    fl_csc pat;
-    build_pattern(s, all, nrow - n, &pat, NULL, NULL, NULL, 0);
+    ipattern ip;
+    build_pattern(s, all, nrow - n, &ip);
     free(all);
+    fl_csc pat = ip.pat;
+    memset(&ip.pat, 0, sizeof ip.pat);
+    ipattern_free(&ip);
     /* rows -> columns */
     int *rp = fl_xcalloc((size_t)nrow + 1, sizeof(int));
     for (int k = 0; k < pat.nnz; k++) rp[pat.rowind[k] + 1]++;
@@ -409,13 +435,14 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
     for (int k = 0; k < s->ncond; k++)
         if (s->conds[k].weak == 1 && cond_involves(s, &s->conds[k]))
             FL_VEC_PUSH(order, k);
-    fl_csc pat;
-    build_pattern(s, order.v, (int)order.n, &pat, NULL, NULL, NULL, 0);
+    /* (kept for the system's pattern, which it is when every condition
+     * listed is used in this order: the common case) */
+    ipattern ip;
+    build_pattern(s, order.v, (int)order.n, &ip);
     int nrow = n + (int)order.n;
     int *roc = fl_xmalloc(sizeof(int) * (size_t)(N ? N : 1));
     int *cor = fl_xmalloc(sizeof(int) * (size_t)(nrow ? nrow : 1));
-    fl_match(&pat, nrow, roc, cor);
-    fl_csc_free(&pat);
+    fl_match(&ip.pat, nrow, roc, cor);
 
     ivec used = {0};
     fl_buf over = {0};
@@ -491,18 +518,16 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
     fl_buf_free(&cand);
     free(roc);
     free(cor);
+    int same = used.n == order.n && (!used.n || memcmp(used.v, order.v, sizeof(int) * used.n) == 0);
     FL_VEC_FREE(order);
+    if (rc || !same) ipattern_free(&ip);
     if (rc) {
         FL_VEC_FREE(used);
         return rc;
     }
     s->cond_used = used.v;
     s->ncond_used = (int)used.n;
-    ivec crow = {0}, ccol = {0};
-    dvec ccoef = {0};
-    build_pattern(s, s->cond_used, s->ncond_used, &s->ipat, &crow, &ccol, &ccoef, 1);
-    FL_VEC_FREE(crow);
-    FL_VEC_FREE(ccol);
-    FL_VEC_FREE(ccoef);
+    if (!same) build_pattern(s, s->cond_used, s->ncond_used, &ip);
+    keep_pattern(s, &ip);
     return 0;
 }

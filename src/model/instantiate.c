@@ -843,7 +843,7 @@ static void suggest_keys(fl_suggest *sg, const fl_map *m, const char *prefix)
 {
     size_t n = strlen(prefix);
     for (size_t j = 0; j < m->cap; j++) {
-        const char *k = m->slot[j].key;
+        const char *k = fl_map_slot_key(m, j);
         if (k && strncmp(k, prefix, n) == 0 && !strchr(k + n, '.')) fl_suggest_add(sg, k + n, k + n);
     }
 }

@@ -212,14 +212,36 @@ static uint64_t hash_str(const char *s, size_t len)
     return fl_fnv1a(FL_FNV1A_INIT, s, len);
 }
 
+#define MAP_INLINE 0x80000000u
+#define MAP_HASH 0x7fffffffu
+
+static int slot_free(const fl_map_slot *sl)
+{
+    return sl->key.ptr == NULL;
+}
+
+/* Whether slot sl holds key[0 .. len) (its hash h matched). */
+static int slot_is(const fl_map_slot *sl, const char *key, size_t len)
+{
+    if (sl->hash & MAP_INLINE) return len < 8 && memcmp(sl->key.in, key, len) == 0 && sl->key.in[len] == '\0';
+    return strncmp(sl->key.ptr, key, len) == 0 && sl->key.ptr[len] == '\0';
+}
+
+const char *fl_map_slot_key(const fl_map *m, size_t j)
+{
+    const fl_map_slot *sl = &m->slot[j];
+    if (slot_free(sl)) return NULL;
+    return (sl->hash & MAP_INLINE) ? sl->key.in : sl->key.ptr;
+}
+
 static void map_grow(fl_map *m)
 {
     size_t ncap = m->cap ? 2 * m->cap : 64;
     fl_map_slot *slot = fl_xcalloc(ncap, sizeof *slot);
     for (size_t i = 0; i < m->cap; i++) {
-        if (!m->slot[i].key) continue;
-        size_t j = m->slot[i].hash & (ncap - 1);
-        while (slot[j].key) j = (j + 1) & (ncap - 1);
+        if (slot_free(&m->slot[i])) continue;
+        size_t j = (m->slot[i].hash & MAP_HASH) & (ncap - 1);
+        while (!slot_free(&slot[j])) j = (j + 1) & (ncap - 1);
         slot[j] = m->slot[i];
     }
     free(m->slot);
@@ -338,29 +360,35 @@ void fl_map_put(fl_map *m, const char *key, int val)
 {
     if (2 * (m->n + 1) > m->cap) map_grow(m);
     size_t len = strlen(key);
-    uint32_t h = (uint32_t)hash_str(key, len);
+    uint32_t h = (uint32_t)hash_str(key, len) & MAP_HASH;
     size_t j = h & (m->cap - 1);
-    while (m->slot[j].key) {
-        if (m->slot[j].hash == h && strcmp(m->slot[j].key, key) == 0) {
-            m->slot[j].val = val;
+    for (fl_map_slot *sl; !slot_free(sl = &m->slot[j]); j = (j + 1) & (m->cap - 1))
+        if ((sl->hash & MAP_HASH) == h && slot_is(sl, key, len)) {
+            sl->val = val;
             return;
         }
-        j = (j + 1) & (m->cap - 1);
+    fl_map_slot *sl = &m->slot[j];
+    if (len >= 1 && len < 8) { /* (an empty key goes to the arena: a zero slot is a free one) */
+        memcpy(sl->key.in, key, len + 1);
+        sl->hash = h | MAP_INLINE;
+    } else {
+        if (!m->ka) m->ka = fl_arena_new();
+        char *k = fl_arena_alloc(m->ka, len + 1);
+        memcpy(k, key, len + 1);
+        sl->key.ptr = k;
+        sl->hash = h;
     }
-    if (!m->ka) m->ka = fl_arena_new();
-    char *k = fl_arena_alloc(m->ka, len + 1);
-    memcpy(k, key, len + 1);
-    m->slot[j] = (fl_map_slot){h, val, k};
+    sl->val = val;
     m->n++;
 }
 
 int fl_map_getn(const fl_map *m, const char *key, size_t len)
 {
     if (!m->cap) return -1;
-    uint32_t h = (uint32_t)hash_str(key, len);
+    uint32_t h = (uint32_t)hash_str(key, len) & MAP_HASH;
     size_t j = h & (m->cap - 1);
-    for (const fl_map_slot *sl; (sl = &m->slot[j])->key; j = (j + 1) & (m->cap - 1))
-        if (sl->hash == h && strncmp(sl->key, key, len) == 0 && sl->key[len] == '\0') return sl->val;
+    for (const fl_map_slot *sl; !slot_free(sl = &m->slot[j]); j = (j + 1) & (m->cap - 1))
+        if ((sl->hash & MAP_HASH) == h && slot_is(sl, key, len)) return sl->val;
     return -1;
 }
 

@@ -82,12 +82,17 @@ void fl_buf_cleanup(void *b); /* fl_buf_free for fl_cleanup_push */
 uint64_t fl_fnv1a(uint64_t h, const void *p, size_t n);
 
 /* Open-addressing hash map from string to non-negative int. Keys are
- * copied (into an arena of the map's own, freed with it). */
+ * copied: one of up to 7 bytes into its slot, a longer one into an arena
+ * of the map's own (freed with it). */
 typedef struct fl_arena fl_arena;
 typedef struct fl_map_slot {
-    uint32_t hash; /* of the key: compared before the key (a big map's keys miss the cache) */
+    uint32_t hash; /* of the key, bit 31 clear: compared before the key (a big map's keys miss the cache);
+                      bit 31 set: the key is in the slot */
     int val;
-    char *key;     /* NULL: free */
+    union {
+        char *ptr;  /* the key in the arena */
+        char in[8]; /* a short key, NUL-terminated: found without a second cache miss ("m123", "c4") */
+    } key;          /* all zero: a free slot */
 } fl_map_slot;
 typedef struct fl_map {
     fl_map_slot *slot; /* a slot holds what a look-up reads (one cache line, not three arrays) */
@@ -98,6 +103,8 @@ void fl_map_put(fl_map *m, const char *key, int val);
 int fl_map_get(const fl_map *m, const char *key); /* -1 when absent */
 int fl_map_getn(const fl_map *m, const char *key, size_t len);
 void fl_map_free(fl_map *m);
+/* The key in slot j (j < cap), NULL if the slot is free. */
+const char *fl_map_slot_key(const fl_map *m, size_t j);
 void fl_map_cleanup(void *m); /* fl_map_free for fl_cleanup_push */
 
 /* Arena: many small allocations freed together (the syntax tree of a file).

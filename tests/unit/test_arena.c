@@ -2,14 +2,51 @@
  * copy that takes only its bytes, one after another in a block, each
  * distinct (not interned); fl_arena_alloc stays 16-byte aligned and zeroed
  * after such unaligned text; a part longer than a block gets a block of
- * its own; everything stays readable until fl_arena_free. */
+ * its own; everything stays readable until fl_arena_free. And the map
+ * (fl_map): keys of up to 7 bytes kept in their slots, longer ones and
+ * the empty key in its arena, each found by its whole text only. */
 #include <stdint.h>
 
 #include "check.h"
 #include "util/util.h"
 
+static void test_map(void)
+{
+    fl_map m = {0};
+    /* 0, 1, 7 and 8 bytes: the slot holds up to 7 (and a NUL) */
+    static const char *const keys[] = {"", "m", "m123456", "m1234567", "c12", "c12.flange_a"};
+    for (int i = 0; i < 6; i++) fl_map_put(&m, keys[i], 10 + i);
+    for (int i = 0; i < 6; i++) CHECK(fl_map_get(&m, keys[i]) == 10 + i);
+    CHECK(m.ka != NULL); /* (the long keys and the empty one) */
+    /* a prefix or an extension of a key is not the key */
+    CHECK(fl_map_get(&m, "m12345") == -1 && fl_map_get(&m, "m12345678") == -1 && fl_map_get(&m, "c1") == -1);
+    CHECK(fl_map_getn(&m, "c12.flange_a", 3) == 14 && fl_map_getn(&m, "m1234567", 7) == 12);
+    fl_map_put(&m, "m123456", 99); /* a value replaced, not a second entry */
+    CHECK(fl_map_get(&m, "m123456") == 99 && m.n == 6);
+    /* many short keys through several doublings: each found, the slots say their keys */
+    char num[16];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(num, sizeof num, "w%d", i);
+        fl_map_put(&m, num, i);
+    }
+    int found = 0, listed = 0, lost = 0;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(num, sizeof num, "w%d", i);
+        found += fl_map_get(&m, num) == i;
+    }
+    for (size_t j = 0; j < m.cap; j++) {
+        const char *k = fl_map_slot_key(&m, j);
+        listed += k && k[0] == 'w';
+        lost += k && fl_map_get(&m, k) < 0;
+    }
+    CHECK(found == 5000 && listed == 5000 && lost == 0 && m.n == 5006);
+    fl_map_free(&m);
+    CHECK(m.slot == NULL && fl_map_get(&m, "m") == -1);
+}
+
 int main(void)
 {
+    test_map();
     fl_arena *a = fl_arena_new();
     const char *p3[] = {"m12", ".", "s"}, *p1[] = {"initial equation"};
     char *x = fl_arena_cat(a, p3, 3), *y = fl_arena_cat(a, p3, 3), *z = fl_arena_cat(a, p1, 1);

@@ -32,6 +32,15 @@ typedef struct pctx {
     int memo_next;
 } pctx;
 
+static void memo_clear(def_memo *m)
+{
+    if (m->val)
+        for (int k = 0; k < m->cls->nparams; k++) fl_value_free(&m->val[k]);
+    free(m->val);
+    m->val = NULL;
+    m->cls = NULL;
+}
+
 /* The class's defaults known so far (made on first use). */
 static fl_value *memo_of(pctx *c, const fl_class *cls)
 {
@@ -39,24 +48,10 @@ static fl_value *memo_of(pctx *c, const fl_class *cls)
         if (c->memo[i].cls == cls) return c->memo[i].val;
     def_memo *m = &c->memo[c->memo_next];
     c->memo_next = (c->memo_next + 1) % DEF_MEMO;
-    if (m->val)
-        for (int k = 0; k < m->cls->nparams; k++) fl_value_free(&m->val[k]);
-    free(m->val);
-    m->val = NULL; /* (out of memory below: nothing freed twice) */
-    m->cls = NULL;
+    memo_clear(m); /* (out of memory below: nothing is freed twice) */
     m->val = fl_xcalloc((size_t)(cls->nparams ? cls->nparams : 1), sizeof(fl_value));
     m->cls = cls;
     return m->val;
-}
-
-static void memo_free(pctx *c)
-{
-    for (int i = 0; i < DEF_MEMO; i++) {
-        def_memo *m = &c->memo[i];
-        if (m->val)
-            for (int k = 0; k < m->cls->nparams; k++) fl_value_free(&m->val[k]);
-        free(m->val);
-    }
 }
 
 static int eval_param(pctx *c, int k);
@@ -262,7 +257,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     }
     free(c.vals);
     free(c.state);
-    memo_free(&c);
+    for (int i = 0; i < DEF_MEMO; i++) memo_clear(&c.memo[i]);
     fl_diag_free(c.tmp);
     s->arrays = arrays.v;
     s->narrays = (int)arrays.n;

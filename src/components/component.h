@@ -373,7 +373,7 @@ typedef struct fl_rigid {
  * discrete states at mode0 + i * nmodes, its discrete Real states at
  * rs0 + i * rstep: rstep is the class's nreal, or 0 while every
  * element's states are the same bit for bit (then all read element 0's
- * instead of a row each: sim/fast.c, fl_fast_uniform). unit: every
+ * instead of a row each: sim/fast.c, fl_fast_ready). unit: every
  * attachment is on a body, with ratio 1 and offset +0 (off and ratio need
  * not be read). */
 typedef struct fl_fast {

@@ -151,7 +151,7 @@ typedef struct fl_strand {
     double *mass;
     /* every body's mass (umass), every body's position offset (uqoff,
      * fl_sim.qoff) the same bit for bit: the strand reads the one value
-     * instead of an array (fl_fast_uniform) */
+     * instead of an array (fl_fast_ready) */
     int umass, uqoff;
     double mass0, qoff0;
 } fl_strand;
@@ -251,7 +251,7 @@ struct fl_sim {
     double *fast_tab;
     int fast_stale;
     /* the position offsets or discrete Real states may have changed since
-     * fl_fast_uniform looked whether they are alike (fl_states_changed) */
+     * fl_fast_ready looked whether they are alike (fl_states_changed) */
     int uni_stale;
     double *jloc;
     double *res;          /* residual scratch */

@@ -332,6 +332,12 @@ static void name_unknowns(fl_system *s)
         }
     }
     s->unk_names = fl_pack_strings(s->unk_name, (size_t)n);
+    int hints = 0;
+    for (int i = 0; i < n && !hints; i++) hints = s->unk_hint[i] != NULL;
+    if (!hints) { /* (the common case: no element names one) */
+        free(s->unk_hint);
+        s->unk_hint = NULL;
+    }
     int nd = 0;
     for (int i = 0; i < n; i++) s->dpos[i] = s->id[i] ? nd++ : -1;
     s->nd = nd;

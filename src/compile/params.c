@@ -183,7 +183,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     }
     s->npar = npar;
     s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
-    s->par_fixed = fl_xcalloc((size_t)(npar ? npar : 1), 1);
+    s->par_fixed = fl_xcalloc((size_t)npar / 8 + 1, 1);
     FL_VEC(fl_value) arrays = {0};
     /* the evaluation's scratch, once for all instances (a big model has
      * hundreds of thousands) */

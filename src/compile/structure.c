@@ -61,7 +61,7 @@ double fl_b_par(fl_builder *b, const char *name)
     const fl_inst_rt *ir = &b->s->insts[b->inst];
     int k = fl_class_param(ir->cls, name);
     if (k < 0) fl_fail_internal("class %s has no parameter %s", ir->cls->path, name);
-    b->s->par_fixed[ir->pofs + k] = 1;
+    fl_par_fix(b->s, ir->pofs + k);
     return b->s->par[ir->pofs + k];
 }
 
@@ -72,7 +72,7 @@ const double *fl_b_params(fl_builder *b)
 
 void fl_b_fix_par(fl_builder *b, int k)
 {
-    b->s->par_fixed[b->s->insts[b->inst].pofs + k] = 1;
+    fl_par_fix(b->s, b->s->insts[b->inst].pofs + k);
 }
 
 const char *fl_b_inst_name(fl_builder *b)
@@ -223,11 +223,10 @@ static int port_node(const fl_system *s, int inst, int port)
 static int cond_par(void *ctx, int k, fl_value *out)
 {
     const fl_inst_rt *ir = ((void **)ctx)[0];
-    const double *par = ((void **)ctx)[1];
-    unsigned char *fixed = ((void **)ctx)[2];
-    fixed[ir->pofs + k] = 1; /* baked into an initial condition */
-    if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(par[ir->pofs + k] != 0);
-    else *out = fl_value_real(par[ir->pofs + k]);
+    fl_system *s = ((void **)ctx)[1];
+    fl_par_fix(s, ir->pofs + k); /* baked into a connector's condition */
+    if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(s->par[ir->pofs + k] != 0);
+    else *out = fl_value_real(s->par[ir->pofs + k]);
     return 0;
 }
 
@@ -303,7 +302,7 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
         fl_inst_rt *ir = &s->insts[i];
         for (int k = 0; k < ir->cls->nports; k++) {
             int present = 1;
-            void *ctx[3] = {(void *)ir, s->par, s->par_fixed};
+            void *ctx[2] = {(void *)ir, s};
             fl_value v;
             int cond = fl_class_port_cond(ir->cls, k, cond_par, ctx, &v, d);
             if (cond) {

@@ -278,8 +278,9 @@ struct fl_system {
 
     double *par;
     int npar;
-    /* 1 for parameters the structure was built from (body masses, lengths,
-     * fixed positions, initial conditions): fl_sim_set_param refuses them */
+    /* a bit per parameter (fl_par_fixed): set for those the structure was
+     * built from (body masses, lengths, fixed positions, initial
+     * conditions), which fl_sim_set_param refuses */
     unsigned char *par_fixed;
     fl_value *arrays;
     int narrays;
@@ -340,7 +341,8 @@ struct fl_system {
     int nfiles;
     char **unk_name; /* "mass.s" for messages */
     char *unk_names;  /* their text once the layout is done (one block); NULL: each its own */
-    const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic) */
+    const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic; the
+                              array NULL when no unknown has one) */
     int nroot_fns;
     int nmodes;
     int nreal; /* discrete Real states */
@@ -397,6 +399,17 @@ struct fl_system {
     fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
     int nmparams;
 };
+
+/* Whether parameter k (an index into par) is one the structure was built
+ * from; fl_par_fix marks it so. */
+static inline int fl_par_fixed(const fl_system *s, int k)
+{
+    return (s->par_fixed[k >> 3] >> (k & 7)) & 1;
+}
+static inline void fl_par_fix(fl_system *s, int k)
+{
+    s->par_fixed[k >> 3] |= (unsigned char)(1u << (k & 7));
+}
 
 /* compile stages (compile/...) */
 int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d);

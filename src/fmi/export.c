@@ -585,7 +585,7 @@ static void classify_tunable(exporter *x, int *nskipped)
     fl_sim *probe = fl_sim_new(x->sys, pd);
     for (int i = 0; probe && i < t->n; i++) {
         const fl_fmu_var *v = &t->v[i];
-        if (v->kind != FL_FMU_PARAM || v->type != FL_FMU_REAL || v->index < 0 || x->sys->par_fixed[v->index]) continue;
+        if (v->kind != FL_FMU_PARAM || v->type != FL_FMU_REAL || v->index < 0 || fl_par_fixed(x->sys, v->index)) continue;
         double probe_v = v->start != 0 ? v->start * (1 + 1e-3) : 1e-3;
         int why = 0;
         fl_diag_clear(pd);

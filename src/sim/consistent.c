@@ -228,7 +228,7 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
  * contact out of touch). NULL: nothing specific. */
 static const char *unknown_hint(const fl_system *sys, int i)
 {
-    if (sys->unk_hint[i]) return sys->unk_hint[i];
+    if (sys->unk_hint && sys->unk_hint[i]) return sys->unk_hint[i];
     for (int b = 0; b < sys->nbodies; b++)
         if (sys->bodies[b].qi == i && sys->bodies[b].kind == B_MLQ)
             return "a massless node held only by springs, which have no stiffness there: give it mass, or stiffness";

@@ -70,7 +70,7 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
         *structural = 1;
         return -1;
     }
-    if (sys->par_fixed[ir->pofs + k]) {
+    if (fl_par_fixed(sys, ir->pofs + k)) {
         fl_err(d, fl_noloc, "%s was used to build the model's structure (bodies, fixed positions, initial "
                "conditions): change it in the model and compile again", name);
         *structural = 1;

@@ -310,7 +310,7 @@ int sw_param_runtime(const fl_system *base, const fl_system *other, const char *
                      long stride)
 {
     int i, k = fl_system_param(base, name, &i);
-    if (k < 0 || base->insts[i].cls->params[k].type != FL_P_REAL || base->par_fixed[base->insts[i].pofs + k] ||
+    if (k < 0 || base->insts[i].cls->params[k].type != FL_P_REAL || fl_par_fixed(base, base->insts[i].pofs + k) ||
         other->npar != base->npar)
         return 0;
     /* run time, unless another parameter moved with it */

@@ -297,16 +297,13 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
     }
     int rc = fl_compile_params(s, m, d);
     if (!rc) rc = fl_compile_structure(s, m, d);
-    fl_heap_trim(); /* each stage's scratch memory goes back before the next one touches new pages */
     if (!rc) rc = fl_compile_layout(s, d);
-    fl_heap_trim();
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;
         for (int j = 0; j < fl_ops_natt(ops); j++)
             if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
     if (!rc) rc = fl_compile_init(s, m->strict_init, d);
-    fl_heap_trim();
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
     if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);

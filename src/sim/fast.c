@@ -40,10 +40,13 @@
 
 #include "sim.h"
 
-/* a and b are the same double, bit for bit (+0 and -0 are not) */
-static inline int same_bits(double a, double b)
+/* Whether the n rows of w doubles at v are all the first one, bit for bit
+ * (+0 and -0 are not alike). */
+static int rows_alike(const double *v, int n, int w)
 {
-    return memcmp(&a, &b, sizeof a) == 0;
+    for (int i = 1; i < n; i++)
+        if (memcmp(v + (size_t)i * (size_t)w, v, sizeof(double) * (size_t)w) != 0) return 0;
+    return 1;
 }
 
 /* Whether the stored entries that hold batch g's run (jent[j0, j1)) list
@@ -333,13 +336,12 @@ static void plan_strands(fl_sim *s)
         fl_strand *st = &s->strand[k];
         st->fused = fl_xmalloc((size_t)st->n + 1);
         st->mass = fl_xmalloc(sizeof(double) * ((size_t)st->n + 1));
-        st->umass = 1;
         for (int j = 0; j <= st->n; j++) {
             st->fused[j] = own[st->b0 + j] == k;
             st->mass[j] = sys->bodies[st->b0 + j].mass;
-            st->umass &= same_bits(st->mass[j], st->mass[0]);
             nfused += st->fused[j];
         }
+        st->umass = rows_alike(st->mass, st->n + 1, 1);
         st->mass0 = st->mass[0];
     }
     const fl_fast_bodies *fb = &s->fbod;
@@ -511,19 +513,12 @@ static void uniform(fl_sim *s)
     const fl_system *sys = s->sys;
     for (int k = 0; k < s->nstrand; k++) {
         fl_strand *st = &s->strand[k];
-        const double *q = s->qoff + st->b0;
-        st->qoff0 = q[0];
-        st->uqoff = 1;
-        for (int j = 1; j <= st->n && st->uqoff; j++) st->uqoff = same_bits(q[j], q[0]);
+        st->qoff0 = s->qoff[st->b0];
+        st->uqoff = rows_alike(s->qoff + st->b0, st->n + 1, 1);
     }
     for (int g = 0; g < sys->negroups; g++) {
         fl_fast *z = &s->fast[g];
-        if (!z->n || !z->nreal) continue;
-        const double *r = s->rs + z->rs0;
-        size_t bytes = sizeof(double) * (size_t)z->nreal;
-        int one = 1;
-        for (int i = 1; i < z->n && one; i++) one = memcmp(r + (size_t)i * (size_t)z->nreal, r, bytes) == 0;
-        z->rstep = one ? 0 : z->nreal;
+        if (z->n && z->nreal) z->rstep = rows_alike(s->rs + z->rs0, z->n, z->nreal) ? 0 : z->nreal;
     }
     s->uni_stale = 0;
 }

@@ -356,18 +356,27 @@ void fl_arena_free(fl_arena *a)
     free(a);
 }
 
+/* The slot that holds key[0 .. len) (hash h), or the free slot where it
+ * would go; m has slots. */
+static fl_map_slot *probe(const fl_map *m, const char *key, size_t len, uint32_t h)
+{
+    size_t j = h & (m->cap - 1);
+    fl_map_slot *sl;
+    while (!slot_free(sl = &m->slot[j]) && !((sl->hash & MAP_HASH) == h && slot_is(sl, key, len)))
+        j = (j + 1) & (m->cap - 1);
+    return sl;
+}
+
 void fl_map_put(fl_map *m, const char *key, int val)
 {
     if (2 * (m->n + 1) > m->cap) map_grow(m);
     size_t len = strlen(key);
     uint32_t h = (uint32_t)hash_str(key, len) & MAP_HASH;
-    size_t j = h & (m->cap - 1);
-    for (fl_map_slot *sl; !slot_free(sl = &m->slot[j]); j = (j + 1) & (m->cap - 1))
-        if ((sl->hash & MAP_HASH) == h && slot_is(sl, key, len)) {
-            sl->val = val;
-            return;
-        }
-    fl_map_slot *sl = &m->slot[j];
+    fl_map_slot *sl = probe(m, key, len, h);
+    if (!slot_free(sl)) {
+        sl->val = val;
+        return;
+    }
     if (len >= 1 && len < 8) { /* (an empty key goes to the arena: a zero slot is a free one) */
         memcpy(sl->key.in, key, len + 1);
         sl->hash = h | MAP_INLINE;
@@ -385,11 +394,8 @@ void fl_map_put(fl_map *m, const char *key, int val)
 int fl_map_getn(const fl_map *m, const char *key, size_t len)
 {
     if (!m->cap) return -1;
-    uint32_t h = (uint32_t)hash_str(key, len) & MAP_HASH;
-    size_t j = h & (m->cap - 1);
-    for (const fl_map_slot *sl; !slot_free(sl = &m->slot[j]); j = (j + 1) & (m->cap - 1))
-        if ((sl->hash & MAP_HASH) == h && slot_is(sl, key, len)) return sl->val;
-    return -1;
+    const fl_map_slot *sl = probe(m, key, len, (uint32_t)hash_str(key, len) & MAP_HASH);
+    return slot_free(sl) ? -1 : sl->val;
 }
 
 int fl_map_get(const fl_map *m, const char *key)

@@ -2,7 +2,7 @@
  * (no Modelica text), compiled and simulated:
  *
  *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE] [--compile-only]
- *             [--run-peak]
+ *             [--run-peak] [--keep-model]
  *
  * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
  * lsetups=... events=... x1=... v1=... rss_kb=... rss_compile_kb=..." with
@@ -14,7 +14,10 @@
  * wagon ("x v" per line), for the accuracy comparison with the other
  * implementations. --compile-only stops
  * after fl_compile (and prints build_s, compile_s, rss_kb): the memory of
- * building and compiling alone, for a heap profiler. */
+ * building and compiling alone, for a heap profiler. The model is compiled
+ * with fl_compile_and_free, which frees each part of it once read;
+ * --keep-model compiles with fl_compile and frees the model afterwards (as
+ * before that function existed). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,11 +71,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] "
-                        "[--dump FILE] [--compile-only] [--run-peak]\n");
+                        "[--dump FILE] [--compile-only] [--run-peak] [--keep-model]\n");
         return 2;
     }
     long n = atol(argv[1]);
-    int events = -1, energy = 0, compile_only = 0, run_peak = 0;
+    int events = -1, energy = 0, compile_only = 0, run_peak = 0, keep_model = 0;
     double rtol = CHAIN_RTOL;
     const char *dump = NULL;
     for (int i = 2; i < argc; i++) {
@@ -83,6 +86,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--energy") == 0) energy = 1;
         else if (strcmp(argv[i], "--compile-only") == 0) compile_only = 1;
         else if (strcmp(argv[i], "--run-peak") == 0) run_peak = 1;
+        else if (strcmp(argv[i], "--keep-model") == 0) keep_model = 1;
     }
     fl_diag *d = fl_diag_new();
     double t0 = bench_now();
@@ -90,20 +94,21 @@ int main(int argc, char **argv)
     fl_model *m = chain_model(n, d);
     double t1 = bench_now();
     heap("after building the model");
-    fl_system *sys = fl_compile(m, d);
+    /* the model is freed as compiling reads it, or (--keep-model) whole
+     * after compiling */
+    fl_system *sys = keep_model ? fl_compile(m, d) : fl_compile_and_free(m, d);
     heap("after compiling");
     if (!sys) must(-1, d);
+    if (keep_model) fl_model_free(m); /* the system stands alone */
+    m = NULL;
+    heap("after freeing the model");
     long rss_compile = peak_rss_kb();
     if (compile_only) {
         printf("build_s=%.4f compile_s=%.4f rss_kb=%ld\n", t1 - t0, bench_now() - t1, rss_compile);
         fl_system_free(sys);
-        fl_model_free(m);
         fl_diag_free(d);
         return 0;
     }
-    fl_model_free(m); /* the system stands alone */
-    m = NULL;
-    heap("after freeing the model");
     /* --run-peak: the kernel's high-water mark restarts here, so that the
      * run's own peak can be read at the end (it then no longer covers
      * compiling: the process's peak a parent reads, bench/measure, is the

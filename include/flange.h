@@ -211,6 +211,13 @@ typedef struct fl_system fl_system;
  * rigid bodies, lay out the DAE, check its structure and the initial
  * conditions. Returns NULL on error. The model may be freed afterwards. */
 FLANGE_API fl_system *fl_compile(const fl_model *m, fl_diag *d);
+/* fl_compile followed by fl_model_free(m), for a model not needed after
+ * compiling: each part of the model is freed as soon as compiling has
+ * read it (names and parameter settings early, the rest once the
+ * structure is built), so that a big model and its compiled system are
+ * not held in full at the same time. m is freed in every case, also when
+ * compiling fails. */
+FLANGE_API fl_system *fl_compile_and_free(fl_model *m, fl_diag *d);
 FLANGE_API void fl_system_free(fl_system *sys);
 
 /* Initial conditions that leave states undetermined: by default fl_compile

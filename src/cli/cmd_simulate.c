@@ -241,8 +241,7 @@ static fl_system *load(const sim_args *a, char **name, double times[2], fl_diag 
         *name = malloc(strlen(mn) + 1);
         if (*name) memcpy(*name, mn, strlen(mn) + 1);
     }
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_model_free(m);
+    fl_system *sys = m ? fl_compile_and_free(m, d) : NULL;
     times[0] = t1 - t0; /* read, parse, instantiate */
     times[1] = wall_now() - t1; /* compile */
     return sys;

@@ -268,10 +268,38 @@ static void system_cleanup(void *s)
     fl_system_free(s);
 }
 
+/* Compiling m; with take (fl_compile_and_free, m is then not const) the
+ * parts of m go as soon as they are read: a big model and its system are
+ * then not held in full at once, and the stages after the structure reuse
+ * the model's memory instead of touching new pages (which on some machines
+ * costs more than the work done in them). */
+static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d);
+static fl_system *compile_taking(fl_model *m, fl_diag *d);
+
 FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NULL, d)
+{
+    return compile_model(m, NULL, d);
+}
+
+FL_GUARDED(fl_system *, compile_taking, (fl_model *m, fl_diag *d), (m, d), NULL, d)
+{
+    return compile_model(m, m, d);
+}
+
+fl_system *fl_compile_and_free(fl_model *m, fl_diag *d)
+{
+    if (!m) return NULL;
+    fl_system *s = compile_taking(m, d);
+    fl_model_free(m); /* what compiling left of it; also after a failure */
+    return s;
+}
+
+static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d)
 {
     if (!m) return NULL;
     int errors_before = fl_diag_errors(d);
+    int strict = m->strict_init;
+    if (take) fl_model_release(take, FL_MREL_INDEX);
     fl_system *s = fl_xcalloc(1, sizeof *s);
     pthread_mutex_init(&s->index_lock, NULL);
     fl_cleanup cl; /* out of memory: the system so far is freed (counts are set with their arrays) */
@@ -296,14 +324,16 @@ FL_GUARDED(fl_system *, fl_compile, (const fl_model *m, fl_diag *d), (m, d), NUL
         s->insts[i].elem = s->insts[i].drv = -1;
     }
     int rc = fl_compile_params(s, m, d);
-    if (!rc) rc = fl_compile_structure(s, m, d);
+    if (take) fl_model_release(take, FL_MREL_PARS);
+    if (!rc) rc = fl_compile_structure(s, m, take, d);
+    if (take) fl_model_release(take, FL_MREL_PARTS);
     if (!rc) rc = fl_compile_layout(s, d);
     for (int g = 0; !rc && g < s->negroups; g++) {
         const fl_elem_ops *ops = s->egroups[g].ops;
         for (int j = 0; j < fl_ops_natt(ops); j++)
             if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
-    if (!rc) rc = fl_compile_init(s, m->strict_init, d);
+    if (!rc) rc = fl_compile_init(s, strict, d);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
     if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);

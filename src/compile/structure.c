@@ -1317,7 +1317,12 @@ static char *cond_label(fl_system *s, const char *a, const char *b, const char *
 
 static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
 {
+    /* sized at once: grown by doubling, a big model's copies would each
+     * stay behind in the heap (about half again the conditions' size) */
     FL_VEC(fl_cond) conds = {0};
+    conds.cap = b->states.n + b->initins.n + b->owns.n;
+    for (size_t k = 0; k < b->irows.n; k++) conds.cap += (size_t)s->insts[b->irows.v[k].inst].ops->ninit;
+    conds.v = fl_xmalloc(sizeof(fl_cond) * (conds.cap ? conds.cap : 1));
     for (size_t k = 0; k < b->states.n; k++) {
         const b_state *st = &b->states.v[k];
         const fl_minst *in = &m->insts.v[st->inst];
@@ -1578,7 +1583,7 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
     return rc;
 }
 
-int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
+int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_diag *d)
 {
     fl_builder b;
     memset(&b, 0, sizeof b);
@@ -1617,6 +1622,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d)
         rc = make_cons(s, &b, d);
         if (!rc) rc = make_signals(s, m, &b, d);
     }
+    if (take) fl_model_release(take, FL_MREL_CONNS); /* (the conditions reuse their memory) */
     if (!rc) rc = check_massless(s, d);
     if (!rc) rc = check_impulses(s, d);
     if (!rc) rc = check_observers(s, &b, d);

@@ -412,7 +412,9 @@ static inline void fl_par_fix(fl_system *s, int k)
 }
 
 /* compile stages (compile/...) */
-int fl_compile_structure(fl_system *s, const fl_model *m, fl_diag *d);
+/* take: NULL, or m itself when compiling frees it as it goes
+ * (fl_compile_and_free): its connections are freed once read. */
+int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_diag *d);
 int fl_compile_layout(fl_system *s, fl_diag *d);
 /* strict: under-determined initial conditions are an error instead of being
  * completed from start values. */

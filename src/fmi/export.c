@@ -566,9 +566,7 @@ static fl_model *load_as_fmu(exporter *x, const char *name, double value, fl_dia
 static fl_system *compile_with(exporter *x, const char *name, double value, fl_diag *d)
 {
     fl_model *m = load_as_fmu(x, name, value, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_model_free(m);
-    return sys;
+    return m ? fl_compile_and_free(m, d) : NULL;
 }
 
 /* Tunable parameters: Real ones fl_sim_set_param accepts at run time and

@@ -41,6 +41,39 @@ const char *fl_model_name(const fl_model *m)
     return m ? m->name : NULL;
 }
 
+/* What fl_compile_and_free has read of m goes as soon as it has read it;
+ * the model stays a valid one to free (fl_model_free) but no longer one to
+ * compile. No heap trim here: the next stage of compiling reuses what was
+ * freed. */
+void fl_model_release(fl_model *m, fl_mrelease what)
+{
+    if (what == FL_MREL_INDEX) {
+        fl_map_free(&m->index);
+    } else if (what == FL_MREL_PARS) {
+        for (size_t i = 0; i < m->insts.n; i++) {
+            fl_minst *in = &m->insts.v[i];
+            for (int k = 0; k < in->npars; k++) fl_mpar_free(&in->pars[k]);
+            free(in->pars);
+            in->pars = NULL;
+            in->npars = 0;
+        }
+    } else if (what == FL_MREL_CONNS) {
+        FL_VEC_FREE(m->conns);
+    } else {
+        fl_model_release(m, FL_MREL_INDEX);
+        fl_model_release(m, FL_MREL_PARS);
+        for (size_t i = 0; i < m->insts.n; i++) {
+            fl_minst *in = &m->insts.v[i];
+            free(in->name);
+            free(in->attrs);
+            for (int k = 0; k < in->nobs; k++) free(in->obs[k].var);
+            free(in->obs);
+        }
+        FL_VEC_FREE(m->insts);
+        FL_VEC_FREE(m->conns);
+    }
+}
+
 void fl_model_free(fl_model *m)
 {
     if (!m) return;

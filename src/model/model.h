@@ -116,6 +116,14 @@ struct fl_model {
 };
 
 fl_model *fl_model_alloc(const char *name);
+/* Free a part of m that compiling has read (fl_compile_and_free): the
+ * name index (compiling looks up no names), the parameter settings (read
+ * by the parameter stage), the connections (read by the structure stage
+ * before it lists the initial conditions), or the instances and
+ * connections altogether (read up to the end of the structure stage); the
+ * rest goes with fl_model_free. */
+typedef enum fl_mrelease { FL_MREL_INDEX, FL_MREL_PARS, FL_MREL_CONNS, FL_MREL_PARTS } fl_mrelease;
+void fl_model_release(fl_model *m, fl_mrelease what);
 /* Add an instance of a resolved class; returns its index or -1 if the name
  * is taken (reported). */
 int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc loc, fl_diag *d);

@@ -258,9 +258,7 @@ fl_system *sw_compile(const fl_sweep *s, char **extra, int nextra, fl_diag *d)
                           : fl_model_load_class(s->model_opt, &lo, d);
     free(ps);
     if (!m) return NULL;
-    fl_system *sys = fl_compile(m, d);
-    fl_model_free(m);
-    return sys;
+    return fl_compile_and_free(m, d);
 }
 
 char *sw_override(const char *name, double v)

@@ -204,11 +204,122 @@ static void test_names_look_themselves_up(void)
     fl_diag_free(d);
 }
 
+/* The messages of d as one text, a line each. */
+static char *diag_text(fl_diag *d)
+{
+    size_t len = 1;
+    for (int i = 0; i < fl_diag_count(d); i++) len += strlen(fl_diag_text(d, i)) + 1;
+    char *t = calloc(1, len);
+    for (int i = 0; t && i < fl_diag_count(d); i++) {
+        strcat(t, fl_diag_text(d, i));
+        strcat(t, "\n");
+    }
+    return t;
+}
+
+/* fl_compile_and_free frees the model part by part as it compiles: the
+ * system it makes runs bit for bit as fl_compile's does (parameters set
+ * by modifiers and by the API, start values, a model's own equations that
+ * read a mass's position, a hard stop), and a model that fails in the
+ * parameter, structure or initialisation stage fails with the same
+ * messages (and is freed: the sanitizer build checks for leaks). */
+static void test_compile_and_free(void)
+{
+    const char *ok = "model F\n"
+                     "  import T = Modelica.Mechanics.Translational.Components;\n"
+                     "  parameter Real k = 40;\n"
+                     "  T.Fixed fixed(s0 = 0.1);\n"
+                     "  T.Spring spring(c = k, s_rel0 = 0.5);\n"
+                     "  T.Mass mass(m = 2, s(start = 0.8, fixed = true), v(fixed = true));\n"
+                     "  Flange.Components.HardStop stop(upper_bnd = 0.05, lower_bnd = -0.05, stiff_up = 1e5, stiff_low = 1e5);\n"
+                     "  Real x(start = 0, fixed = true);\n"
+                     "equation\n"
+                     "  connect(fixed.flange, spring.flange_a);\n"
+                     "  connect(spring.flange_b, mass.flange_a);\n"
+                     "  connect(fixed.flange, stop.C);\n"
+                     "  connect(stop.R, mass.flange_b);\n"
+                     "  der(x) = mass.s - x;\n"
+                     "end F;\n";
+    fl_diag *d = fl_diag_new();
+    double end[2][4] = {{0}};
+    long steps[2] = {0};
+    for (int take = 0; take < 2; take++) {
+        fl_model *m = fl_model_load_string(ok, "f.mo", NULL, d);
+        CHECK(m != NULL);
+        CHECK(m && fl_model_set(m, "mass.m", 1.5, d) == 0);
+        fl_system *sys = !m ? NULL : take ? fl_compile_and_free(m, d) : fl_compile(m, d);
+        if (!take) fl_model_free(m);
+        fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
+        CHECK(sim != NULL);
+        if (sim) {
+            fl_sim_opts o = fl_sim_default_opts(sys);
+            o.stop_time = 2;
+            CHECK(fl_sim_run(sim, &o, NULL, NULL, d) == 0);
+            const char *names[4] = {"mass.s", "mass.v", "x", "stop.f"};
+            for (int k = 0; k < 4; k++) end[take][k] = fl_sim_value(sim, fl_system_var_index(sys, names[k]));
+            steps[take] = fl_sim_stats(sim).steps;
+        }
+        fl_sim_free(sim);
+        fl_system_free(sys);
+    }
+    CHECK(fl_diag_errors(d) == 0);
+    CHECK(memcmp(end[0], end[1], sizeof end[0]) == 0);
+    CHECK(steps[0] == steps[1] && steps[0] > 0);
+    CHECK(end[0][0] > 0.5 && end[0][0] < 1.2); /* it moved, and stayed near the spring's rest */
+    CHECK(fl_compile_and_free(NULL, d) == NULL);
+    fl_diag_free(d);
+
+    const char *bad[] = {
+        /* parameters: a value out of its range */
+        "model B\n"
+        "  Modelica.Mechanics.Translational.Components.Mass mass(m = -1);\n"
+        "end B;\n",
+        /* structure: a mass of zero on a node nothing else gives a mass */
+        "model B\n"
+        "  import T = Modelica.Mechanics.Translational.Components;\n"
+        "  T.Fixed fixed;\n"
+        "  T.Spring spring(c = 1);\n"
+        "  T.Mass mass(m = 0);\n"
+        "equation\n"
+        "  connect(fixed.flange, spring.flange_a);\n"
+        "  connect(spring.flange_b, mass.flange_a);\n"
+        "end B;\n",
+        /* initialisation: two fixed positions of one rigid body */
+        "model B\n"
+        "  import T = Modelica.Mechanics.Translational.Components;\n"
+        "  T.Mass a(m = 1, s(start = 0, fixed = true));\n"
+        "  T.Mass b(m = 1, s(start = 3, fixed = true));\n"
+        "equation\n"
+        "  connect(a.flange_b, b.flange_a);\n"
+        "end B;\n",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *text[2];
+        for (int take = 0; take < 2; take++) {
+            fl_diag *db = fl_diag_new();
+            fl_model *m = fl_model_load_string(bad[k], "b.mo", NULL, db);
+            CHECK(m != NULL);
+            fl_system *sys = !m ? NULL : take ? fl_compile_and_free(m, db) : fl_compile(m, db);
+            CHECK(sys == NULL);
+            if (!take) fl_model_free(m);
+            fl_system_free(sys);
+            CHECK(fl_diag_errors(db) > 0);
+            text[take] = diag_text(db);
+            fl_diag_free(db);
+        }
+        CHECK(text[0] && text[1] && strcmp(text[0], text[1]) == 0);
+        CHECK(text[0] && strstr(text[0], "b.mo:") != NULL); /* located in the model's file */
+        free(text[0]);
+        free(text[1]);
+    }
+}
+
 int main(void)
 {
     test_names_look_themselves_up();
     test_build_errors();
     test_table_and_reuse();
     test_callback_stop();
+    test_compile_and_free();
     return check_done();
 }

@@ -353,13 +353,6 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
 
 /* ---- bodies ------------------------------------------------------------ */
 
-typedef struct pc_tmp { int port; fl_pcontrib c; } pc_tmp;
-
-static int cmp_pc(const void *a, const void *b)
-{
-    const pc_tmp *x = a, *y = b;
-    return x->port - y->port;
-}
 
 /* "2*s1 - 0.5": an affine relation for messages. */
 static void affine_text(char *buf, size_t cap, double r, double c)
@@ -810,52 +803,60 @@ static void make_elements(fl_system *s, fl_builder *b)
 
 /* ---- port force contributions ----------------------------------------- */
 
-static void make_contribs(fl_system *s, fl_builder *b)
+/* A contribution c to the force of port p: counted (s->contrib NULL),
+ * or placed after the port's others. */
+static void put_contrib(fl_system *s, int p, fl_pcontrib c)
 {
-    FL_VEC(pc_tmp) tmp = {0};
-    int *elem_of = fl_xmalloc(sizeof(int) * (size_t)(s->ninst ? s->ninst : 1)); /* instance -> builder element */
-    for (int i = 0; i < s->ninst; i++) elem_of[i] = -1;
-    for (size_t k = 0; k < b->elems.n; k++) elem_of[b->elems.v[k].inst] = (int)k;
+    fl_port_rt *pr = &s->ports[p];
+    if (s->contrib) s->contrib[pr->c0 + pr->nc] = c;
+    pr->nc++;
+}
+
+/* Every contribution to a port's force, in the order they are summed. */
+static void list_contribs(fl_system *s, fl_builder *b, const int *elem_of)
+{
     for (int e = 0; e < s->nelem; e++) {
         const b_elem *be = &b->elems.v[elem_of[s->elems[e].inst]];
         for (int j = 0; j < be->natt; j++) {
             int port = belem_port(b, be, j);
-            if (port < 0) continue;
-            pc_tmp t = {s->insts[be->inst].port0 + port, {PC_ELEM, fl_att_slot(&s->elems[e], j), j}};
-            FL_VEC_PUSH(tmp, t);
+            if (port >= 0)
+                put_contrib(s, s->insts[be->inst].port0 + port, (fl_pcontrib){PC_ELEM, fl_att_slot(&s->elems[e], j), j});
         }
     }
     for (int l = 0; l < s->nlinks; l++) {
         const fl_link *lk = &s->links[l];
-        pc_tmp ta = {s->insts[lk->inst].port0 + lk->port_a, {PC_LINK, l, 0}};
-        pc_tmp tb = {s->insts[lk->inst].port0 + lk->port_b, {PC_LINK, l, 1}};
-        if (lk->port_a >= 0) FL_VEC_PUSH(tmp, ta);
-        if (lk->port_b >= 0) FL_VEC_PUSH(tmp, tb);
+        if (lk->port_a >= 0) put_contrib(s, s->insts[lk->inst].port0 + lk->port_a, (fl_pcontrib){PC_LINK, l, 0});
+        if (lk->port_b >= 0) put_contrib(s, s->insts[lk->inst].port0 + lk->port_b, (fl_pcontrib){PC_LINK, l, 1});
     }
-    for (int r = 0; r < s->nroots_r; r++) {
-        pc_tmp t = {s->insts[s->roots[r].inst].port0 + s->roots[r].port, {PC_ROOT, r, 0}};
-        FL_VEC_PUSH(tmp, t);
-    }
-    for (int k = 0; k < s->ndrv; k++) {
-        if (s->drvs[k].support_port < 0) continue;
-        pc_tmp t = {s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, {PC_DRVSUP, k, 0}};
-        FL_VEC_PUSH(tmp, t);
-    }
-    free(elem_of);
-    if (tmp.n > 1) qsort(tmp.v, tmp.n, sizeof(pc_tmp), cmp_pc); /* an empty model has none (tmp.v NULL) */
-    s->ncontrib = (int)tmp.n;
-    s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (tmp.n ? tmp.n : 1));
+    for (int r = 0; r < s->nroots_r; r++)
+        put_contrib(s, s->insts[s->roots[r].inst].port0 + s->roots[r].port, (fl_pcontrib){PC_ROOT, r, 0});
+    for (int k = 0; k < s->ndrv; k++)
+        if (s->drvs[k].support_port >= 0)
+            put_contrib(s, s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, (fl_pcontrib){PC_DRVSUP, k, 0});
+}
+
+/* The contributions grouped by port, each port's in the order listed:
+ * counted first, then placed (a counting sort without a list of them all,
+ * which at 10^6 parts is 100 MB of pages touched once). */
+static void make_contribs(fl_system *s, fl_builder *b)
+{
+    int *elem_of = fl_xmalloc(sizeof(int) * (size_t)(s->ninst ? s->ninst : 1)); /* instance -> builder element */
+    for (int i = 0; i < s->ninst; i++) elem_of[i] = -1;
+    for (size_t k = 0; k < b->elems.n; k++) elem_of[b->elems.v[k].inst] = (int)k;
+    for (int p = 0; p < s->nports; p++) s->ports[p].nc = 0;
+    s->contrib = NULL;
+    list_contribs(s, b, elem_of);
+    int at = 0;
     for (int p = 0; p < s->nports; p++) {
-        s->ports[p].c0 = 0;
-        s->ports[p].nc = 0;
+        fl_port_rt *pr = &s->ports[p];
+        pr->c0 = pr->nc ? at : 0;
+        at += pr->nc;
+        pr->nc = 0; /* counted again as they are placed */
     }
-    for (size_t i = 0; i < tmp.n; i++) {
-        s->contrib[i] = tmp.v[i].c;
-        fl_port_rt *pr = &s->ports[tmp.v[i].port];
-        if (!pr->nc) pr->c0 = (int)i;
-        pr->nc++;
-    }
-    FL_VEC_FREE(tmp);
+    s->ncontrib = at;
+    s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (size_t)(at ? at : 1));
+    list_contribs(s, b, elem_of);
+    free(elem_of);
 }
 
 /* ---- body kinds -------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * (no Modelica text), compiled and simulated:
  *
  *   chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] [--dump FILE] [--compile-only]
- *             [--run-peak] [--keep-model]
+ *             [--run-peak] [--keep-model] [--by-variable]
  *
  * prints "build_s=... compile_s=... run_s=... steps=... res=... jac=...
  * lsetups=... events=... x1=... v1=... rss_kb=... rss_compile_kb=..." with
@@ -17,7 +17,9 @@
  * building and compiling alone, for a heap profiler. The model is compiled
  * with fl_compile_and_free, which frees each part of it once read;
  * --keep-model compiles with fl_compile and frees the model afterwards (as
- * before that function existed). */
+ * before that function existed). The run keeps the two selected outputs
+ * alone (fl_sim_opts.selected_only); --by-variable keeps a value per
+ * variable of the model instead, as before that option existed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +56,18 @@ static void heap(const char *what)
 }
 
 typedef struct last {
-    int is, iv;
+    int is, iv, by_variable;
     double s, v;
 } last;
 
+/* m1.s and m1.v: the first two of the selected outputs (selected_only),
+ * or (--by-variable) by their variables' indices */
 static int keep_last(void *user, double t, const double *vals, int n)
 {
     last *l = user;
     (void)t, (void)n;
-    l->s = vals[l->is];
-    l->v = vals[l->iv];
+    l->s = vals[l->by_variable ? l->is : 0];
+    l->v = vals[l->by_variable ? l->iv : 1];
     return 0;
 }
 
@@ -71,11 +75,11 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: chain_api N [--no-contact-events | --contact-events] [--energy] [--rtol R] "
-                        "[--dump FILE] [--compile-only] [--run-peak] [--keep-model]\n");
+                        "[--dump FILE] [--compile-only] [--run-peak] [--keep-model] [--by-variable]\n");
         return 2;
     }
     long n = atol(argv[1]);
-    int events = -1, energy = 0, compile_only = 0, run_peak = 0, keep_model = 0;
+    int events = -1, energy = 0, compile_only = 0, run_peak = 0, keep_model = 0, by_variable = 0;
     double rtol = CHAIN_RTOL;
     const char *dump = NULL;
     for (int i = 2; i < argc; i++) {
@@ -87,6 +91,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--compile-only") == 0) compile_only = 1;
         else if (strcmp(argv[i], "--run-peak") == 0) run_peak = 1;
         else if (strcmp(argv[i], "--keep-model") == 0) keep_model = 1;
+        else if (strcmp(argv[i], "--by-variable") == 0) by_variable = 1;
     }
     fl_diag *d = fl_diag_new();
     double t0 = bench_now();
@@ -132,6 +137,7 @@ int main(int argc, char **argv)
     o.energy = energy;
     if (events >= 0) o.contacts = events ? FL_CONTACTS_EVENTS : FL_CONTACTS_STEP;
     last l;
+    l.by_variable = by_variable;
     l.is = fl_system_var_index(sys, "m1.s");
     l.iv = fl_system_var_index(sys, "m1.v");
     int *outs = malloc(sizeof(int) * (size_t)(2 * n + 2));
@@ -139,6 +145,7 @@ int main(int argc, char **argv)
     outs[1] = l.iv;
     o.outputs = outs;
     o.noutputs = 2;
+    o.selected_only = !l.by_variable; /* no value per variable of the model */
     if (dump) { /* every wagon */
         for (long i = 1; i <= n; i++) {
             snprintf(a, sizeof a, "m%ld.s", i);

@@ -293,6 +293,13 @@ typedef struct fl_sim_opts {
      * in the output callback are NaN. */
     const int *outputs;
     int noutputs;
+    /* With outputs: 1 = the output callback receives the selected outputs
+     * only, vals[k] being the value of outputs[k] and nvals = noutputs, and
+     * the run keeps no value per variable of the model (8 bytes each: 22 MB
+     * for a model of 2.8 million variables). fl_sim_value still takes a
+     * variable's index (NaN for one not selected). 0 (default): vals[i] is
+     * the value of variable i. */
+    int selected_only;
     /* The most output points a run may produce: a run whose output grid
      * ((stop_time - start_time) / interval + 1 points) is larger is refused
      * before it starts, and fl_sim_run_csv stops a run that writes more rows

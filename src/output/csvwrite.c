@@ -26,6 +26,7 @@ typedef struct csvctx {
     int *sel;
     int nsel;
     int io_error;
+    int compact; /* vals holds the written columns alone (selected_only) */
     double rows, max_rows;
     fl_diag *d;
 } csvctx;
@@ -40,7 +41,7 @@ static int write_row(void *user, double t, const double *vals, int nvals)
     fputs(tmp, c->f);
     for (int i = 0; i < c->nsel; i++) {
         fputc(',', c->f);
-        double v = vals[c->sel[i]];
+        double v = vals[c->compact ? i : c->sel[i]];
         snprintf(tmp, sizeof tmp, "%.12g", v == 0 ? 0.0 : v); /* 0, never -0 */
         fputs(tmp, c->f);
     }
@@ -137,7 +138,8 @@ static int write_csv(fl_sim *sim, const fl_sim_opts *o, FILE *f, const char *wha
     }
     fputc('\n', f);
     fl_sim_opts oo = *o;
-    if (!oo.outputs) { /* compute only what is written */
+    c.compact = oo.selected_only = !oo.outputs;
+    if (!oo.outputs) { /* compute only what is written, and keep only that */
         oo.outputs = sel;
         oo.noutputs = nsel;
     }

@@ -45,6 +45,7 @@ typedef struct matrows {
     size_t n, cap; /* doubles */
     const int *sel;
     int nsel;
+    int compact; /* vals holds the selected values alone (selected_only) */
     double rows, max_rows;
     fl_diag *d;
 } matrows;
@@ -62,7 +63,7 @@ static int collect_row(void *user, double t, const double *vals, int nvals)
     double *p = m->buf + m->n;
     p[0] = t;
     for (int i = 0; i < m->nsel; i++) {
-        double v = vals[m->sel[i]];
+        double v = vals[m->compact ? i : m->sel[i]];
         p[i + 1] = v == 0 ? 0.0 : v; /* 0, never -0, as in the CSV */
     }
     m->n += w;
@@ -253,7 +254,8 @@ FL_GUARDED(int, fl_sim_run_mat, (fl_sim *sim, const fl_sim_opts *o, const char *
         w.rows.d = d;
         w.rows.max_rows = fl_output_limit(o);
         fl_sim_opts oo = *o;
-        if (!oo.outputs) { /* compute only what is written */
+        w.rows.compact = oo.selected_only = !oo.outputs;
+        if (!oo.outputs) { /* compute only what is written, and keep only that */
             oo.outputs = w.sel;
             oo.noutputs = nsel;
         }

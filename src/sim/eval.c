@@ -891,9 +891,12 @@ static void internal_forces(fl_sim *s)
     }
 }
 
-/* The class variables of instance i at (t, y, yp) into s->vals; buf holds
- * 4 * maxp doubles of room for the port quantities. */
-static void instance_outputs(fl_sim *s, int i, double t, const double *y, const double *yp, double *buf, int maxp)
+/* The class variables of instance i at (t, y, yp) into s->vals, or (a
+ * selected_only run without them) the selected ones, entry j of out_ilist,
+ * into s->cvals; buf holds 4 * maxp doubles of room for the port
+ * quantities. */
+static void instance_outputs(fl_sim *s, int i, int j, double t, const double *y, const double *yp, double *buf,
+                             int maxp)
 {
     const fl_system *sys = s->sys;
     const fl_inst_rt *ir = &sys->insts[i];
@@ -926,22 +929,25 @@ static void instance_outputs(fl_sim *s, int i, double t, const double *y, const 
     o.has_support = ir->has_support;
     o.contact_events = s->contact_events;
     o.func_err = s->func_err;
-    c->outputs(&o, s->vals + ir->var0);
+    if (s->vals) {
+        c->outputs(&o, s->vals + ir->var0);
+        return;
+    }
+    c->outputs(&o, s->oscr);
+    for (int q = s->oc0[j]; q < s->oc0[j + 1]; q++) s->cvals[s->oc_k[q]] = s->oscr[s->oc_def[q]];
 }
 
-/* Output variable v (vr) that is not an instance's own output: a flange's
- * position or force, an input, a block's output. */
-static void var_value(fl_sim *s, double t, int v, const fl_var *vr)
+/* Output variable vr that is not an instance's own output (a flange's
+ * position or force, an input, a block's output) into *to. */
+static void var_value(fl_sim *s, double t, const fl_var *vr, double *to)
 {
     const fl_system *sys = s->sys;
     const fl_inst_rt *ir = &sys->insts[vr->inst];
     switch (vr->kind) {
-    case OV_PORT_S: s->vals[v] = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
-    case OV_PORT_F: s->vals[v] = s->portf ? s->portf[ir->port0 + vr->index] : 0; break;
-    case OV_INPUT: s->vals[v] = s->u[ir->in0 + vr->index]; break;
-    case OV_BLOCK_OUT:
-        s->vals[v] = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t);
-        break;
+    case OV_PORT_S: *to = node_level(s, sys->ports[ir->port0 + vr->index].node, 0); break;
+    case OV_PORT_F: *to = s->portf ? s->portf[ir->port0 + vr->index] : 0; break;
+    case OV_INPUT: *to = s->u[ir->in0 + vr->index]; break;
+    case OV_BLOCK_OUT: *to = block_value(s, vr->inst, fl_block_out(ir->cls, ir->nout, vr->def, vr->index), 0, t); break;
     default: break;
     }
 }
@@ -1000,10 +1006,10 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
     double small[4 * 16];
     double *buf = maxp <= 16 ? small : fl_xmalloc(sizeof(double) * 4 * (size_t)maxp);
     if (s->out_inst)
-        for (int k = 0; k < s->nout_ilist; k++) instance_outputs(s, s->out_ilist[k], t, y, yp, buf, maxp);
+        for (int k = 0; k < s->nout_ilist; k++) instance_outputs(s, s->out_ilist[k], k, t, y, yp, buf, maxp);
     else
-        for (int i = 0; i < sys->ninst; i++) instance_outputs(s, i, t, y, yp, buf, maxp);
-    if (sys->has_late) {
+        for (int i = 0; i < sys->ninst; i++) instance_outputs(s, i, -1, t, y, yp, buf, maxp);
+    if (sys->has_late && s->vals) { /* (without vals no selected output reads them: select_outputs) */
         for (int k = 0; k < sys->nsig; k++) {
             const fl_sigref *sr = &sys->sigs[k];
             if (sr->kind != SIG_LATE) continue;
@@ -1011,20 +1017,22 @@ void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp)
             s->u[k] = sr->out >= 0 ? s->vals[oi->var0 + sr->out] : s->portf ? s->portf[oi->port0 + sr->level] : 0;
         }
         for (int i = 0; i < sys->ninst; i++)
-            if (sys->insts[i].has_late && (!s->out_inst || s->out_inst[i])) instance_outputs(s, i, t, y, yp, buf, maxp);
+            if (sys->insts[i].has_late && (!s->out_inst || s->out_inst[i]))
+                instance_outputs(s, i, -1, t, y, yp, buf, maxp);
         for (int k = 0; k < sys->nsig; k++)
             if (sys->sigs[k].kind == SIG_LATE) s->u[k] = NAN; /* not while integrating */
     }
     if (buf != small) free(buf);
     if (s->out_vars) {
-        for (int k = 0; k < s->nout_vars; k++) var_value(s, t, s->out_vars[k], &s->out_def[k]);
+        for (int k = 0; k < s->nout_vars; k++)
+            var_value(s, t, &s->out_def[k], s->vals ? &s->vals[s->out_vars[k]] : &s->cvals[k]);
         return;
     }
     for (int i = 0; i < sys->ninst; i++) { /* (class variables are the instances' own outputs) */
         int v0 = sys->insts[i].var0, end = fl_inst_vars_end(sys, i);
         for (int v = v0 + sys->insts[i].cls->nvars; v < end; v++) {
             fl_var x = fl_system_inst_var(sys, i, v - v0);
-            var_value(s, t, v, &x);
+            var_value(s, t, &x, &s->vals[v]);
         }
     }
 }

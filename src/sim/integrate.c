@@ -78,7 +78,6 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
         s->ypo = fl_xcalloc(n, sizeof(double));
     }
     s->rootf = fl_xcalloc((size_t)(sys->nroots_r ? sys->nroots_r : 1), sizeof(double));
-    s->vals = fl_xcalloc((size_t)(sys->nvars ? sys->nvars : 1), sizeof(double));
     s->g = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
     s->rootdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
     s->t_left = NAN;
@@ -116,10 +115,8 @@ void fl_sim_free(fl_sim *s)
     free(s->bminv);
     free(s->bvi);
     free(s->bqi);
-    free(s->out_vars);
-    free(s->out_def);
-    free(s->out_inst);
-    free(s->out_ilist);
+    fl_outputs_free(s);
+    free(s->vals);
     free(s->tev);
     free(s->pen_el);
     free(s->bodyF);
@@ -148,7 +145,6 @@ void fl_sim_free(fl_sim *s)
     free(s->linkf);
     free(s->rootf);
     free(s->portf);
-    free(s->vals);
     free(s->g);
     free(s->rootdir);
     free(s->run.z_ref);
@@ -172,7 +168,21 @@ fl_sim_opts fl_sim_default_opts(const fl_system *sys)
 double fl_sim_value(const fl_sim *s, int i)
 {
     if (!s || i < 0 || i >= s->sys->nvars || !s->have_values) return NAN;
-    return s->vals[i];
+    if (!s->cvals) return s->vals[i];
+    int lo = 0, hi = s->nout_vars; /* the first of the selected at or after variable i */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->out_vars[s->osort[mid]] < i) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < s->nout_vars && s->out_vars[s->osort[lo]] == i ? s->cvals[s->osort[lo]] : NAN;
+}
+
+void fl_sim_full_values(fl_sim *s, double fill)
+{
+    const fl_system *sys = s->sys;
+    if (!s->vals) s->vals = fl_xcalloc((size_t)(sys->nvars ? sys->nvars : 1), sizeof(double));
+    for (int v = 0; fill != 0 && v < sys->nvars; v++) s->vals[v] = fill;
 }
 
 fl_stats fl_sim_stats(const fl_sim *s)
@@ -391,15 +401,21 @@ int fl_run_values(fl_sim *s, double t, const double *y, const double *yp)
     s->sc = NULL;
     if (s->npen_el && !s->contact_events && !s->ngrun) fl_track_penetration(s, t, y, yp);
     /* (a grouped run whose rows show no energy tracks the drift per group) */
-    if (s->energy && sys->energy_var0 >= 0 && (!s->ngrun || s->erows))
-        fl_energy_point(s, t, y, yp, s->vals + sys->energy_var0);
+    if (s->energy && sys->energy_var0 >= 0 && (!s->ngrun || s->erows)) {
+        double e[FL_NENERGY];
+        fl_energy_point(s, t, y, yp, s->vals ? s->vals + sys->energy_var0 : e);
+        for (int k = 0; s->cvals && !s->vals && k < s->nout_vars; k++)
+            if (s->out_def[k].kind == OV_ENERGY) s->cvals[k] = e[s->out_vars[k] - sys->energy_var0];
+    }
+    for (int k = 0; s->cvals && s->vals && k < s->nout_vars; k++) s->cvals[k] = s->vals[s->out_vars[k]];
     s->have_values = 1;
     int nv = s->out_vars ? s->nout_vars : sys->nvars;
     for (int k = 0; k < nv; k++) {
         int i = s->out_vars ? s->out_vars[k] : k;
-        if (!isfinite(s->vals[i])) {
+        double x = s->cvals ? s->cvals[k] : s->vals[i];
+        if (!isfinite(x)) {
             fl_err(s->diag, fl_noloc, "the solution is not finite at t = %.9g: %s = %g", t, fl_system_var_name(sys, i),
-                   s->vals[i]);
+                   x);
             return -1;
         }
     }
@@ -418,7 +434,8 @@ int fl_run_emit_at(fl_sim *s, double t, const double *y, const double *yp)
     if (fl_run_values(s, t, y, yp)) return -1;
     s->stats.outputs++;
     if (s->run.fn) {
-        int r = s->run.fn(s->run.user, t, s->vals, s->sys->nvars);
+        int r = s->cvals ? s->run.fn(s->run.user, t, s->cvals, s->nout_vars)
+                         : s->run.fn(s->run.user, t, s->vals, s->sys->nvars);
         if (r) {
             s->run.stopped = r;
             return -1;
@@ -585,23 +602,83 @@ int fl_run_restart(fl_sim *s, double t)
     return IDAReInit(s->ida, t, s->yv, s->ypv);
 }
 
+void fl_outputs_free(fl_sim *s)
+{
+    free(s->out_vars);
+    free(s->out_def);
+    free(s->out_inst);
+    free(s->out_ilist);
+    free(s->cvals);
+    free(s->oscr);
+    free(s->oc0);
+    free(s->oc_def);
+    free(s->oc_k);
+    free(s->osort);
+    s->out_vars = s->out_ilist = s->oc0 = s->oc_def = s->oc_k = s->osort = NULL;
+    s->out_def = NULL;
+    s->out_inst = NULL;
+    s->cvals = s->oscr = NULL;
+    s->nout_ilist = s->nout_vars = 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* selected_only: where each selected class variable goes, by instance in
+ * the order of out_ilist, and the selected ordered by variable. */
+static void compact_outputs(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    int n = s->nout_vars, maxv = 1;
+    s->cvals = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++) s->cvals[k] = NAN;
+    int *pair = fl_xmalloc(sizeof(int) * 2 * (size_t)(n ? n : 1)); /* (variable, k) */
+    for (int k = 0; k < n; k++) {
+        pair[2 * k] = s->out_vars[k];
+        pair[2 * k + 1] = k;
+    }
+    if (n > 1) qsort(pair, (size_t)n, 2 * sizeof(int), cmp_pair);
+    s->osort = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++) s->osort[k] = pair[2 * k + 1];
+    free(pair);
+    if (s->out_late) return; /* computed per variable, then gathered */
+    int *at = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), sizeof(int)); /* instance -> 1 + its out_ilist entry */
+    for (int j = 0; j < s->nout_ilist; j++) {
+        at[s->out_ilist[j]] = j + 1;
+        maxv = FL_MAX(maxv, sys->insts[s->out_ilist[j]].cls->nvars);
+    }
+    s->oscr = fl_xmalloc(sizeof(double) * (size_t)maxv);
+    s->oc0 = fl_xcalloc((size_t)s->nout_ilist + 1, sizeof(int));
+    s->oc_def = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    s->oc_k = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++)
+        if (s->out_def[k].kind == OV_CLASS) s->oc0[at[s->out_def[k].inst]]++;
+    for (int j = 0; j < s->nout_ilist; j++) s->oc0[j + 1] += s->oc0[j];
+    for (int j = 0; j < s->nout_ilist; j++) at[s->out_ilist[j]] = s->oc0[j]; /* now where its next one goes */
+    for (int k = 0; k < n; k++) /* (a counting sort: each instance's in the order selected) */
+        if (s->out_def[k].kind == OV_CLASS) {
+            int q = at[s->out_def[k].inst]++;
+            s->oc_def[q] = s->out_def[k].def;
+            s->oc_k[q] = k;
+        }
+    free(at);
+}
+
 /* The outputs the run computes: the variables asked for and the instances
  * whose class outputs hold them; the rest stays NaN. */
 static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
 {
     const fl_system *sys = s->sys;
-    free(s->out_vars);
-    free(s->out_def);
-    free(s->out_inst);
-    free(s->out_ilist);
-    s->out_vars = NULL;
-    s->out_def = NULL;
-    s->out_inst = NULL;
-    s->out_ilist = NULL;
-    s->nout_ilist = 0;
-    s->nout_vars = 0;
+    fl_outputs_free(s);
     s->out_kinematic = 0;
-    if (!o->outputs) return 0;
+    s->out_late = 0;
+    if (!o->outputs) {
+        fl_sim_full_values(s, 0); /* (every variable is computed; those on request not asked for: 0) */
+        return 0;
+    }
     s->out_vars = fl_xmalloc(sizeof(int) * (size_t)(o->noutputs ? o->noutputs : 1));
     s->out_def = fl_xmalloc(sizeof(fl_var) * (size_t)(o->noutputs ? o->noutputs : 1));
     s->out_inst = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), 1);
@@ -638,7 +715,14 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0 && strcmp(u, "rad") != 0 && strcmp(u, "rad/s") != 0))
             s->out_kinematic = 0;
     }
-    for (int v = 0; v < sys->nvars; v++) s->vals[v] = NAN;
+    s->out_late = late;
+    if (o->selected_only && s->run.emit_grid) compact_outputs(s); /* (stepping runs: by variable) */
+    if (!s->cvals || late) {
+        fl_sim_full_values(s, NAN);
+    } else {
+        free(s->vals); /* (a run before this one kept them) */
+        s->vals = NULL;
+    }
     return 0;
 }
 

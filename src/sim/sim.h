@@ -291,6 +291,15 @@ struct fl_sim {
     /* output selection of the run: variables, and the instances whose
      * class outputs they need (NULL: all) */
     int *out_vars;
+    /* selected_only runs (select_outputs): the selected values, cvals[k]
+     * that of out_vars[k]; then vals (per variable) is made only when
+     * outputs read forces known at output points (out_late). Per entry of
+     * out_ilist, its selected class variables: oc_def/oc_k[oc0[j] ..
+     * oc0[j + 1]) (the class variable and its k), computed into oscr;
+     * osort: the ks ordered by variable (fl_sim_value). */
+    double *cvals, *oscr;
+    int *oc0, *oc_def, *oc_k, *osort;
+    int out_late;
     fl_var *out_def; /* what each of them is (fl_system_var) */
     int nout_vars;
     unsigned char *out_inst;
@@ -337,6 +346,11 @@ void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const dou
 void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g);
 /* All output variables at (t, y, yp) into s->vals. */
 void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp);
+/* The value of every output variable (vals) where a run keeps it, made
+ * if there is none, each set to fill (0: left as it is, zero when made). */
+void fl_sim_full_values(fl_sim *s, double fill);
+/* Frees the output selection of the last run (not vals). */
+void fl_outputs_free(fl_sim *s);
 /* Earliest time event strictly after t (INFINITY if none). */
 double fl_next_time_event(const fl_sim *s, double t);
 /* Event iteration of the discrete states at t; dir[k] crossing direction

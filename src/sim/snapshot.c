@@ -216,6 +216,7 @@ FL_GUARDED(int, fl_sim_restore, (fl_sim *s, const void *buf, size_t n, const fl_
     if (!s->run.z_ref) s->run.z_ref = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
     cursor c = {(unsigned char *)p + sizeof h, 0, 1};
     fl_stats st;
+    if (!s->vals) fl_sim_full_values(s, 0); /* (a stepping run keeps every value) */
     fields(s, &c, &st);
     fl_params_changed(s); /* the parameters may differ */
     fl_states_changed(s); /* and the positions' offsets, the discrete Real states */

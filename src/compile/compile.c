@@ -200,6 +200,7 @@ void fl_system_free(fl_system *s)
     fl_arena_free(s->cond_text);
     free(s->cond_labels);
     free(s->conds);
+    free(s->rconds);
     free(s->cond_used);
     free(s->centry);
     free(s->ientry);
@@ -214,10 +215,10 @@ void fl_system_free(fl_system *s)
     free(s);
 }
 
-/* The conditions a run reads (see fl_system.conds), in their order, with
- * their labels in one buffer (the text of all conditions' labels goes):
- * big models have several conditions per component, mostly start values
- * that nothing fixed. */
+/* The conditions a run reads (see fl_system.rconds), in their order, as
+ * it reads them, with their labels in one buffer (the text of all
+ * conditions' labels goes): big models have several conditions per
+ * component, mostly start values that nothing fixed. */
 static void keep_run_conds(fl_system *s)
 {
     int *to = fl_xcalloc((size_t)(s->ncond ? s->ncond : 1), sizeof(int)); /* new index, -1: dropped */
@@ -230,21 +231,25 @@ static void keep_run_conds(fl_system *s)
         if (to[k] >= 0) len += strlen(c->label) + 1;
     }
     char *buf = fl_xmalloc(len ? len : 1), *p = buf;
+    fl_rcond *rc = fl_xmalloc(sizeof(fl_rcond) * (size_t)(n ? n : 1));
     for (int k = 0; k < s->ncond; k++) {
-        fl_cond c = s->conds[k];
+        const fl_cond *c = &s->conds[k];
         if (to[k] < 0) continue;
-        size_t l = strlen(c.label) + 1;
-        memcpy(p, c.label, l);
-        c.label = p;
+        size_t l = strlen(c->label) + 1;
+        fl_rcond r = {c->offset, c->value, memcpy(p, c->label, l), c->node_p, c->node_m,
+                      c->source == CV_INPUT ? c->sig : c->elem, c->row, c->level, c->source, c->weak, c->guess,
+                      c->filled};
         p += l;
-        s->conds[to[k]] = c;
+        rc[to[k]] = r;
     }
     fl_arena_free(s->cond_text);
     s->cond_text = NULL;
+    free(s->conds);
+    s->conds = NULL;
     for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
     s->ncond = n;
     s->cond_labels = buf;
-    s->conds = fl_shrink(s->conds, sizeof(fl_cond) * (size_t)(n ? n : 1));
+    s->rconds = rc;
     free(to);
 }
 

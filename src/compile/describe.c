@@ -185,7 +185,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
 
     fprintf(out, "\ninitial conditions (%d):\n", s->ncond_used);
     for (int k = 0; k < s->ncond_used; k++) {
-        const fl_cond *cd = &s->conds[s->cond_used[k]];
+        const fl_rcond *cd = &s->rconds[s->cond_used[k]];
         if (cd->source == CV_INPUT || cd->source == CV_ELEM) { /* (an element's row: its label says it all) */
             fprintf(out, "  %s\n", cd->label);
         } else {

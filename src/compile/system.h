@@ -177,6 +177,19 @@ typedef struct fl_cond {
     signed char quiet;   /* weak 2: a start value of flange's own Modelica text (a NoInit block): taken silently */
 } fl_cond;
 
+/* A condition as a run reads it (fl_system.rconds; 48 bytes, fl_cond's
+ * 80 less what only compiling reads: where it was given, its nominal
+ * value and priority): the same meanings; ref is fl_cond's sig for
+ * CV_INPUT and its elem for CV_OWN and CV_ELEM. */
+typedef struct fl_rcond {
+    double offset;
+    double value;
+    const char *label; /* in fl_system.cond_labels */
+    int node_p, node_m;
+    int ref, row;
+    signed char level, source, weak, guess, filled;
+} fl_rcond;
+
 enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT, OV_ENERGY };
 
 /* An output variable, 12 bytes: big models have tens of them per
@@ -360,15 +373,17 @@ struct fl_system {
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
     int *jpat_col; /* column of each slot of jpat, while compiling (fl_jent_col) */
 
-    /* After compiling, only the conditions a run reads: those in the
-     * initialisation system and the first guesses of fl_seed_initial (weak
-     * 0, a start value given, or filled); the others only served the
-     * messages of compiling. */
+    /* The initial conditions while compiling (conds), then only those a
+     * run reads, as it reads them (rconds): those in the initialisation
+     * system and the first guesses of fl_seed_initial (weak 0, a start
+     * value given, or filled); the others only served the messages of
+     * compiling. ncond counts either. */
     fl_cond *conds;
+    fl_rcond *rconds;
     int ncond;
-    char *cond_labels; /* the labels of conds once compiled (one buffer); NULL: in cond_text */
+    char *cond_labels; /* the labels of rconds (one buffer) */
     fl_arena *cond_text; /* the labels of all conditions while compiling (a label's bytes only, no heap block each) */
-    int *cond_used; /* conditions in the initialisation system, in order */
+    int *cond_used; /* conditions in the initialisation system, in order (indices into conds, then rconds) */
     int ncond_used;
     /* condition rows in the init matrix: entries (row, col, coef, is_yp) */
     struct fl_centry {

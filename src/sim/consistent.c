@@ -48,13 +48,13 @@ static int init_residual(fl_sim *s, double t0, const double *z, double *y, doubl
     }
     int bad = fl_eval_residual(s, t0, y, yp, G);
     for (int k = 0; k < sys->ncond_used; k++) {
-        const fl_cond *c = &sys->conds[sys->cond_used[k]];
+        const fl_rcond *c = &sys->rconds[sys->cond_used[k]];
         if (c->source == CV_OWN) {
-            G[n + k] = y[sys->elems[c->elem].own + c->row] - c->value;
+            G[n + k] = y[sys->elems[c->ref].own + c->row] - c->value;
         } else if (c->source == CV_ELEM) {
-            G[n + k] = elem_init_row(s, t0, y, yp, c->elem, c->row, NULL);
+            G[n + k] = elem_init_row(s, t0, y, yp, c->ref, c->row, NULL);
         } else {
-            double target = c->source == CV_INPUT ? s->u[c->sig] : c->value;
+            double target = c->source == CV_INPUT ? s->u[c->ref] : c->value;
             G[n + k] = node_level(s, c->node_p, c->level) - node_level(s, c->node_m, c->level) + c->offset - target;
         }
         if (!isfinite(G[n + k])) bad = 1;
@@ -73,7 +73,7 @@ static const char *row_name(const fl_sim *s, int row)
 {
     const fl_system *sys = s->sys;
     if (row < sys->n) return sys->unk_name[row] ? sys->unk_name[row] : "?";
-    return sys->conds[sys->cond_used[row - sys->n]].label;
+    return sys->rconds[sys->cond_used[row - sys->n]].label;
 }
 
 /* A square nonlinear system G(z) = 0 for the damped Newton iteration. */
@@ -193,7 +193,7 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     for (int pass = 0, progress = 1; progress && pass < sys->nbodies + 1; pass++) {
         progress = 0;
         for (int k = 0; k < sys->ncond; k++) {
-            const fl_cond *c = &sys->conds[k];
+            const fl_rcond *c = &sys->rconds[k];
             if (c->level != 0 || c->source != CV_ATTR || !(c->weak == 0 || c->guess || c->filled)) continue;
             const fl_node *np = c->node_p >= 0 ? &sys->nodes[c->node_p] : NULL;
             const fl_node *nm = c->node_m >= 0 ? &sys->nodes[c->node_m] : NULL;
@@ -217,8 +217,8 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     free(known);
     /* own unknowns of user classes: their start values */
     for (int k = 0; k < sys->ncond; k++) {
-        const fl_cond *c = &sys->conds[k];
-        if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled)) y[sys->elems[c->elem].own + c->row] = c->value;
+        const fl_rcond *c = &sys->rconds[k];
+        if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled)) y[sys->elems[c->ref].own + c->row] = c->value;
     }
 }
 

@@ -254,8 +254,9 @@ FL_GUARDED(int, fl_sim_run_mat, (fl_sim *sim, const fl_sim_opts *o, const char *
         w.rows.d = d;
         w.rows.max_rows = fl_output_limit(o);
         fl_sim_opts oo = *o;
-        w.rows.compact = oo.selected_only = !oo.outputs;
-        if (!oo.outputs) { /* compute only what is written, and keep only that */
+        /* compute only what is written, and keep only that when it is a few */
+        w.rows.compact = oo.selected_only = !oo.outputs && 2 * (long)nsel <= (long)fl_system_nvars(sim->sys);
+        if (!oo.outputs) {
             oo.outputs = w.sel;
             oo.noutputs = nsel;
         }

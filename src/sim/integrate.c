@@ -168,7 +168,7 @@ fl_sim_opts fl_sim_default_opts(const fl_system *sys)
 double fl_sim_value(const fl_sim *s, int i)
 {
     if (!s || i < 0 || i >= s->sys->nvars || !s->have_values) return NAN;
-    if (!s->cvals) return s->vals[i];
+    if (s->vals) return s->vals[i];
     int lo = 0, hi = s->nout_vars; /* the first of the selected at or after variable i */
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
@@ -628,13 +628,15 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* selected_only: where each selected class variable goes, by instance in
- * the order of out_ilist, and the selected ordered by variable. */
-static void compact_outputs(fl_sim *s)
+ * the order of out_ilist, and the selected ordered by variable; gather:
+ * computed per variable (vals), then copied to cvals, which is all. */
+static void compact_outputs(fl_sim *s, int gather)
 {
     const fl_system *sys = s->sys;
     int n = s->nout_vars, maxv = 1;
     s->cvals = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) s->cvals[k] = NAN;
+    if (gather) return;
     int *pair = fl_xmalloc(sizeof(int) * 2 * (size_t)(n ? n : 1)); /* (variable, k) */
     for (int k = 0; k < n; k++) {
         pair[2 * k] = s->out_vars[k];
@@ -644,7 +646,6 @@ static void compact_outputs(fl_sim *s)
     s->osort = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) s->osort[k] = pair[2 * k + 1];
     free(pair);
-    if (s->out_late) return; /* computed per variable, then gathered */
     int *at = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), sizeof(int)); /* instance -> 1 + its out_ilist entry */
     for (int j = 0; j < s->nout_ilist; j++) {
         at[s->out_ilist[j]] = j + 1;
@@ -674,7 +675,6 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
     const fl_system *sys = s->sys;
     fl_outputs_free(s);
     s->out_kinematic = 0;
-    s->out_late = 0;
     if (!o->outputs) {
         fl_sim_full_values(s, 0); /* (every variable is computed; those on request not asked for: 0) */
         return 0;
@@ -715,9 +715,13 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         if (!u || (strcmp(u, "m") != 0 && strcmp(u, "m/s") != 0 && strcmp(u, "rad") != 0 && strcmp(u, "rad/s") != 0))
             s->out_kinematic = 0;
     }
-    s->out_late = late;
-    if (o->selected_only && s->run.emit_grid) compact_outputs(s); /* (stepping runs: by variable) */
-    if (!s->cvals || late) {
+    /* (stepping runs: by variable). Computed per variable and gathered
+     * when outputs read forces known at output points only, or when most
+     * variables are selected: a value per variable then costs less than
+     * where each selected one goes (20 bytes). */
+    int gather = late || 2 * (long)s->nout_vars > (long)sys->nvars;
+    if (o->selected_only && s->run.emit_grid) compact_outputs(s, gather);
+    if (!s->cvals || gather) {
         fl_sim_full_values(s, NAN);
     } else {
         free(s->vals); /* (a run before this one kept them) */

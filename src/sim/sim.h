@@ -293,13 +293,13 @@ struct fl_sim {
     int *out_vars;
     /* selected_only runs (select_outputs): the selected values, cvals[k]
      * that of out_vars[k]; then vals (per variable) is made only when
-     * outputs read forces known at output points (out_late). Per entry of
+     * outputs read forces known at output points (SIG_LATE) or when most
+     * variables are selected, and cvals gathered from it. Per entry of
      * out_ilist, its selected class variables: oc_def/oc_k[oc0[j] ..
      * oc0[j + 1]) (the class variable and its k), computed into oscr;
      * osort: the ks ordered by variable (fl_sim_value). */
     double *cvals, *oscr;
     int *oc0, *oc_def, *oc_k, *osort;
-    int out_late;
     fl_var *out_def; /* what each of them is (fl_system_var) */
     int nout_vars;
     unsigned char *out_inst;

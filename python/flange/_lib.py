@@ -110,7 +110,7 @@ class SimOpts(ctypes.Structure):
                 ("solver", ctypes.c_int), ("quiet", ctypes.c_int),
                 ("contacts", ctypes.c_int), ("energy", ctypes.c_int),
                 ("progress", ProgressFn), ("progress_user", ctypes.c_void_p),
-                ("outputs", c_int_p), ("noutputs", ctypes.c_int),
+                ("outputs", c_int_p), ("noutputs", ctypes.c_int), ("selected_only", ctypes.c_int),
                 ("max_outputs", ctypes.c_long), ("one_integrator", ctypes.c_int)]
 
 

@@ -353,7 +353,6 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
 
 /* ---- bodies ------------------------------------------------------------ */
 
-
 /* "2*s1 - 0.5": an affine relation for messages. */
 static void affine_text(char *buf, size_t cap, double r, double c)
 {
@@ -819,8 +818,8 @@ static void list_contribs(fl_system *s, fl_builder *b, const int *elem_of)
         const b_elem *be = &b->elems.v[elem_of[s->elems[e].inst]];
         for (int j = 0; j < be->natt; j++) {
             int port = belem_port(b, be, j);
-            if (port >= 0)
-                put_contrib(s, s->insts[be->inst].port0 + port, (fl_pcontrib){PC_ELEM, fl_att_slot(&s->elems[e], j), j});
+            fl_pcontrib c = {PC_ELEM, fl_att_slot(&s->elems[e], j), j};
+            if (port >= 0) put_contrib(s, s->insts[be->inst].port0 + port, c);
         }
     }
     for (int l = 0; l < s->nlinks; l++) {

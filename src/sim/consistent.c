@@ -218,7 +218,8 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     /* own unknowns of user classes: their start values */
     for (int k = 0; k < sys->ncond; k++) {
         const fl_rcond *c = &sys->rconds[k];
-        if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled)) y[sys->elems[c->ref].own + c->row] = c->value;
+        if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled))
+            y[sys->elems[c->ref].own + c->row] = c->value;
     }
 }
 

@@ -443,7 +443,10 @@ static void test_selected_only(void)
         o.selected_only = 1;
         CHECK(fl_sim_run(sim[1], &o, NULL, NULL, d) == 0);
         int same = 0;
-        for (int i = 0; i < nv; i++) same += memcmp(&by_var[i], &(double){fl_sim_value(sim[1], i)}, sizeof(double)) == 0;
+        for (int i = 0; i < nv; i++) {
+            double x = fl_sim_value(sim[1], i);
+            same += memcmp(&by_var[i], &x, sizeof x) == 0;
+        }
         CHECK(same == nv);
         CHECK(by_var[sel[1]] == 1.0); /* step.y */
         free(all);

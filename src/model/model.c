@@ -77,21 +77,10 @@ void fl_model_release(fl_model *m, fl_mrelease what)
 void fl_model_free(fl_model *m)
 {
     if (!m) return;
-    for (size_t i = 0; i < m->insts.n; i++) {
-        fl_minst *in = &m->insts.v[i];
-        for (int k = 0; k < in->npars; k++) fl_mpar_free(&in->pars[k]);
-        free(in->pars);
-        free(in->attrs);
-        free(in->name);
-        for (int k = 0; k < in->nobs; k++) free(in->obs[k].var);
-        free(in->obs);
-    }
-    FL_VEC_FREE(m->insts);
-    FL_VEC_FREE(m->conns);
+    fl_model_release(m, FL_MREL_PARTS); /* the instances, their settings, the connections, the index */
     for (size_t i = 0; i < m->uclasses.n; i++) fl_class_release(m->uclasses.v[i]);
     fl_ufuncs_free(m->funcs);
     FL_VEC_FREE(m->uclasses);
-    fl_map_free(&m->index);
     free(m->path);
     for (size_t i = 0; i < m->nfiles; i++) free(m->files[i]);
     free(m->files);

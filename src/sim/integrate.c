@@ -510,7 +510,9 @@ int fl_run_progress(fl_sim *s, double t)
  * ratio) so far. */
 static void deepest(fl_sim *s, int k, double p, double gap, double t)
 {
-    if (gap > 0 && p / gap > s->pen[k].ratio) {
+    /* (p > 0 first: a contact out of touch, most of a big model's, reads
+     * no record; the ratios kept are never negative) */
+    if (p > 0 && gap > 0 && p / gap > s->pen[k].ratio) {
         s->pen[k].ratio = p / gap;
         s->pen[k].depth = p;
         s->pen[k].gap = gap;

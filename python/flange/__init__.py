@@ -556,54 +556,36 @@ def _collect(sim, o, nvars, sel, rows_est, limit, d):
     reported to d), the exception raised in the callback, or the message of
     the row limit (the CSV writer's).
 
-    The callback only copies: each output row (all nvars doubles; those not
-    selected are NaN, not computed) is memmoved into a staging block, from
-    which numpy gathers the selected columns when it is full. When every
-    variable is selected the staging block is the result itself. Blocks
-    start at the size of the output grid (at most about 64 MB) and double
-    when events add points."""
+    The callback only copies: each output row holds the selected values
+    alone, in the order selected (fl_sim_opts.selected_only; with every
+    variable selected, all of them by variable, which is the same order),
+    and is memmoved straight into the result. Blocks start at the size of
+    the output grid (at most about 64 MB) and double when events add
+    points."""
     nsel = len(sel)
-    identity = sel == list(range(nvars))
-    rowbytes = 8 * nvars
-    width = nvars if identity else nsel
-    cap = int(max(16, min(rows_est + 16, (1 << 26) // (8 * (width + 1)))))
+    o.selected_only = 0 if sel == list(range(nvars)) else 1
+    rowbytes = 8 * nsel
+    cap = int(max(16, min(rows_est + 16, (1 << 26) // (8 * (nsel + 1)))))
     times = np.empty(cap)
-    if identity:
-        stage = out = np.empty((cap, nvars))
-        kmax = cap
-    else:
-        kmax = max(1, min(4096, (1 << 21) // max(rowbytes, 1)))
-        stage = np.empty((kmax, nvars))
-        out = np.empty((cap, nsel))
-    sel_idx = np.asarray(sel, dtype=np.intp)
+    out = np.empty((cap, nsel))
+    base = out.ctypes.data
     memmove = ctypes.memmove
-    base = stage.ctypes.data
     n = 0  # rows collected
-    k = 0  # rows in the staging block
     fail = None
 
-    def flush():
-        nonlocal k
-        if not identity:
-            out[n - k:n] = stage[:k][:, sel_idx]
-            k = 0
-
     def grow():
-        nonlocal times, out, stage, base, kmax
+        nonlocal times, out, base
         c = 2 * len(times)
         t = np.empty(c)
         t[:n] = times[:n]
         times = t
-        a = np.empty((c, out.shape[1]))
+        a = np.empty((c, nsel))
         a[:n] = out[:n]
         out = a
-        if identity:
-            stage = out
-            base = stage.ctypes.data
-            kmax = c
+        base = out.ctypes.data
 
     def on_output(user, t, vals, nv):
-        nonlocal n, k, fail
+        nonlocal n, fail
         try:
             if fail is not None:  # raised on entering an earlier call (see _unraisable)
                 return 1
@@ -613,14 +595,10 @@ def _collect(sim, o, nvars, sel, rows_est, limit, d):
                         % (t, limit))
                 return 1
             if n == len(times):
-                flush()
                 grow()
-            elif k == kmax:
-                flush()
             times[n] = t
             if rowbytes:
-                memmove(base + k * rowbytes, vals, rowbytes)
-            k += 1
+                memmove(base + n * rowbytes, vals, rowbytes)
             n += 1
             return 0
         except BaseException as e:  # never through the library: stop the run, raise afterwards
@@ -638,7 +616,6 @@ def _collect(sim, o, nvars, sel, rows_est, limit, d):
     rc = _L.fl_sim_run(sim, ctypes.byref(o), fn, None, d.p)
     if rc or fail is not None:
         return None, fail
-    flush()
     return (times[:n].copy(), np.ascontiguousarray(out[:n].T)), None
 
 

@@ -126,7 +126,8 @@ static int eval_param(pctx *c, int k)
         c->vals[k].dim[0] = 1;
     }
     c->state[k] = rc ? 3 : 2;
-    if (keep && c->vals[k].kind != V_NONE) memo_of(c, in->cls)[k] = fl_value_copy(&c->vals[k]);
+    /* (memo is still the class's: what this default read is the same instance's) */
+    if (keep && c->vals[k].kind != V_NONE) memo[k] = fl_value_copy(&c->vals[k]);
     return rc;
 }
 

@@ -139,7 +139,7 @@ static int write_csv(fl_sim *sim, const fl_sim_opts *o, FILE *f, const char *wha
     fputc('\n', f);
     fl_sim_opts oo = *o;
     /* compute only what is written, and keep only that when it is a few */
-    c.compact = oo.selected_only = !oo.outputs && 2 * (long)nsel <= (long)fl_system_nvars(sim->sys);
+    c.compact = oo.selected_only = !oo.outputs && fl_outputs_few(nsel, sim->sys->nvars);
     if (!oo.outputs) {
         oo.outputs = sel;
         oo.noutputs = nsel;

@@ -255,7 +255,7 @@ FL_GUARDED(int, fl_sim_run_mat, (fl_sim *sim, const fl_sim_opts *o, const char *
         w.rows.max_rows = fl_output_limit(o);
         fl_sim_opts oo = *o;
         /* compute only what is written, and keep only that when it is a few */
-        w.rows.compact = oo.selected_only = !oo.outputs && 2 * (long)nsel <= (long)fl_system_nvars(sim->sys);
+        w.rows.compact = oo.selected_only = !oo.outputs && fl_outputs_few(nsel, sim->sys->nvars);
         if (!oo.outputs) {
             oo.outputs = w.sel;
             oo.noutputs = nsel;

@@ -169,13 +169,8 @@ double fl_sim_value(const fl_sim *s, int i)
 {
     if (!s || i < 0 || i >= s->sys->nvars || !s->have_values) return NAN;
     if (s->vals) return s->vals[i];
-    int lo = 0, hi = s->nout_vars; /* the first of the selected at or after variable i */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (s->out_vars[s->osort[mid]] < i) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < s->nout_vars && s->out_vars[s->osort[lo]] == i ? s->cvals[s->osort[lo]] : NAN;
+    int j = fl_lower_bound(s->osort, s->nout_vars, 2 * sizeof(int), 0, i); /* (variable, k) pairs */
+    return j < s->nout_vars && s->osort[2 * j] == i ? s->cvals[s->osort[2 * j + 1]] : NAN;
 }
 
 void fl_sim_full_values(fl_sim *s, double fill)
@@ -639,15 +634,12 @@ static void compact_outputs(fl_sim *s, int gather)
     s->cvals = fl_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) s->cvals[k] = NAN;
     if (gather) return;
-    int *pair = fl_xmalloc(sizeof(int) * 2 * (size_t)(n ? n : 1)); /* (variable, k) */
+    s->osort = fl_xmalloc(sizeof(int) * 2 * (size_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
-        pair[2 * k] = s->out_vars[k];
-        pair[2 * k + 1] = k;
+        s->osort[2 * k] = s->out_vars[k];
+        s->osort[2 * k + 1] = k;
     }
-    if (n > 1) qsort(pair, (size_t)n, 2 * sizeof(int), cmp_pair);
-    s->osort = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    for (int k = 0; k < n; k++) s->osort[k] = pair[2 * k + 1];
-    free(pair);
+    if (n > 1) qsort(s->osort, (size_t)n, 2 * sizeof(int), cmp_pair);
     int *at = fl_xcalloc((size_t)(sys->ninst ? sys->ninst : 1), sizeof(int)); /* instance -> 1 + its out_ilist entry */
     for (int j = 0; j < s->nout_ilist; j++) {
         at[s->out_ilist[j]] = j + 1;
@@ -721,7 +713,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
      * when outputs read forces known at output points only, or when most
      * variables are selected: a value per variable then costs less than
      * where each selected one goes (20 bytes). */
-    int gather = late || 2 * (long)s->nout_vars > (long)sys->nvars;
+    int gather = late || !fl_outputs_few(s->nout_vars, sys->nvars);
     if (o->selected_only && s->run.emit_grid) compact_outputs(s, gather);
     if (!s->cvals || gather) {
         fl_sim_full_values(s, NAN);

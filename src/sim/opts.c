@@ -23,6 +23,11 @@ double fl_output_limit(const fl_sim_opts *o)
     return o->max_outputs > 0 ? (double)o->max_outputs : FL_MAX_OUTPUTS_DEFAULT;
 }
 
+int fl_outputs_few(int nsel, int nvars)
+{
+    return 2 * (long)nsel <= (long)nvars;
+}
+
 int fl_sim_check_opts(const fl_sim_opts *o, fl_diag *d)
 {
     if (!isfinite(o->start_time) || !isfinite(o->stop_time)) {

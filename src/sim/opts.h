@@ -16,4 +16,10 @@ double fl_output_grid_points(const fl_sim_opts *o);
 /* The limit on output points these options set (max_outputs or the default). */
 double fl_output_limit(const fl_sim_opts *o);
 
+/* Whether nsel selected outputs are few enough among a system's nvars
+ * variables that a selected_only run keeps them alone (at most half);
+ * more are kept per variable and copied, which then costs less than
+ * where each selected one goes. */
+int fl_outputs_few(int nsel, int nvars);
+
 #endif

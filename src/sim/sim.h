@@ -291,19 +291,20 @@ struct fl_sim {
     /* output selection of the run: variables, and the instances whose
      * class outputs they need (NULL: all) */
     int *out_vars;
-    /* selected_only runs (select_outputs): the selected values, cvals[k]
-     * that of out_vars[k]; then vals (per variable) is made only when
-     * outputs read forces known at output points (SIG_LATE) or when most
-     * variables are selected, and cvals gathered from it. Per entry of
-     * out_ilist, its selected class variables: oc_def/oc_k[oc0[j] ..
-     * oc0[j + 1]) (the class variable and its k), computed into oscr;
-     * osort: the ks ordered by variable (fl_sim_value). */
-    double *cvals, *oscr;
-    int *oc0, *oc_def, *oc_k, *osort;
     fl_var *out_def; /* what each of them is (fl_system_var) */
     int nout_vars;
     unsigned char *out_inst;
     int *out_ilist, nout_ilist; /* the instances out_inst marks, in order */
+    /* selected_only runs (select_outputs): the selected values, cvals[k]
+     * that of out_vars[k]; then vals (per variable) is made only when
+     * outputs read forces known at output points (SIG_LATE) or when most
+     * variables are selected (fl_outputs_few), and cvals gathered from
+     * it. Per entry of out_ilist, its selected class variables:
+     * oc_def/oc_k[oc0[j] .. oc0[j + 1]) (the class variable and its k),
+     * computed into oscr; osort: (variable, k) pairs ordered by variable
+     * (fl_sim_value). */
+    double *cvals, *oscr;
+    int *oc0, *oc_def, *oc_k, *osort;
     int maxp;          /* the most ports of an instance */
     int out_kinematic; /* the selected outputs are positions and velocities only: no force balance at output points */
     int erows;         /* a grouped run's output points compute the energy audit's values */
@@ -344,7 +345,8 @@ void fl_eval_jacobian_ida(fl_sim *s, double t, double cj, const double *y, const
 void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
                       double *idata, double *rdata);
 void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, double *g);
-/* All output variables at (t, y, yp) into s->vals. */
+/* The output variables at (t, y, yp) into s->vals, or (a selected_only
+ * run that keeps the selected alone) into s->cvals. */
 void fl_eval_outputs(fl_sim *s, double t, const double *y, const double *yp);
 /* The value of every output variable (vals) where a run keeps it, made
  * if there is none, each set to fill (0: left as it is, zero when made). */

@@ -206,7 +206,7 @@ void fl_system_free(fl_system *s)
     free(s->ientry);
     free(s->var_names);
     free(s->var_name);
-    free(s->inst_slot);
+    fl_names_free(&s->inst_index);
     for (int i = 0; s->inst_vars && i < s->ninst; i++) fl_map_free(&s->inst_vars[i]);
     free(s->inst_vars);
     pthread_mutex_destroy(&s->index_lock);
@@ -411,27 +411,13 @@ const char *fl_system_var_desc(const fl_system *s, int i)
     return t ? t : "";
 }
 
-static size_t name_slot0(const char *name, size_t len, size_t cap)
-{
-    return (size_t)fl_fnv1a(FL_FNV1A_INIT, name, len) & (cap - 1);
-}
-
-/* 4 bytes a slot and at most half of them used; the names are the
- * instances' own (a map of copies cost about 45 bytes an instance) */
+/* 4 bytes an instance for numbered names (util/names.c) */
 static void build_inst_index(void *arg)
 {
     fl_system *w = arg;
-    size_t cap = 64;
-    while (cap < 2 * (size_t)w->ninst) cap *= 2;
-    int *slot = fl_xcalloc(cap, sizeof(int));
-    for (int i = 0; i < w->ninst; i++) {
-        const char *nm = w->insts[i].name;
-        size_t j = name_slot0(nm, strlen(nm), cap);
-        while (slot[j] && strcmp(w->insts[slot[j] - 1].name, nm) != 0) j = (j + 1) & (cap - 1);
-        slot[j] = i + 1; /* a name given twice: the last one */
-    }
-    w->inst_cap = cap;
-    w->inst_slot = slot;
+    for (int i = 0; i < w->ninst; i++) /* a name given twice: the last one */
+        fl_names_put(&w->inst_index, w->insts[i].name, strlen(w->insts[i].name), i);
+    w->inst_index_built = 1;
 }
 
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
@@ -439,15 +425,11 @@ int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
     fl_system *w = (fl_system *)s; /* the instance index is built on first use (as the names above) */
     pthread_mutex_lock(&w->index_lock);
     fl_guard g;
-    int failed = !s->inst_slot && s->ninst && fl_guard_try(&g, build_inst_index, w);
+    int failed = !s->inst_index_built && s->ninst && fl_guard_try(&g, build_inst_index, w);
+    if (failed) fl_names_free(&w->inst_index);
     pthread_mutex_unlock(&w->index_lock);
     if (failed) fl_guard_rethrow(&g);
-    if (!s->inst_slot) return -1;
-    for (size_t j = name_slot0(name, len, s->inst_cap); s->inst_slot[j]; j = (j + 1) & (s->inst_cap - 1)) {
-        const char *nm = s->insts[s->inst_slot[j] - 1].name;
-        if (strncmp(nm, name, len) == 0 && nm[len] == '\0') return s->inst_slot[j] - 1;
-    }
-    return -1;
+    return s->inst_index_built ? fl_names_get(&s->inst_index, name, len) : -1;
 }
 
 int fl_system_param(const fl_system *s, const char *name, int *inst)

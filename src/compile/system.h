@@ -342,10 +342,9 @@ struct fl_system {
     int has_late;   /* some input is SIG_LATE */
     char *var_names;        /* arena of the output variable names, built on first use */
     const char **var_name;  /* per variable, into var_names */
-    /* instance name -> index, built on first use: open addressing over
-     * insts[].name, 1 + the instance in a slot (0: free) */
-    int *inst_slot;
-    size_t inst_cap;
+    /* instance name -> index, built on first use (inst_index_built) */
+    fl_names inst_index;
+    int inst_index_built;
     fl_map *inst_vars; /* per instance with many variables: name -> variable, built on first use */
     pthread_mutex_t index_lock;
     /* source file names of the locations kept here (the system outlives

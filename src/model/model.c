@@ -48,7 +48,7 @@ const char *fl_model_name(const fl_model *m)
 void fl_model_release(fl_model *m, fl_mrelease what)
 {
     if (what == FL_MREL_INDEX) {
-        fl_map_free(&m->index);
+        fl_names_free(&m->index);
     } else if (what == FL_MREL_PARS) {
         for (size_t i = 0; i < m->insts.n; i++) {
             fl_minst *in = &m->insts.v[i];
@@ -118,7 +118,8 @@ void fl_mparams_free(fl_mparam *p, int n)
 
 int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc loc, fl_diag *d)
 {
-    int prev = fl_map_get(&m->index, name);
+    size_t len = strlen(name);
+    int prev = fl_names_get(&m->index, name, len);
     if (prev >= 0) {
         const fl_minst *p = &m->insts.v[prev];
         if (p->loc.file && p->loc.line)
@@ -133,7 +134,7 @@ int fl_model_add_inst(fl_model *m, const fl_class *cls, const char *name, fl_loc
     in.cls = cls;
     in.loc = loc;
     FL_VEC_PUSH(m->insts, in);
-    fl_map_put(&m->index, name, (int)m->insts.n - 1);
+    fl_names_put(&m->index, name, len, (int)m->insts.n - 1);
     if (strchr(name, '.')) m->ndotted++;
     return (int)m->insts.n - 1;
 }
@@ -200,7 +201,7 @@ static int split_name(const fl_model *m, const char *name, int *inst, const char
 {
     if (!m->ndotted) {
         const char *dot = strchr(name, '.');
-        int k = dot ? fl_map_getn(&m->index, name, (size_t)(dot - name)) : -1;
+        int k = dot ? fl_names_get(&m->index, name, (size_t)(dot - name)) : -1;
         if (k < 0) return 0;
         *inst = k;
         *rest = dot + 1;
@@ -210,7 +211,7 @@ static int split_name(const fl_model *m, const char *name, int *inst, const char
     for (size_t i = len; i > 0; i--) {
         if (name[i - 1] != '.' && i != len) continue;
         size_t n = (i == len) ? len : i - 1;
-        int k = fl_map_getn(&m->index, name, n);
+        int k = fl_names_get(&m->index, name, n);
         if (k >= 0 && n < len) {
             *inst = k;
             *rest = name + n + 1;

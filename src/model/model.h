@@ -7,6 +7,7 @@
 
 #include "components/component.h"
 #include "flange.h"
+#include "util/names.h"
 
 typedef struct fl_attr {
     double start, nominal;
@@ -100,7 +101,7 @@ void fl_mparams_free(fl_mparam *p, int n);
 struct fl_model {
     char *name;
     FL_VEC(fl_minst) insts;
-    fl_map index; /* instance name -> index */
+    fl_names index; /* instance name -> index */
     int ndotted;  /* instance names with a dot (flattened ones): names are split at the longest prefix */
     FL_VEC(fl_mconn) conns;
     fl_experiment exp;

@@ -4,10 +4,14 @@
  * after such unaligned text; a part longer than a block gets a block of
  * its own; everything stays readable until fl_arena_free. And the map
  * (fl_map): keys of up to 7 bytes kept in their slots, longer ones and
- * the empty key in its arena, each found by its whole text only. */
+ * the empty key in its arena, each found by its whole text only. And the
+ * names' map (fl_names, util/names.c): numbered names in their family's
+ * array, taking no slot of its hash map, every other name in that map,
+ * each found by its whole text. */
 #include <stdint.h>
 
 #include "check.h"
+#include "util/names.h"
 #include "util/util.h"
 
 static void test_map(void)
@@ -44,9 +48,87 @@ static void test_map(void)
     CHECK(m.slot == NULL && fl_map_get(&m, "m") == -1);
 }
 
+static int nget(const fl_names *x, const char *name)
+{
+    return fl_names_get(x, name, strlen(name));
+}
+
+static void nput(fl_names *x, const char *name, int val)
+{
+    fl_names_put(x, name, strlen(name), val);
+}
+
+static void test_names(void)
+{
+    fl_names x = {0};
+    char num[32];
+    /* dense families: "m1".."m5000", "m[1]".."m[300]", a row of "grid[2,k]" */
+    for (int i = 1; i <= 5000; i++) {
+        snprintf(num, sizeof num, "m%d", i);
+        nput(&x, num, i);
+    }
+    for (int i = 1; i <= 300; i++) {
+        snprintf(num, sizeof num, "m[%d]", i);
+        nput(&x, num, 10000 + i);
+        snprintf(num, sizeof num, "grid[2,%d]", i);
+        nput(&x, num, 20000 + i);
+    }
+    CHECK(x.nfam == 3 && x.rest.n == 0); /* no name in the hash map */
+    int found = 0;
+    for (int i = 1; i <= 5000; i++) {
+        snprintf(num, sizeof num, "m%d", i);
+        found += nget(&x, num) == i;
+    }
+    for (int i = 1; i <= 300; i++) {
+        snprintf(num, sizeof num, "m[%d]", i);
+        found += nget(&x, num) == 10000 + i;
+        snprintf(num, sizeof num, "grid[2,%d]", i);
+        found += nget(&x, num) == 20000 + i;
+    }
+    CHECK(found == 5600);
+    /* absent: a number not put, past the array, another family, another tail */
+    CHECK(nget(&x, "m0") == -1 && nget(&x, "m5001") == -1 && nget(&x, "m9999999") == -1);
+    CHECK(nget(&x, "q1") == -1 && nget(&x, "m[301]") == -1 && nget(&x, "grid[1,1]") == -1 && nget(&x, "m1]") == -1);
+    /* the first len bytes only: "m12" of "m12.flange_a", and "m1" is not "m12" */
+    CHECK(fl_names_get(&x, "m12.flange_a", 3) == 12 && fl_names_get(&x, "m12", 2) == 1);
+    /* a leading zero makes another name (in the map), not number 1 */
+    nput(&x, "m01", 77);
+    CHECK(nget(&x, "m01") == 77 && nget(&x, "m1") == 1 && nget(&x, "m001") == -1 && x.rest.n == 1);
+    /* names that are not numbered: no digits, a tail of three, ten digits, the empty name */
+    nput(&x, "push", 1);
+    nput(&x, "m1abc", 2);
+    nput(&x, "m1000000000", 3);
+    nput(&x, "", 4);
+    CHECK(x.rest.n == 5 && nget(&x, "push") == 1 && nget(&x, "m1abc") == 2 && nget(&x, "m1000000000") == 3 &&
+          nget(&x, "") == 4);
+    /* sparse numbers go to the map, until their family is dense enough: k1000 .. k2999 */
+    nput(&x, "s999999999", 5);
+    CHECK(nget(&x, "s999999999") == 5 && nget(&x, "s999999998") == -1 && x.rest.n == 6);
+    for (int i = 1000; i < 3000; i++) {
+        snprintf(num, sizeof num, "k%d", i);
+        nput(&x, num, i);
+    }
+    size_t in_map = x.rest.n - 6;
+    CHECK(in_map > 0 && in_map < 1000); /* the first ones only */
+    found = 0;
+    for (int i = 1000; i < 3000; i++) {
+        snprintf(num, sizeof num, "k%d", i);
+        found += nget(&x, num) == i;
+    }
+    CHECK(found == 2000);
+    /* a value replaced, wherever the name is */
+    nput(&x, "m7", 99);
+    nput(&x, "k1000", 98);
+    nput(&x, "push", 97);
+    CHECK(nget(&x, "m7") == 99 && nget(&x, "k1000") == 98 && nget(&x, "push") == 97 && x.rest.n == 6 + in_map);
+    fl_names_free(&x);
+    CHECK(x.nfam == 0 && nget(&x, "m1") == -1 && nget(&x, "push") == -1);
+}
+
 int main(void)
 {
     test_map();
+    test_names();
     fl_arena *a = fl_arena_new();
     const char *p3[] = {"m12", ".", "s"}, *p1[] = {"initial equation"};
     char *x = fl_arena_cat(a, p3, 3), *y = fl_arena_cat(a, p3, 3), *z = fl_arena_cat(a, p1, 1);

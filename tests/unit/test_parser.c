@@ -7,7 +7,7 @@
 
 static const fl_minst *inst(const fl_model *m, const char *name)
 {
-    int k = fl_map_get(&m->index, name);
+    int k = fl_names_get(&m->index, name, strlen(name));
     return k >= 0 ? &m->insts.v[k] : NULL;
 }
 

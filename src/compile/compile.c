@@ -200,6 +200,7 @@ void fl_system_free(fl_system *s)
     fl_arena_free(s->cond_text);
     free(s->cond_labels);
     free(s->conds);
+    free(s->idle);
     free(s->rconds);
     free(s->cond_used);
     free(s->centry);
@@ -246,6 +247,9 @@ static void keep_run_conds(fl_system *s)
     s->cond_text = NULL;
     free(s->conds);
     s->conds = NULL;
+    free(s->idle); /* (start values nobody gave: a run reads none) */
+    s->idle = NULL;
+    s->nidle = 0;
     for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
     s->ncond = n;
     s->cond_labels = buf;

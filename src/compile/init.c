@@ -457,6 +457,20 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
     }
     int nfree = 0;
     for (int c = 0; c < N; c++) nfree += roc[c] < 0;
+    if (nfree && s->nidle) {
+        /* under-determined: completing the conditions, or saying what is
+         * missing, reads the start values nobody gave; with them in
+         * place (weak 2: no part of the order, the pattern or the matching
+         * above), the same analysis again */
+        fl_buf_free(&over);
+        FL_VEC_FREE(used);
+        free(roc);
+        free(cor);
+        FL_VEC_FREE(order);
+        ipattern_free(&ip);
+        fl_conds_wake(s);
+        return fl_compile_init(s, strict, d);
+    }
     if (nfree && !strict) fill_from_start_values(s, order.v, (int)order.n, roc, &cor, &used, d);
     fl_buf under = {0}, cand = {0};
     int nunder = 0, ncand = 0;

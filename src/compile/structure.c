@@ -1315,14 +1315,53 @@ static char *cond_label(fl_system *s, const char *a, const char *b, const char *
     return fl_arena_cat(s->cond_text, parts, c ? 3 : b ? 2 : 1);
 }
 
+/* The condition of idle condition x (system.h): what make_conds makes of
+ * a state whose variable has no attribute set and is not fixed. */
+static fl_cond idle_cond(fl_system *s, const struct fl_idle_cond *x)
+{
+    const fl_inst_rt *ir = &s->insts[x->inst];
+    const fl_var_def *vd = &ir->cls->vars[x->var];
+    fl_cond c;
+    memset(&c, 0, sizeof c);
+    c.level = (signed char)x->level;
+    c.node_p = x->node_p;
+    c.node_m = x->node_m;
+    c.offset = x->offset;
+    c.source = CV_ATTR;
+    c.value = vd->start;
+    c.weak = 2;
+    c.prio = start_prio(s, x->inst, 0);
+    c.label = cond_label(s, ir->name, ".", vd->name);
+    c.loc = ir->loc;
+    return c;
+}
+
+void fl_conds_wake(fl_system *s)
+{
+    if (!s->nidle) return;
+    int n = s->ncond + s->nidle;
+    fl_cond *all = fl_xmalloc(sizeof(fl_cond) * (size_t)n);
+    for (int k = 0, i = 0, j = 0; k < n; k++)
+        all[k] = i < s->nidle && s->idle[i].pos == k ? idle_cond(s, &s->idle[i++]) : s->conds[j++];
+    free(s->conds);
+    s->conds = all;
+    s->ncond = n;
+    free(s->idle);
+    s->idle = NULL;
+    s->nidle = 0;
+}
+
 static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
 {
     /* sized at once: grown by doubling, a big model's copies would each
      * stay behind in the heap (about half again the conditions' size) */
     FL_VEC(fl_cond) conds = {0};
+    FL_VEC(struct fl_idle_cond) idle = {0};
     conds.cap = b->states.n + b->initins.n + b->owns.n;
     for (size_t k = 0; k < b->irows.n; k++) conds.cap += (size_t)s->insts[b->irows.v[k].inst].ops->ninit;
     conds.v = fl_xmalloc(sizeof(fl_cond) * (conds.cap ? conds.cap : 1));
+    idle.cap = b->states.n;
+    idle.v = fl_xmalloc(sizeof *idle.v * (idle.cap ? idle.cap : 1));
     for (size_t k = 0; k < b->states.n; k++) {
         const b_state *st = &b->states.v[k];
         const fl_minst *in = &m->insts.v[st->inst];
@@ -1332,11 +1371,19 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         double start = a->has_start ? a->start : vd->start;
         int weak = 0;
         if (!fixed) weak = (vd->flags & FL_VF_WEAK) ? 1 : 2; /* 2: only a suggestion for messages */
+        int node_p = port_node(s, st->inst, st->pp);
+        int node_m = st->pm == FL_NOPORT ? -1 : port_node(s, st->inst, st->pm);
+        if (weak == 2 && !a->has_start && !a->has_fixed && !a->has_nominal && !a->loc.file) {
+            /* idle_cond makes the same condition if it is needed */
+            struct fl_idle_cond x = {(int)(conds.n + idle.n), st->inst, st->var, node_p, node_m, st->level, st->offset};
+            FL_VEC_PUSH(idle, x);
+            continue;
+        }
         fl_cond c;
         memset(&c, 0, sizeof c);
         c.level = st->level;
-        c.node_p = port_node(s, st->inst, st->pp);
-        c.node_m = st->pm == FL_NOPORT ? -1 : port_node(s, st->inst, st->pm);
+        c.node_p = node_p;
+        c.node_m = node_m;
         c.offset = st->offset;
         c.source = CV_ATTR;
         c.value = start;
@@ -1412,6 +1459,8 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
     /* no growth slack: the conditions live as long as the system */
     s->conds = fl_shrink(conds.v, sizeof(fl_cond) * (conds.n ? conds.n : 1));
     s->ncond = (int)conds.n;
+    s->idle = fl_shrink(idle.v, sizeof *idle.v * (idle.n ? idle.n : 1));
+    s->nidle = (int)idle.n;
 }
 
 /* ---- massless masses ---------------------------------------------------- */

@@ -380,6 +380,19 @@ struct fl_system {
     fl_cond *conds;
     fl_rcond *rconds;
     int ncond;
+    /* Conditions left out of conds while compiling (make_conds): start
+     * values nobody gave of variables that are not fixed, with no
+     * attribute set (weak 2, not a guess). They serve only to complete
+     * under-determined initial conditions and to say what is missing, so
+     * they are put in their places (fl_conds_wake) only when the
+     * conditions turn out under-determined: a big model has several per
+     * component, in 32 bytes each instead of a condition's 80 and its
+     * label. pos is the index the condition has among all of them. */
+    struct fl_idle_cond {
+        int pos, inst, var, node_p, node_m, level;
+        double offset;
+    } *idle;
+    int nidle;
     char *cond_labels; /* the labels of rconds (one buffer) */
     fl_arena *cond_text; /* the labels of all conditions while compiling (a label's bytes only, no heap block each) */
     int *cond_used; /* conditions in the initialisation system, in order (indices into conds, then rconds) */
@@ -433,6 +446,8 @@ int fl_compile_layout(fl_system *s, fl_diag *d);
 /* strict: under-determined initial conditions are an error instead of being
  * completed from start values. */
 int fl_compile_init(fl_system *s, int strict, fl_diag *d);
+/* Put the idle conditions into conds at their places (none left idle). */
+void fl_conds_wake(fl_system *s);
 /* Where unknown i comes from, for messages: the declaration of the first
  * component attached to its body, or of the element it belongs to. */
 fl_loc fl_unknown_loc(const fl_system *s, int i);

@@ -32,10 +32,11 @@ static int is_digit(char c)
 /* A numbered name: a prefix, a decimal number (at most 9 digits, no
  * leading zero: "m01" and "m1" are different names) and a tail of at most
  * two characters. Writes its family's key (the prefix, a 0x01 byte, the
- * tail: no name holds that byte) into key and returns the number; -1 for
- * any other name. */
+ * tail) into key and returns the number; -1 for any other name, and for a
+ * name that holds a 0x01 byte itself (two such names could make one key). */
 static int split_numbered(const char *name, size_t len, char key[KEY_MAX], size_t *klen)
 {
+    if (len + 2 > KEY_MAX || memchr(name, '\x01', len)) return -1;
     size_t end = len;
     while (end > 0 && !is_digit(name[end - 1])) {
         if (len - end == 2) return -1;
@@ -44,7 +45,7 @@ static int split_numbered(const char *name, size_t len, char key[KEY_MAX], size_
     size_t start = end;
     while (start > 0 && is_digit(name[start - 1])) start--;
     size_t nd = end - start, tail = len - end;
-    if (nd == 0 || nd > 9 || (nd > 1 && name[start] == '0') || start + 2 + tail > KEY_MAX) return -1;
+    if (nd == 0 || nd > 9 || (nd > 1 && name[start] == '0')) return -1;
     int k = 0;
     for (size_t i = start; i < end; i++) k = 10 * k + (name[i] - '0');
     memcpy(key, name, start);

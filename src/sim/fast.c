@@ -454,6 +454,38 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
     return bad == 0;
 }
 
+void fl_strand_pen(fl_sim *s, const fl_strand *st, const fl_ectx *x, fl_pen_fn each, double t)
+{
+    const double *y = x->y;
+    const fl_system *sys = s->sys;
+    double sl[FL_STRAND_BLOCK + 1], vl[FL_STRAND_BLOCK + 1], out[2 * FL_STRAND_BLOCK];
+    const double *qoff = st->uqoff ? &st->qoff0 : s->qoff + st->b0;
+    int qs = !st->uqoff;
+    fl_ectx xb = *x; /* as fl_strand_forces: body j of the block is element j's attachment 0 */
+    xb.bq = sl;
+    xb.bv = vl;
+    for (int i0 = 0; i0 < st->n; i0 += FL_STRAND_BLOCK) {
+        int m = st->n - i0 < FL_STRAND_BLOCK ? st->n - i0 : FL_STRAND_BLOCK;
+        for (int j = 0; j <= m; j++) {
+            int q = st->q0 + (i0 + j) * st->dq;
+            sl[j] = qoff[(i0 + j) * qs] + y[q];
+            vl[j] = y[q + st->dv];
+        }
+        for (int g = st->g0; g < st->g1; g++) {
+            const fl_elem_ops *ops = sys->egroups[g].ops;
+            if (!ops->penetration) continue;
+            fl_fast zb = s->fast[g];
+            zb.n = m;
+            zb.body = s->strand_ident;
+            zb.pofs += i0;
+            zb.mode0 += i0 * zb.nmodes;
+            zb.rs0 += i0 * zb.rstep;
+            ops->fast(&zb, &xb, FL_FAST_PEN, out);
+            each(s, g, i0, m, out, t);
+        }
+    }
+}
+
 static void pack(fl_sim *s)
 {
     const fl_system *sys = s->sys;

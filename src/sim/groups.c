@@ -227,6 +227,48 @@ static int marked(const unsigned char *mark, int n, int **list)
     return m;
 }
 
+/* Whether an output shows a variable of instance i (a port's position is
+ * no class output, so out_inst does not say). */
+static int instance_selected(const fl_sim *s, int i)
+{
+    for (int k = 0; k < s->nout_vars; k++)
+        if (s->out_def[k].inst == i) return 1;
+    return 0;
+}
+
+/* The bodies of instance i's ports and its inputs, marked. */
+static void mark_instance(const fl_system *sys, int i, unsigned char *bm, unsigned char *sm)
+{
+    const fl_inst_rt *ir = &sys->insts[i];
+    for (int p = 0; p < ir->cls->nports; p++) {
+        int nd = sys->ports[ir->port0 + p].node;
+        if (nd >= 0) bm[sys->nodes[nd].body] = 1;
+    }
+    for (int k = 0; k < ir->nin; k++) sm[ir->in0 + k] = 1;
+}
+
+/* The bodies whose kinematics the marked sensor signals read, marked. */
+static void mark_sensed(const fl_system *sys, unsigned char *bm, const unsigned char *sm)
+{
+    for (int k = 0; k < sys->nsig; k++) {
+        const fl_sigref *sr = &sys->sigs[k];
+        if (!sm[k] || sr->kind != SIG_KIN) continue;
+        for (int m = 0; m < 2; m++)
+            if (sr->node[m] >= 0) bm[sys->nodes[sr->node[m]].body] = 1;
+    }
+}
+
+/* The drivers of the marked bodies and their inputs, marked. */
+static void mark_drivers(const fl_system *sys, const unsigned char *bm, unsigned char *sm, unsigned char *dm)
+{
+    for (int b = 0; b < sys->nbodies; b++)
+        if (bm[b] && sys->bodies[b].drv >= 0) {
+            const fl_driver *dv = &sys->drvs[sys->bodies[b].drv];
+            dm[sys->bodies[b].drv] = 1;
+            for (int q = 0; q < dv->nin; q++) sm[dv->sig + q] = 1;
+        }
+}
+
 /* What the selected outputs need (s->gout, s->osc), when they are
  * positions and velocities only: then an output point interpolates only
  * their groups and evaluates only their kinematics, and its cost does not
@@ -243,26 +285,12 @@ static void select_output_groups(fl_sim *s)
     for (int g = 0; g < s->ngrun; g++)
         for (int k = 0; k < sys->groups[g].ne; k++) eg[sys->groups[g].e[k]] = g;
     for (int i = 0; i < sys->ninst; i++) {
-        if (!s->out_inst[i]) {
-            int sel = 0; /* (a port's position is no class output) */
-            for (int k = 0; k < s->nout_vars && !sel; k++) sel = s->out_def[k].inst == i;
-            if (!sel) continue;
-        }
-        const fl_inst_rt *ir = &sys->insts[i];
-        for (int p = 0; p < ir->cls->nports; p++) {
-            int nd = sys->ports[ir->port0 + p].node;
-            if (nd >= 0) bm[sys->nodes[nd].body] = 1;
-        }
-        for (int k = 0; k < ir->nin; k++) sm[ir->in0 + k] = 1;
-        if (ir->elem >= 0) gm[eg[ir->elem]] = 1;
+        if (!s->out_inst[i] && !instance_selected(s, i)) continue;
+        mark_instance(sys, i, bm, sm);
+        if (sys->insts[i].elem >= 0) gm[eg[sys->insts[i].elem]] = 1;
     }
     free(eg);
-    for (int k = 0; k < sys->nsig; k++) {
-        const fl_sigref *sr = &sys->sigs[k];
-        if (!sm[k] || sr->kind != SIG_KIN) continue;
-        for (int m = 0; m < 2; m++)
-            if (sr->node[m] >= 0) bm[sys->nodes[sr->node[m]].body] = 1;
-    }
+    mark_sensed(sys, bm, sm);
     for (int b = 0; b < sys->nbodies; b++)
         if (bm[b] && sys->body_group[b] >= 0) gm[sys->body_group[b]] = 1;
     /* the kinematics of those groups, and of the shared bodies read */
@@ -272,18 +300,39 @@ static void select_output_groups(fl_sim *s)
         for (int k = 0; k < sc->nb; k++) bm[sc->b[k]] = 1;
         for (int k = 0; k < sc->nsg; k++) sm[sc->sg[k]] = 1;
     }
-    for (int b = 0; b < sys->nbodies; b++)
-        if (bm[b] && sys->bodies[b].drv >= 0) {
-            const fl_driver *dv = &sys->drvs[sys->bodies[b].drv];
-            dm[sys->bodies[b].drv] = 1;
-            for (int q = 0; q < dv->nin; q++) sm[dv->sig + q] = 1;
-        }
+    mark_drivers(sys, bm, sm, dm);
     s->osc = fl_xcalloc(1, sizeof *s->osc);
     s->osc->nb = marked(bm, sys->nbodies, &s->osc->b);
     s->osc->ndv = marked(dm, sys->ndrv, &s->osc->dv);
     s->osc->nsg = marked(sm, sys->nsig, &s->osc->sg);
     s->ngout = marked(gm, s->ngrun, &s->gout);
     s->gneed = gm;
+    free(bm);
+    free(sm);
+    free(dm);
+}
+
+void fl_output_scope(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    if (s->ngrun || s->osc || !s->out_vars || !s->out_kinematic || s->energy) return;
+    /* every contact's depth from its strand (fl_track_penetration) */
+    for (int g = 0, st = 0; g < sys->negroups && !s->contact_events; g++) {
+        while (st < s->nstrand && s->strand[st].g1 <= g) st++;
+        int in_strand = st < s->nstrand && s->strand[st].g0 <= g;
+        if (sys->egroups[g].ops->penetration && !in_strand) return;
+    }
+    unsigned char *bm = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), 1);
+    unsigned char *sm = fl_xcalloc((size_t)(sys->nsig ? sys->nsig : 1), 1);
+    unsigned char *dm = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), 1);
+    for (int i = 0; i < sys->ninst; i++)
+        if (s->out_inst[i] || instance_selected(s, i)) mark_instance(sys, i, bm, sm);
+    mark_sensed(sys, bm, sm);
+    mark_drivers(sys, bm, sm, dm);
+    s->osc = fl_xcalloc(1, sizeof *s->osc);
+    s->osc->nb = marked(bm, sys->nbodies, &s->osc->b);
+    s->osc->ndv = marked(dm, sys->ndrv, &s->osc->dv);
+    s->osc->nsg = marked(sm, sys->nsig, &s->osc->sg);
     free(bm);
     free(sm);
     free(dm);

@@ -521,9 +521,19 @@ static int contact_of(const fl_sim *s, int e)
     return fl_lower_bound(s->pen_el, s->npen_el, sizeof(int), 0, e);
 }
 
+/* fl_pen_fn of the strands: elements i0 .. i0+m-1 of batch g */
+static void deepest_of_block(fl_sim *s, int g, int i0, int m, const double *out, double t)
+{
+    int k0 = contact_of(s, s->sys->egroups[g].first) + i0; /* (a batch's elements are consecutive contacts) */
+    for (int i = 0; i < m; i++) deepest(s, k0 + i, out[2 * i], out[2 * i + 1], t);
+}
+
 /* The deepest penetration of every contact (of the scope s->sc, or all)
  * into its stop so far, at (t, y, yp) with the kinematics already
- * evaluated there. */
+ * evaluated there, but for the contacts of strands (fast.c): those read
+ * their bodies' positions from y as the strands' residual does
+ * (fl_strand_pen), so that an output point may evaluate only the
+ * kinematics its outputs read (fl_output_scope). */
 void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp)
 {
     const fl_system *sys = s->sys;
@@ -535,9 +545,16 @@ void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp
     /* by element group (one class, consecutive elements): no look-up of
      * each element's instance, which on large models missed the cache at
      * every output point */
+    int st = 0; /* the next strand, whose batches it walks */
     for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
         const fl_egroup *eg = &egs[g];
         double (*pen)(const fl_ectx *, const fl_elem *, double *) = eg->ops->penetration;
+        if (!sc && st < s->nstrand && s->strand[st].g0 == g) {
+            fl_fast_ready(s);
+            fl_strand_pen(s, &s->strand[st], &x, deepest_of_block, t);
+            g = s->strand[st++].g1 - 1;
+            continue;
+        }
         if (!pen) continue;
         if (!sc && s->fast[g].n) {
             /* a batch at once (fast.c), its depths and gaps in the
@@ -944,6 +961,7 @@ int fl_run_start_ida(fl_sim *s)
         fl_heap_trim(); /* (its pages back to the system before the integrator's are touched) */
     }
     if (fl_groups_wanted(s)) return fl_groups_start(s);
+    fl_output_scope(s);
     if (sys->n && setup_integrator(s, s->run.t)) {
         fl_err(s->diag, fl_noloc, "cannot set up the IDA integrator%s%s", s->ida_msg[0] ? ": " : "", s->ida_msg);
         return -1;

@@ -329,6 +329,13 @@ void fl_fast_ready(fl_sim *s);
  * bodies' rows are finished (body terms). Returns 0 if a finished row is
  * not finite, else 1. */
 int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x);
+/* The depth and gap of each contact of strand st at x->y (its batches
+ * with penetration(): FL_FAST_PEN), a block at a time as
+ * fl_strand_forces reads the positions: no kinematics of the whole system
+ * needed. each(s, g, i0, m, out, t) receives elements i0 .. i0+m-1 of
+ * batch g, element i0 + i's depth and gap at out[2 i], out[2 i + 1]. */
+typedef void (*fl_pen_fn)(fl_sim *s, int g, int i0, int m, const double *out, double t);
+void fl_strand_pen(fl_sim *s, const fl_strand *st, const fl_ectx *x, fl_pen_fn each, double t);
 
 /* eval.c */
 void fl_eval_kinematics(fl_sim *s, double t, const double *y, const double *yp);
@@ -443,6 +450,11 @@ void fl_add_ida_stats(const fl_sim *s, fl_stats *st);
 /* groups.c: grouped integration (fl_run_start_ida and fl_run_advance
  * hand a run over when the system has independent groups). */
 int fl_groups_wanted(const fl_sim *s);
+/* A whole-system run whose selected outputs are positions and velocities
+ * (no energy audit), with every contact in a strand or contact events on:
+ * an output point evaluates the kinematics of the bodies those outputs
+ * read only (s->osc), not every body's. */
+void fl_output_scope(fl_sim *s);
 int fl_groups_start(fl_sim *s);
 int fl_groups_advance(fl_sim *s, double target);
 void fl_groups_free_run(fl_sim *s);

@@ -116,23 +116,40 @@ static int same_bits(const double *a, const double *b, int n)
     return n == 0 || memcmp(a, b, sizeof(double) * (size_t)n) == 0;
 }
 
-/* penetration by batch (fast) or element by element (fast kernels hidden) */
-static void pen_of(fl_sim *s, const double *y, const double *yp, int fast, double *out)
+/* Whether every batch with contacts lies in a strand. */
+static int contacts_in_strands(const fl_sim *s)
+{
+    for (int g = 0, st = 0; g < s->sys->negroups; g++) {
+        while (st < s->nstrand && s->strand[st].g1 <= g) st++;
+        if (s->sys->egroups[g].ops->penetration && !(st < s->nstrand && s->strand[st].g0 <= g)) return 0;
+    }
+    return 1;
+}
+
+/* penetration element by element (how 0: fast kernels and strands hidden),
+ * by batch (1: strands hidden) or, where the model has strands, by strand
+ * (2: the bodies' kinematics made NaN first when every contact is in a
+ * strand, which reads the positions from y itself) */
+static void pen_of(fl_sim *s, const double *y, const double *yp, int how, double *out)
 {
     const fl_system *sys = s->sys;
-    int saved[64];
+    int saved[64], nstrand = s->nstrand;
     for (int g = 0; g < sys->negroups && g < 64; g++) {
         saved[g] = s->fast[g].n;
-        if (!fast) s->fast[g].n = 0;
+        if (how == 0) s->fast[g].n = 0;
     }
+    if (how < 2) s->nstrand = 0;
     memset(s->pen, 0, sizeof *s->pen * (size_t)s->npen_el);
     fl_eval_kinematics(s, 0.5, y, yp);
+    if (how == 2 && nstrand && contacts_in_strands(s))
+        for (int b = 0; b < sys->nbodies; b++) s->bq[b] = s->bv[b] = NAN;
     fl_track_penetration(s, 0.5, y, yp);
     for (int k = 0; k < s->npen_el; k++) { /* (by contact, in element order) */
         out[2 * k] = s->pen[k].ratio;
         out[2 * k + 1] = s->pen[k].depth;
     }
     for (int g = 0; g < sys->negroups && g < 64; g++) s->fast[g].n = saved[g];
+    s->nstrand = nstrand;
 }
 
 /* Energies: each fast batch's FL_FAST_ENERGY against its energy(), and
@@ -179,7 +196,7 @@ static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
     double *r1 = calloc((size_t)n, sizeof(double)), *r2 = calloc((size_t)n, sizeof(double));
     double *j1 = calloc((size_t)nnz, sizeof(double)), *j2 = calloc((size_t)nnz, sizeof(double));
     double *p1 = calloc((size_t)(2 * sys->nelem), sizeof(double)), *p2 = calloc((size_t)(2 * sys->nelem), sizeof(double));
-    int bad_r = 0, bad_j = 0, bad_p = 0, bad_e = 0, moved = 0, bad_alike = 0;
+    int bad_r = 0, bad_j = 0, bad_p = 0, bad_e = 0, moved = 0, bad_alike = 0, pens = 0;
     for (int k = 0; k < rounds; k++) {
         for (int i = 0; i < n; i++) {
             y[i] = scale * rnd(&seed);
@@ -209,6 +226,9 @@ static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
         pen_of(s, y, yp, 1, p1);
         pen_of(s, y, yp, 0, p2);
         if (!same_bits(p1, p2, 2 * s->npen_el)) bad_p++;
+        pen_of(s, y, yp, 2, p2);
+        if (!same_bits(p1, p2, 2 * s->npen_el)) bad_p++;
+        for (int i = 0; i < s->npen_el; i++) pens += p1[2 * i] > 0;
         bad_e += !same_energy(s, y, yp);
     }
     CHECK(bad_r == 0);
@@ -217,6 +237,7 @@ static void compare(fl_sim *s, unsigned seed, int rounds, double scale)
     CHECK(bad_e == 0);
     CHECK(bad_alike == 0);
     CHECK(moved > rounds); /* the states give forces, not zeros */
+    CHECK(!s->npen_el || pens > rounds / 2); /* and contacts in touch */
     free(y), free(yp), free(r1), free(r2), free(j1), free(j2), free(p1), free(p2);
 }
 
@@ -455,9 +476,87 @@ static void test_strands(void)
     }
 }
 
+/* rows of a run's selected outputs */
+typedef struct rows {
+    int n, w;
+    double v[4096];
+} rows;
+
+static int keep_rows(void *user, double t, const double *vals, int nvals)
+{
+    rows *r = user;
+    (void)t;
+    r->w = nvals < 3 ? nvals : 3; /* the first three: the positions and velocities */
+    for (int k = 0; k < r->w && r->n * 3 + k < 4096; k++) r->v[r->n * 3 + k] = vals[k];
+    r->n++;
+    return 0;
+}
+
+/* A run that shows positions and velocities only, on a chain whose
+ * contacts all lie in a strand, evaluates at its output points the
+ * kinematics of the bodies shown alone (fl_output_scope), and each
+ * contact's depth from its strand: the values bit for bit those of a run
+ * that shows a force too (every body's kinematics, no scope), and the
+ * same deepest penetration of every contact. */
+static void test_output_scope(void)
+{
+    static const char *const cls[] = {MTC "SpringDamper", "Flange.Components.HardStop"};
+    static const char *const mod[] = {"(c=1e3, d=2)", "(upper_bnd=0.01, lower_bnd=-0.01, stiff_up=1e5, stiff_low=1e5)"};
+    static const char *const pa[] = {"flange_a", "C"}, *const pb[] = {"flange_b", "R"};
+    char *text = chain_text(MTC "Mass", "m", 300, cls, mod, pa, pb, 2,
+                            "  Modelica.Mechanics.Translational.Sources.ConstantForce push(f_constant=50);\n",
+                            "  connect(push.flange, b1.flange_a);\n");
+    fl_diag *d = fl_diag_new();
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *s = sim_of(text, "c.mo", &m, &sys, d);
+    CHECK(s != NULL && s->nstrand == 1);
+    if (s) {
+        static rows a, b;
+        int out[4] = {fl_system_var_index(sys, "b1.s"), fl_system_var_index(sys, "b5.v"),
+                      fl_system_var_index(sys, "b20.flange_b.s"), fl_system_var_index(sys, "e0_1.f")};
+        fl_sim_opts o = fl_sim_default_opts(sys);
+        o.stop_time = 0.5;
+        o.interval = 0.002;
+        o.energy = 0;
+        o.contacts = FL_CONTACTS_STEP;
+        o.selected_only = 1;
+        o.outputs = out;
+        o.noutputs = 3;
+        CHECK(fl_sim_run(s, &o, keep_rows, &a, d) == 0);
+        CHECK(s->osc != NULL && s->osc->nb == 3); /* the three bodies shown */
+        double *pa_ = malloc(sizeof(double) * 2 * (size_t)s->npen_el);
+        int touched = 0;
+        for (int k = 0; k < s->npen_el; k++) {
+            pa_[2 * k] = s->pen[k].ratio;
+            pa_[2 * k + 1] = s->pen[k].depth;
+            touched += s->pen[k].ratio > 0;
+        }
+        o.noutputs = 4; /* a force: every body's kinematics at output points */
+        CHECK(fl_sim_run(s, &o, keep_rows, &b, d) == 0);
+        CHECK(s->osc == NULL);
+        CHECK(a.n == b.n && a.n == 251 && a.w == 3 && b.w == 3);
+        CHECK(same_bits(a.v, b.v, 3 * a.n));
+        int same_pen = 1;
+        for (int k = 0; k < s->npen_el; k++)
+            same_pen &= same_bits(&pa_[2 * k], &s->pen[k].ratio, 1) && same_bits(&pa_[2 * k + 1], &s->pen[k].depth, 1);
+        CHECK(same_pen);
+        CHECK(touched > 20); /* (the push reaches 47 of the 299 stops in 0.5 s) */
+        free(pa_);
+    }
+    for (int i = 0; i < fl_diag_count(d); i++)
+        if (fl_diag_severity(d, i) == FL_SEV_ERROR) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    fl_sim_free(s);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+    free(text);
+}
+
 int main(void)
 {
     test_strands();
+    test_output_scope();
     test_compliant_classes();
     /* the depth checks' maximum is C's fmax, NaN arguments included */
     CHECK(fl_fmax(2, 1) == 2 && fl_fmax(1, 2) == 2 && fl_fmax(-1, -3) == -1);

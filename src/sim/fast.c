@@ -408,6 +408,32 @@ STRAND_INLINE strand_rows(const fl_strand *st, int i0, int m, int nb, double (*f
     }
 }
 
+/* The positions and velocities of the bodies of a strand's block of m
+ * elements from i0, as the kinematics computes bq, bv (qoff[i qs]: the
+ * bodies' offsets, one for all when qs is 0). */
+static void block_bodies(const fl_strand *st, int i0, int m, const double *qoff, int qs, const double *y, double *sl,
+                         double *vl)
+{
+    for (int j = 0; j <= m; j++) {
+        int q = st->q0 + (i0 + j) * st->dq;
+        sl[j] = qoff[(i0 + j) * qs] + y[q];
+        vl[j] = y[q + st->dv];
+    }
+}
+
+/* Batch g's fast view of that block: its elements i0 .. i0+m-1, their
+ * bodies the block's local ones (strand_ident). */
+static fl_fast block_view(const fl_sim *s, int g, int i0, int m)
+{
+    fl_fast zb = s->fast[g];
+    zb.n = m;
+    zb.body = s->strand_ident;
+    zb.pofs += i0;
+    zb.mode0 += i0 * zb.nmodes;
+    zb.rs0 += i0 * zb.rstep;
+    return zb;
+}
+
 int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
 {
     const double *y = x->y, *yp = x->yp;
@@ -425,19 +451,10 @@ int fl_strand_forces(fl_sim *s, const fl_strand *st, const fl_ectx *x)
     xb.bv = vl;
     for (int i0 = 0; i0 < st->n; i0 += FL_STRAND_BLOCK) {
         int m = st->n - i0 < FL_STRAND_BLOCK ? st->n - i0 : FL_STRAND_BLOCK;
-        for (int j = 0; j <= m; j++) { /* as the kinematics computes bq, bv */
-            int q = st->q0 + (i0 + j) * st->dq;
-            sl[j] = qoff[(i0 + j) * qs] + y[q];
-            vl[j] = y[q + st->dv];
-        }
+        block_bodies(st, i0, m, qoff, qs, y, sl, vl);
         for (int k = 0; k < nb; k++) {
             int g = st->g0 + k;
-            fl_fast zb = s->fast[g];
-            zb.n = m;
-            zb.body = s->strand_ident;
-            zb.pofs += i0;
-            zb.mode0 += i0 * zb.nmodes;
-            zb.rs0 += i0 * zb.rstep;
+            fl_fast zb = block_view(s, g, i0, m);
             sys->egroups[g].ops->fast(&zb, &xb, FL_FAST_F, f[k]);
         }
         switch (nb) {
@@ -466,20 +483,11 @@ void fl_strand_pen(fl_sim *s, const fl_strand *st, const fl_ectx *x, fl_pen_fn e
     xb.bv = vl;
     for (int i0 = 0; i0 < st->n; i0 += FL_STRAND_BLOCK) {
         int m = st->n - i0 < FL_STRAND_BLOCK ? st->n - i0 : FL_STRAND_BLOCK;
-        for (int j = 0; j <= m; j++) {
-            int q = st->q0 + (i0 + j) * st->dq;
-            sl[j] = qoff[(i0 + j) * qs] + y[q];
-            vl[j] = y[q + st->dv];
-        }
+        block_bodies(st, i0, m, qoff, qs, y, sl, vl);
         for (int g = st->g0; g < st->g1; g++) {
             const fl_elem_ops *ops = sys->egroups[g].ops;
             if (!ops->penetration) continue;
-            fl_fast zb = s->fast[g];
-            zb.n = m;
-            zb.body = s->strand_ident;
-            zb.pofs += i0;
-            zb.mode0 += i0 * zb.nmodes;
-            zb.rs0 += i0 * zb.rstep;
+            fl_fast zb = block_view(s, g, i0, m);
             ops->fast(&zb, &xb, FL_FAST_PEN, out);
             each(s, g, i0, m, out, t);
         }

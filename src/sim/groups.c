@@ -227,13 +227,15 @@ static int marked(const unsigned char *mark, int n, int **list)
     return m;
 }
 
-/* Whether an output shows a variable of instance i (a port's position is
- * no class output, so out_inst does not say). */
-static int instance_selected(const fl_sim *s, int i)
+/* The instances an output shows a variable of, marked (out_inst, and
+ * those of ports' positions, which are no class outputs). */
+static unsigned char *selected_instances(const fl_sim *s)
 {
-    for (int k = 0; k < s->nout_vars; k++)
-        if (s->out_def[k].inst == i) return 1;
-    return 0;
+    const fl_system *sys = s->sys;
+    unsigned char *im = fl_xmalloc((size_t)(sys->ninst ? sys->ninst : 1));
+    memcpy(im, s->out_inst, (size_t)sys->ninst);
+    for (int k = 0; k < s->nout_vars; k++) im[s->out_def[k].inst] = 1;
+    return im;
 }
 
 /* The bodies of instance i's ports and its inputs, marked. */
@@ -284,11 +286,13 @@ static void select_output_groups(fl_sim *s)
     int *eg = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1)); /* group of each element */
     for (int g = 0; g < s->ngrun; g++)
         for (int k = 0; k < sys->groups[g].ne; k++) eg[sys->groups[g].e[k]] = g;
+    unsigned char *im = selected_instances(s);
     for (int i = 0; i < sys->ninst; i++) {
-        if (!s->out_inst[i] && !instance_selected(s, i)) continue;
+        if (!im[i]) continue;
         mark_instance(sys, i, bm, sm);
         if (sys->insts[i].elem >= 0) gm[eg[sys->insts[i].elem]] = 1;
     }
+    free(im);
     free(eg);
     mark_sensed(sys, bm, sm);
     for (int b = 0; b < sys->nbodies; b++)
@@ -325,8 +329,10 @@ void fl_output_scope(fl_sim *s)
     unsigned char *bm = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), 1);
     unsigned char *sm = fl_xcalloc((size_t)(sys->nsig ? sys->nsig : 1), 1);
     unsigned char *dm = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), 1);
+    unsigned char *im = selected_instances(s);
     for (int i = 0; i < sys->ninst; i++)
-        if (s->out_inst[i] || instance_selected(s, i)) mark_instance(sys, i, bm, sm);
+        if (im[i]) mark_instance(sys, i, bm, sm);
+    free(im);
     mark_sensed(sys, bm, sm);
     mark_drivers(sys, bm, sm, dm);
     s->osc = fl_xcalloc(1, sizeof *s->osc);

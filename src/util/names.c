@@ -1,17 +1,17 @@
 /* names.c - component names to indices (fl_names).
  *
  * Big models are made by programs and loops: "m1" .. "m1000000", "m[1]" ..,
- * "grid[2,1]" ... In a hash map such names cost a copy and a slot of 16
- * bytes at half load each (over 40 bytes a name), and neighbours in the
- * model land far apart in the table: each look-up of a model built in
- * order is a cache and TLB miss, and the table's pages are first touched
- * at random. Here a name that ends in a decimal number (with at most two
- * characters after it, as the "]" of "m[3]") is kept in a dense array of
- * its family - the name with the number taken out - at the number: 4
- * bytes a name, no copy of it, and consecutive names side by side. Other
- * names, and numbers too sparse for their family's array, go to a hash
- * map. A name is in one place only: the family's array is read first,
- * then the map. */
+ * "grid[2,1]" ... In a hash map such names cost a slot of 16 bytes at
+ * half load at most (32 bytes or more a name, and a copy of a long one),
+ * and neighbours in the model land far apart in the table: each look-up
+ * of a model built in order is a cache and TLB miss, and the table's
+ * pages are first touched at random. Here a name that ends in a decimal
+ * number (with at most two characters after it, as the "]" of "m[3]") is
+ * kept in a dense array of its family - the name with the number taken
+ * out - at the number: 4 bytes a name, no copy of it, and consecutive
+ * names side by side. Other names, and numbers too sparse for their
+ * family's array, go to a hash map. A name is in one place only: the
+ * family's array is read first, then the map. */
 #include "names.h"
 
 #include <stdlib.h>

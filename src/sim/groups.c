@@ -234,7 +234,8 @@ static unsigned char *selected_instances(const fl_sim *s)
     const fl_system *sys = s->sys;
     unsigned char *im = fl_xmalloc((size_t)(sys->ninst ? sys->ninst : 1));
     memcpy(im, s->out_inst, (size_t)sys->ninst);
-    for (int k = 0; k < s->nout_vars; k++) im[s->out_def[k].inst] = 1;
+    for (int k = 0; k < s->nout_vars; k++)
+        if (s->out_def[k].kind != OV_ENERGY) im[s->out_def[k].inst] = 1; /* (the audit's totals are no instance's) */
     return im;
 }
 
@@ -316,16 +317,22 @@ static void select_output_groups(fl_sim *s)
     free(dm);
 }
 
+int fl_contacts_in_strands(const fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    for (int g = 0, st = 0; g < sys->negroups; g++) {
+        while (st < s->nstrand && s->strand[st].g1 <= g) st++;
+        if (sys->egroups[g].ops->penetration && !(st < s->nstrand && s->strand[st].g0 <= g)) return 0;
+    }
+    return 1;
+}
+
 void fl_output_scope(fl_sim *s)
 {
     const fl_system *sys = s->sys;
     if (s->ngrun || s->osc || !s->out_vars || !s->out_kinematic || s->energy) return;
-    /* every contact's depth from its strand (fl_track_penetration) */
-    for (int g = 0, st = 0; g < sys->negroups && !s->contact_events; g++) {
-        while (st < s->nstrand && s->strand[st].g1 <= g) st++;
-        int in_strand = st < s->nstrand && s->strand[st].g0 <= g;
-        if (sys->egroups[g].ops->penetration && !in_strand) return;
-    }
+    /* every watched contact's depth from its strand (fl_track_penetration) */
+    if (!s->contact_events && !fl_contacts_in_strands(s)) return;
     unsigned char *bm = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), 1);
     unsigned char *sm = fl_xcalloc((size_t)(sys->nsig ? sys->nsig : 1), 1);
     unsigned char *dm = fl_xcalloc((size_t)(sys->ndrv ? sys->ndrv : 1), 1);

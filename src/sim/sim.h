@@ -455,6 +455,9 @@ int fl_groups_wanted(const fl_sim *s);
  * an output point evaluates the kinematics of the bodies those outputs
  * read only (s->osc), not every body's. */
 void fl_output_scope(fl_sim *s);
+/* Whether every batch of contacts (penetration()) lies in a strand, whose
+ * depths fl_track_penetration then reads from y (fl_strand_pen). */
+int fl_contacts_in_strands(const fl_sim *s);
 int fl_groups_start(fl_sim *s);
 int fl_groups_advance(fl_sim *s, double target);
 void fl_groups_free_run(fl_sim *s);

@@ -116,16 +116,6 @@ static int same_bits(const double *a, const double *b, int n)
     return n == 0 || memcmp(a, b, sizeof(double) * (size_t)n) == 0;
 }
 
-/* Whether every batch with contacts lies in a strand. */
-static int contacts_in_strands(const fl_sim *s)
-{
-    for (int g = 0, st = 0; g < s->sys->negroups; g++) {
-        while (st < s->nstrand && s->strand[st].g1 <= g) st++;
-        if (s->sys->egroups[g].ops->penetration && !(st < s->nstrand && s->strand[st].g0 <= g)) return 0;
-    }
-    return 1;
-}
-
 /* penetration element by element (how 0: fast kernels and strands hidden),
  * by batch (1: strands hidden) or, where the model has strands, by strand
  * (2: the bodies' kinematics made NaN first when every contact is in a
@@ -141,7 +131,7 @@ static void pen_of(fl_sim *s, const double *y, const double *yp, int how, double
     if (how < 2) s->nstrand = 0;
     memset(s->pen, 0, sizeof *s->pen * (size_t)s->npen_el);
     fl_eval_kinematics(s, 0.5, y, yp);
-    if (how == 2 && nstrand && contacts_in_strands(s))
+    if (how == 2 && nstrand && fl_contacts_in_strands(s))
         for (int b = 0; b < sys->nbodies; b++) s->bq[b] = s->bv[b] = NAN;
     fl_track_penetration(s, 0.5, y, yp);
     for (int k = 0; k < s->npen_el; k++) { /* (by contact, in element order) */

@@ -104,7 +104,7 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     const fl_inst_rt *ir = &s->insts[x->inst];
     const fl_class *c = ir->cls;
     /* the equations of the model itself belong to an instance named "" */
-    const char *in = ir->name, *dot = ir->name[0] ? "." : "";
+    const char *in = fl_ir_name(s, ir), *dot = fl_ir_name(s, ir)[0] ? "." : "";
     switch (x->kind) {
     case OV_CLASS: snprintf(buf, cap, "%s%s%s", in, dot, c->vars[x->def].name); break;
     case OV_PORT_S:
@@ -119,8 +119,8 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     case OV_INPUT: {
         const fl_port_def *pd = &c->ports[x->def];
         int q = x->kind == OV_INPUT ? x->index - (s->ports[ir->port0 + x->def].sig - ir->in0) : x->index;
-        if (pd->width == 0) snprintf(buf, cap, "%s.%s", ir->name, pd->name);
-        else snprintf(buf, cap, "%s.%s[%d]", ir->name, pd->name, q + 1);
+        if (pd->width == 0) snprintf(buf, cap, "%s.%s", fl_ir_name(s, ir), pd->name);
+        else snprintf(buf, cap, "%s.%s[%d]", fl_ir_name(s, ir), pd->name, q + 1);
         break;
     }
     default: snprintf(buf, cap, "%s", energy_names[x->index]); break;
@@ -157,6 +157,7 @@ void fl_system_free(fl_system *s)
     free(s->files);
     for (int i = 0; i < s->ninst; i++) fl_class_release(s->insts[i].cls);
     free(s->inst_names);
+    free(s->inst_loc);
     free(s->insts);
     free(s->ports);
     free(s->contrib);
@@ -317,9 +318,16 @@ static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d)
     s->exp = fl_model_experiment(m);
     s->mparams = fl_mparams_copy(m->mparams, m->nmparams);
     s->nmparams = m->nmparams;
-    s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
     size_t nlen = 0;
     for (size_t i = 0; i < m->insts.n; i++) nlen += strlen(m->insts.v[i].name) + 1;
+    if (nlen > UINT32_MAX) { /* (an instance finds its name by a 32-bit offset) */
+        fl_err(d, fl_noloc, "the model is too large: its instances' names take %zu bytes (at most %u)", nlen,
+               (unsigned)UINT32_MAX);
+        fl_cleanup_pop(&cl);
+        fl_system_free(s);
+        return NULL;
+    }
+    s->insts = fl_xcalloc(m->insts.n ? m->insts.n : 1, sizeof(fl_inst_rt));
     s->inst_names = fl_xmalloc(nlen ? nlen : 1); /* the names in one block */
     char *np = s->inst_names;
     s->ninst = (int)m->insts.n;
@@ -327,9 +335,11 @@ static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d)
         s->insts[i].cls = m->insts.v[i].cls;
         fl_class_retain(s->insts[i].cls); /* classes made from user equations outlive the model */
         size_t l = strlen(m->insts.v[i].name) + 1;
-        s->insts[i].name = memcpy(np, m->insts.v[i].name, l);
+        memcpy(np, m->insts.v[i].name, l);
+        s->insts[i].name_at = (uint32_t)(np - s->inst_names);
         np += l;
-        s->insts[i].loc = fl_system_loc(s, m->insts.v[i].loc);
+        if (m->insts.v[i].loc.file && !s->inst_loc) s->inst_loc = fl_xcalloc((size_t)s->ninst, sizeof(fl_loc));
+        if (s->inst_loc) s->inst_loc[i] = fl_system_loc(s, m->insts.v[i].loc);
         s->insts[i].elem = s->insts[i].drv = -1;
     }
     int rc = fl_compile_params(s, m, d);
@@ -420,7 +430,7 @@ static void build_inst_index(void *arg)
 {
     fl_system *w = arg;
     for (int i = 0; i < w->ninst; i++) /* a name given twice: the last one */
-        fl_names_put(&w->inst_index, w->insts[i].name, strlen(w->insts[i].name), i);
+        fl_names_put(&w->inst_index, fl_inst_name(w, i), strlen(fl_inst_name(w, i)), i);
     w->inst_index_built = 1;
 }
 
@@ -541,7 +551,7 @@ FL_GUARDED(int, fl_system_motion_vars, (const fl_system *s, const char **names, 
     for (int level = 0; level < 2; level++)
         for (int k = 0; k < s->nlinks; k++) {
             if (!(s->links[k].m > 0)) continue;
-            const char *inst = s->insts[s->links[k].inst].name;
+            const char *inst = fl_inst_name(s, s->links[k].inst);
             int na = s->links[k].node_a;
             const fl_domain_names *dn = fl_domain_info(na >= 0 ? s->nodes[na].dom : FL_DOM_TRANS);
             char *name = fl_xsprintf("%s.%s", inst, level ? dn->vel : dn->pos); /* mass.s, inertia.phi */

@@ -63,7 +63,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     fprintf(out, "\ncomponents (%d):\n", s->ninst);
     for (int i = 0; i < s->ninst; i++) {
         const fl_inst_rt *ir = &s->insts[i];
-        fprintf(out, "  %-20s %s", ir->name, ir->cls->path);
+        fprintf(out, "  %-20s %s", fl_ir_name(s, ir), ir->cls->path);
         for (int k = 0; k < ir->cls->nparams; k++) {
             fputs(k ? ", " : "  (", out);
             print_param(out, s, ir, k);
@@ -92,26 +92,26 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
             for (int q = 0; q < w; q++) {
                 const fl_sigref *sr = &s->sigs[sig + q];
                 if (sr->kind == SIG_NONE) continue;
-                const char *dot = ir->name[0] ? "." : ""; /* the model's own equations: instance "" */
-                if (pd->width > 0) fprintf(out, "  %s%s%s[%d] <- ", ir->name, dot, pd->name, q + 1);
-                else fprintf(out, "  %s%s%s <- ", ir->name, dot, pd->name);
+                const char *dot = fl_ir_name(s, ir)[0] ? "." : ""; /* the model's own equations: instance "" */
+                if (pd->width > 0) fprintf(out, "  %s%s%s[%d] <- ", fl_ir_name(s, ir), dot, pd->name, q + 1);
+                else fprintf(out, "  %s%s%s <- ", fl_ir_name(s, ir), dot, pd->name);
                 if (sr->kind == SIG_BLOCK) {
                     const fl_inst_rt *src = &s->insts[sr->inst];
                     int sub, port = fl_block_port(src->cls, src->nout, sr->out, &sub);
                     const char *pn = port >= 0 ? src->cls->ports[port].name : "y";
-                    if (port >= 0 && src->cls->ports[port].width != 0) fprintf(out, "%s.%s[%d]\n", src->name, pn, sub + 1);
-                    else fprintf(out, "%s.%s\n", src->name, pn);
+                    if (port >= 0 && src->cls->ports[port].width != 0) fprintf(out, "%s.%s[%d]\n", fl_ir_name(s, src), pn, sub + 1);
+                    else fprintf(out, "%s.%s\n", fl_ir_name(s, src), pn);
                 } else if (sr->kind == SIG_KIN) {
                     static const char *const lv[] = {"position", "velocity", "acceleration"};
                     fprintf(out, "%s of %s", lv[sr->level], node_names[sr->node[0]]);
                     if (sr->node[1] >= 0) fprintf(out, " relative to %s", node_names[sr->node[1]]);
                     fputc('\n', out);
                 } else if (sr->kind == SIG_Y) {
-                    fprintf(out, "an unknown of %s\n", s->insts[s->elems[sr->inst].inst].name);
+                    fprintf(out, "an unknown of %s\n", fl_inst_name(s, s->elems[sr->inst].inst));
                 } else { /* SIG_LATE: a variable of another instance, known at output points */
                     const fl_inst_rt *src = &s->insts[sr->inst];
-                    if (sr->out >= 0) fprintf(out, "%s.%s (at output points)\n", src->name, src->cls->vars[sr->out].name);
-                    else fprintf(out, "%s.%s force (at output points)\n", src->name, src->cls->ports[sr->level].name);
+                    if (sr->out >= 0) fprintf(out, "%s.%s (at output points)\n", fl_ir_name(s, src), src->cls->vars[sr->out].name);
+                    else fprintf(out, "%s.%s force (at output points)\n", fl_ir_name(s, src), src->cls->ports[sr->level].name);
                 }
             }
         }
@@ -140,7 +140,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
             fl_fmt_double(a, sizeof a, bd->q0);
             fprintf(out, rot ? " at phi = %s" : " at s = %s", a);
         }
-        if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", s->insts[s->roots[bd->root].inst].name);
+        if (bd->root >= 0 && s->roots[bd->root].drv >= 0) fprintf(out, " by %s", fl_inst_name(s, s->roots[bd->root].inst));
         fputs(":", out);
         for (int n = head[bi]; n >= 0; n = next[n]) {
             fprintf(out, " %s", node_names[n]);
@@ -160,7 +160,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
         fprintf(out, "\nconstraints among three or more flanges (%d):\n", s->ncons);
         for (int k = 0; k < s->ncons; k++) {
             const fl_con *ck = &s->cons[k];
-            fprintf(out, "  %s, %s:", s->insts[s->elems[ck->elem].inst].name, lv[ck->level]);
+            fprintf(out, "  %s, %s:", fl_inst_name(s, s->elems[ck->elem].inst), lv[ck->level]);
             for (int i = 0; i < ck->n; i++) {
                 int n = s->con_node[ck->k0 + i];
                 double cf = s->con_coef[ck->k0 + i];
@@ -205,7 +205,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     int first = 1;
     for (int e = 0; e < s->nelem; e++) {
         if (!s->insts[s->elems[e].inst].ops->nroots) continue;
-        fprintf(out, "%s%s", first ? " (" : ", ", s->insts[s->elems[e].inst].name);
+        fprintf(out, "%s%s", first ? " (" : ", ", fl_inst_name(s, s->elems[e].inst));
         first = 0;
     }
     fputs(first ? "\n" : ")\n", out);

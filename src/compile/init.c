@@ -384,7 +384,7 @@ fl_loc fl_unknown_loc(const fl_system *s, int i)
         if (s->bodies[b].qi != i && s->bodies[b].vi != i) continue;
         for (int k = 0; k < s->ninst; k++)
             for (int p = s->insts[k].port0; p < s->insts[k].port0 + s->insts[k].cls->nports; p++)
-                if (s->ports[p].node >= 0 && s->nodes[s->ports[p].node].body == b) return s->insts[k].loc;
+                if (s->ports[p].node >= 0 && s->nodes[s->ports[p].node].body == b) return fl_inst_loc(s, k);
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
@@ -392,7 +392,7 @@ fl_loc fl_unknown_loc(const fl_system *s, int i)
         if (el->own >= 0 && i >= el->own && i < el->own + ops->nown) {
             if (ops->own_locs && ops->own_locs[i - el->own].file && !fl_loc_is_bundled(ops->own_locs[i - el->own]))
                 return ops->own_locs[i - el->own];
-            return s->insts[el->inst].loc;
+            return fl_inst_loc(s, el->inst);
         }
     }
     return fl_noloc;

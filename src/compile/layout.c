@@ -188,7 +188,7 @@ int fl_ops_uses_column(const fl_elem_ops *ops, int col)
  * -1 if none), else its reference node. */
 static char *body_label(fl_system *s, int b, const int *first_mass)
 {
-    if (first_mass[b] >= 0) return fl_xstrdup(s->insts[s->links[first_mass[b]].inst].name);
+    if (first_mass[b] >= 0) return fl_xstrdup(fl_inst_name(s, s->links[first_mass[b]].inst));
     return fl_xsprintf("node %s", fl_node_name(s, s->bodies[b].ref_node));
 }
 
@@ -325,7 +325,7 @@ static void name_unknowns(fl_system *s)
         const fl_elem_ops *ops = s->insts[el->inst].ops;
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
-            const char *in = s->insts[el->inst].name; /* "": the equations of the model itself */
+            const char *in = fl_inst_name(s, el->inst); /* "": the equations of the model itself */
             s->unk_name[el->own + k] = ops->own_names ? fl_xcat(in, in[0] ? "." : "", ops->own_names[k], (char *)NULL)
                                                       : fl_xsprintf("%s (internal %d)", in, k + 1);
             s->unk_hint[el->own + k] = ops->own_hint;
@@ -653,8 +653,8 @@ static int check_regular(fl_system *s, fl_diag *d)
             const fl_elem_ops *ops = s->insts[el->inst].ops;
             for (int k = 0; k < ops->nown; k++)
                 if (cor[el->own + k] < 0 && !reported++)
-                    fl_err(d, s->insts[el->inst].loc, "the system is structurally singular at %s",
-                           s->insts[el->inst].name);
+                    fl_err(d, fl_inst_loc(s, el->inst), "the system is structurally singular at %s",
+                           fl_inst_name(s, el->inst));
         }
         if (!reported) fl_err(d, fl_noloc, "the system is structurally singular");
         rc = -1;

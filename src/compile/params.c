@@ -266,7 +266,7 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     if (rc) return rc;
     for (int i = 0; i < s->ninst; i++) { /* report every instance's problems, not just the first */
         const fl_inst_rt *ir = &s->insts[i];
-        fl_pctx pc = {ir->name, ir->loc, s->par + ir->pofs, s->arrays, ir->cls};
+        fl_pctx pc = {fl_ir_name(s, ir), fl_ir_loc(s, ir), s->par + ir->pofs, s->arrays, ir->cls};
         if (ir->cls->check && ir->cls->check(&pc, d)) rc = -1;
         else if (ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
     }

@@ -77,7 +77,7 @@ void fl_b_fix_par(fl_builder *b, int k)
 
 const char *fl_b_inst_name(fl_builder *b)
 {
-    return b->s->insts[b->inst].name;
+    return fl_inst_name(b->s, b->inst);
 }
 
 const fl_class *fl_b_class(fl_builder *b)
@@ -206,7 +206,7 @@ void fl_b_error(fl_builder *b, const char *fmt, ...)
     char *msg = fl_xvsprintf(fmt, ap);
     va_end(ap);
     const fl_inst_rt *ir = &b->s->insts[b->inst];
-    fl_err(b->d, ir->loc, "%s: %s", ir->name, msg);
+    fl_err(b->d, fl_ir_loc(b->s, ir), "%s: %s", fl_ir_name(b->s, ir), msg);
     free(msg);
     b->failed = 1;
 }
@@ -257,7 +257,7 @@ char **fl_node_names_build(const fl_system *s)
         for (int j = start[n]; j < start[n + 1]; j++) {
             const fl_inst_rt *ir = &s->insts[owner[port[j]]];
             if (j > start[n]) fl_buf_add(&b, ", ");
-            fl_buf_add(&b, ir->name);
+            fl_buf_add(&b, fl_ir_name(s, ir));
             fl_buf_addc(&b, '.');
             fl_buf_add(&b, ir->cls->ports[port[j] - ir->port0].name);
         }
@@ -307,7 +307,7 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
             int cond = fl_class_port_cond(ir->cls, k, cond_par, ctx, &v, d);
             if (cond) {
                 if (cond < 0 || v.kind != V_BOOL) {
-                    fl_err(d, ir->loc, "%s: cannot evaluate the condition of connector %s", ir->name, ir->cls->ports[k].name);
+                    fl_err(d, fl_ir_loc(s, ir), "%s: cannot evaluate the condition of connector %s", fl_ir_name(s, ir), ir->cls->ports[k].name);
                     rc = -1;
                 }
                 present = v.kind == V_BOOL && v.num != 0;
@@ -378,10 +378,10 @@ static void check_loop(fl_system *s, int l, fl_diag *d)
     const char *n1 = fl_node_name(s, flip ? lk->node_b : lk->node_a), *n2 = fl_node_name(s, flip ? lk->node_a : lk->node_b);
     double tol = 1e-12 * (1 + fabs(cc) + fabs(lk->L));
     if (fabs(rr - lk->r) <= 1e-12 * fabs(lk->r) && fabs(cc - lk->L) <= tol) {
-        fl_err(d, ir->loc,
+        fl_err(d, fl_ir_loc(s, ir),
                "%s closes a loop of rigid connections (masses, rods, sensors, levers) between %s and %s: "
                "the forces in it are not determined",
-               ir->name, n1, n2);
+               fl_ir_name(s, ir), n1, n2);
         return;
     }
     double r1 = flip ? 1 / lk->r : lk->r, c1 = flip ? -lk->L / lk->r : lk->L;
@@ -389,10 +389,10 @@ static void check_loop(fl_system *s, int l, fl_diag *d)
     char want[100], have[100];
     affine_text(want, sizeof want, r1, c1);
     affine_text(have, sizeof have, r2, c2);
-    fl_err(d, ir->loc,
+    fl_err(d, fl_ir_loc(s, ir),
            "%s contradicts the rigid connections (masses, rods, sensors, levers) that already join s1 = %s and "
            "s2 = %s: it requires s2 = %s, they give s2 = %s",
-           ir->name, n1, n2, want, have);
+           fl_ir_name(s, ir), n1, n2, want, have);
 }
 
 /* Links (rigid members) join nodes into bodies: the links copied from the
@@ -527,9 +527,9 @@ static int check_driver_supports(const fl_system *s, fl_diag *d)
         if (dv->support_node < 0) continue;
         const fl_body *sb = &s->bodies[s->nodes[dv->support_node].body];
         if (sb->root < 0 || sb->kind != B_GROUND) {
-            fl_err(d, s->insts[dv->inst].loc,
+            fl_err(d, fl_inst_loc(s, dv->inst),
                    "%s: a support that moves is not supported for prescribed-motion sources; connect %s.support to a Fixed",
-                   s->insts[dv->inst].name, s->insts[dv->inst].name);
+                   fl_inst_name(s, dv->inst), fl_inst_name(s, dv->inst));
             return -1;
         }
     }
@@ -597,10 +597,10 @@ static int place_nodes(fl_system *s, const unsigned char *loop, fl_diag *d)
                 if (!isfinite(no->ratio) || no->ratio == 0 || !isfinite(no->off)) {
                     char r[40];
                     fl_fmt_double(r, sizeof r, no->ratio);
-                    fl_err(d, s->insts[lk->inst].loc,
+                    fl_err(d, fl_inst_loc(s, lk->inst),
                            "%s: the levers joining %s to %s multiply the motion of the first by %s, which is out "
                            "of range",
-                           s->insts[lk->inst].name, fl_node_name(s, other), fl_node_name(s, bd->ref_node), r);
+                           fl_inst_name(s, lk->inst), fl_node_name(s, other), fl_node_name(s, bd->ref_node), r);
                     no->ratio = 1;
                     no->off = 0;
                     rc = -1;
@@ -644,17 +644,17 @@ static void report_clashes(fl_system *s, const int_vec *clash, const dbl_vec *cl
             fl_fmt_double(bb, sizeof bb, own);
             const char *pname = s->insts[r->inst].cls->ports[r->port].name;
             if (fabs(implied - own) <= 1e-12 * fmax(1, fabs(own)))
-                fl_buf_printf(&what, "they agree (%s.%s at %s), one of them is redundant", s->insts[r->inst].name,
+                fl_buf_printf(&what, "they agree (%s.%s at %s), one of them is redundant", fl_inst_name(s, r->inst),
                               pname, bb);
             else
-                fl_buf_printf(&what, "through it %s puts %s.%s at %s, %s holds it at %s", s->insts[o->inst].name,
-                              s->insts[r->inst].name, pname, a, s->insts[r->inst].name, bb);
+                fl_buf_printf(&what, "through it %s puts %s.%s at %s, %s holds it at %s", fl_inst_name(s, o->inst),
+                              fl_inst_name(s, r->inst), pname, a, fl_inst_name(s, r->inst), bb);
         } else {
-            fl_buf_printf(&what, "%s prescribes its motion", r->drv >= 0 ? s->insts[r->inst].name : s->insts[o->inst].name);
+            fl_buf_printf(&what, "%s prescribes its motion", r->drv >= 0 ? fl_inst_name(s, r->inst) : fl_inst_name(s, o->inst));
         }
-        fl_err(d, s->insts[r->inst].loc,
+        fl_err(d, fl_inst_loc(s, r->inst),
                "%s and %s both impose the position of the same rigid body %s: %s; the system is over-determined",
-               s->insts[o->inst].name, s->insts[r->inst].name, fl_node_name(s, r->node), what.s);
+               fl_inst_name(s, o->inst), fl_inst_name(s, r->inst), fl_node_name(s, r->node), what.s);
         fl_buf_free(&what);
     }
 }
@@ -802,59 +802,60 @@ static void make_elements(fl_system *s, fl_builder *b)
 
 /* ---- port force contributions ----------------------------------------- */
 
-/* A contribution c to the force of port p: counted (s->contrib NULL),
- * or placed after the port's others. */
-static void put_contrib(fl_system *s, int p, fl_pcontrib c)
+/* A contribution c to the force of port p: counted (at NULL), or placed
+ * after the port's others (at[p]: the next free place). */
+static void put_contrib(fl_system *s, int *at, int p, fl_pcontrib c)
 {
-    fl_port_rt *pr = &s->ports[p];
-    if (s->contrib) s->contrib[pr->c0 + pr->nc] = c;
-    pr->nc++;
+    if (at) s->contrib[at[p]++] = c;
+    else s->ports[p].c0++;
 }
 
 /* Every contribution to a port's force, in the order they are summed. */
-static void list_contribs(fl_system *s, fl_builder *b, const int *elem_of)
+static void list_contribs(fl_system *s, fl_builder *b, const int *elem_of, int *at)
 {
     for (int e = 0; e < s->nelem; e++) {
         const b_elem *be = &b->elems.v[elem_of[s->elems[e].inst]];
         for (int j = 0; j < be->natt; j++) {
             int port = belem_port(b, be, j);
-            fl_pcontrib c = {PC_ELEM, fl_att_slot(&s->elems[e], j), j};
-            if (port >= 0) put_contrib(s, s->insts[be->inst].port0 + port, c);
+            if (port >= 0)
+                put_contrib(s, at, s->insts[be->inst].port0 + port, fl_pc_make(PC_ELEM, fl_att_slot(&s->elems[e], j), j));
         }
     }
     for (int l = 0; l < s->nlinks; l++) {
         const fl_link *lk = &s->links[l];
-        if (lk->port_a >= 0) put_contrib(s, s->insts[lk->inst].port0 + lk->port_a, (fl_pcontrib){PC_LINK, l, 0});
-        if (lk->port_b >= 0) put_contrib(s, s->insts[lk->inst].port0 + lk->port_b, (fl_pcontrib){PC_LINK, l, 1});
+        if (lk->port_a >= 0) put_contrib(s, at, s->insts[lk->inst].port0 + lk->port_a, fl_pc_make(PC_LINK, l, 0));
+        if (lk->port_b >= 0) put_contrib(s, at, s->insts[lk->inst].port0 + lk->port_b, fl_pc_make(PC_LINK, l, 1));
     }
     for (int r = 0; r < s->nroots_r; r++)
-        put_contrib(s, s->insts[s->roots[r].inst].port0 + s->roots[r].port, (fl_pcontrib){PC_ROOT, r, 0});
+        put_contrib(s, at, s->insts[s->roots[r].inst].port0 + s->roots[r].port, fl_pc_make(PC_ROOT, r, 0));
     for (int k = 0; k < s->ndrv; k++)
         if (s->drvs[k].support_port >= 0)
-            put_contrib(s, s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, (fl_pcontrib){PC_DRVSUP, k, 0});
+            put_contrib(s, at, s->insts[s->drvs[k].inst].port0 + s->drvs[k].support_port, fl_pc_make(PC_DRVSUP, k, 0));
 }
 
 /* The contributions grouped by port, each port's in the order listed:
- * counted first, then placed (a counting sort without a list of them all,
- * which at 10^6 parts is 100 MB of pages touched once). */
+ * counted first (into the ports' c0), then placed (a counting sort
+ * without a list of them all, which at 10^6 parts is 100 MB of pages
+ * touched once). */
 static void make_contribs(fl_system *s, fl_builder *b)
 {
     int *elem_of = fl_xmalloc(sizeof(int) * (size_t)(s->ninst ? s->ninst : 1)); /* instance -> builder element */
     for (int i = 0; i < s->ninst; i++) elem_of[i] = -1;
     for (size_t k = 0; k < b->elems.n; k++) elem_of[b->elems.v[k].inst] = (int)k;
-    for (int p = 0; p < s->nports; p++) s->ports[p].nc = 0;
-    s->contrib = NULL;
-    list_contribs(s, b, elem_of);
-    int at = 0;
+    for (int p = 0; p < s->nports; p++) s->ports[p].c0 = 0;
+    list_contribs(s, b, elem_of, NULL);
+    int n = 0;
     for (int p = 0; p < s->nports; p++) {
-        fl_port_rt *pr = &s->ports[p];
-        pr->c0 = pr->nc ? at : 0;
-        at += pr->nc;
-        pr->nc = 0; /* counted again as they are placed */
+        int c = s->ports[p].c0;
+        s->ports[p].c0 = n;
+        n += c;
     }
-    s->ncontrib = at;
-    s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (size_t)(at ? at : 1));
-    list_contribs(s, b, elem_of);
+    s->ncontrib = n;
+    s->contrib = fl_xmalloc(sizeof(fl_pcontrib) * (size_t)(n ? n : 1));
+    int *at = fl_xmalloc(sizeof(int) * (size_t)(s->nports ? s->nports : 1));
+    for (int p = 0; p < s->nports; p++) at[p] = s->ports[p].c0;
+    list_contribs(s, b, elem_of, at);
+    free(at);
     free(elem_of);
 }
 
@@ -964,10 +965,10 @@ static int make_cons(fl_system *s, fl_builder *b, fl_diag *d)
             if (o >= 0 && o < level) level = o;
         }
         if (level == 3) {
-            fl_err(d, s->insts[bc->inst].loc,
+            fl_err(d, fl_inst_loc(s, bc->inst),
                    "%s: its equations tie flanges together whose motion is all given (fixed or prescribed): nothing "
                    "is left to satisfy the constraint among them",
-                   s->insts[bc->inst].name);
+                   fl_inst_name(s, bc->inst));
             rc = -1;
             level = 0;
         }
@@ -999,7 +1000,7 @@ static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int in
 {
     const fl_minst *mi = &m->insts.v[inst];
     if (input >= mi->nobs || mi->obs[input].inst < 0) {
-        fl_err(d, s->insts[inst].loc, "%s: internal error: an observed input without a target", s->insts[inst].name);
+        fl_err(d, fl_inst_loc(s, inst), "%s: internal error: an observed input without a target", fl_inst_name(s, inst));
         return -1;
     }
     int oi = mi->obs[input].inst;
@@ -1055,7 +1056,7 @@ static int observe_signal(fl_system *s, const fl_model *m, fl_builder *b, int in
            "%s: equations read %s.%s, which flange knows only at output points: it can define output variables, not "
            "enter equations that determine the motion (those can read positions, velocities and accelerations of "
            "library components)",
-           s->insts[inst].name[0] ? s->insts[inst].name : "the model", ir->name, name);
+           fl_inst_name(s, inst)[0] ? fl_inst_name(s, inst) : "the model", fl_ir_name(s, ir), name);
     return -1;
 }
 
@@ -1114,7 +1115,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
             const sigport *o = &els.v[src[r]];
             fl_pref pa = {o->inst, o->port, o->sub}, pb = {sp->inst, sp->port, sp->sub};
             char *sa = fl_pref_str(m, pa), *sb = fl_pref_str(m, pb);
-            fl_err(d, s->insts[sp->inst].loc, "outputs %s and %s are connected to each other", sa, sb);
+            fl_err(d, fl_inst_loc(s, sp->inst), "outputs %s and %s are connected to each other", sa, sb);
             free(sa);
             free(sb);
             rc = -1;
@@ -1152,7 +1153,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                 if (srcel < 0) {
                     fl_pref p = {i, k, q};
                     char *sp = fl_pref_str(m, p);
-                    fl_err(d, ir->loc, "input %s is not connected to any signal source", sp);
+                    fl_err(d, fl_ir_loc(s, ir), "input %s is not connected to any signal source", sp);
                     free(sp);
                     rc = -1;
                     continue;
@@ -1170,7 +1171,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                     if (sr->nderiv) {
                         fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
                         char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
-                        fl_err(d, ir->loc, "%s needs the derivative of %s, which is computed by equations: connect it "
+                        fl_err(d, fl_ir_loc(s, ir), "%s needs the derivative of %s, which is computed by equations: connect it "
                                            "to a signal source block or a sensor",
                                sq, sp);
                         free(sp);
@@ -1189,7 +1190,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                 if (!kin) {
                     fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
                     char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
-                    fl_err(d, ir->loc,
+                    fl_err(d, fl_ir_loc(s, ir),
                            "%s cannot drive %s: only signal sources and position/speed/acceleration sensors can feed inputs",
                            sp, sq);
                     free(sp);
@@ -1205,10 +1206,10 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
                     /* the derivative of an acceleration (or a velocity's second) is not formed */
                     fl_pref p = {so->inst, so->port, so->sub}, q2 = {i, k, q};
                     char *sp = fl_pref_str(m, p), *sq = fl_pref_str(m, q2);
-                    fl_err(d, ir->loc,
+                    fl_err(d, fl_ir_loc(s, ir),
                            "%s: the equations need the %s derivative of %s, which comes from %s (%s): flange does not "
                            "form derivatives of accelerations",
-                           ir->name, sr->nderiv == 1 ? "first" : "second", sq, sp,
+                           fl_ir_name(s, ir), sr->nderiv == 1 ? "first" : "second", sq, sp,
                            kin->level == 2 ? "an acceleration" : "a velocity");
                     free(sp);
                     free(sq);
@@ -1224,18 +1225,18 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
             if (s->sigs[dv->sig + q].kind == SIG_Y && dv->kind != FL_DRV_ACC) {
                 /* an exact position or speed needs the input's derivatives, which only the
                  * signal source blocks give (they would be taken as zero) */
-                fl_err(d, s->insts[dv->inst].loc,
+                fl_err(d, fl_inst_loc(s, dv->inst),
                        "%s: an exact %s source needs the derivative%s of its input, which a block of equations does "
                        "not give: feed it from a signal source block, or set exact = false (a filter)",
-                       s->insts[dv->inst].name, dv->kind == FL_DRV_POS ? "position" : "speed",
+                       fl_inst_name(s, dv->inst), dv->kind == FL_DRV_POS ? "position" : "speed",
                        dv->kind == FL_DRV_POS ? "s" : "");
                 rc = -1;
                 break;
             }
             if (s->sigs[dv->sig + q].kind == SIG_KIN) {
-                fl_err(d, s->insts[dv->inst].loc,
+                fl_err(d, fl_inst_loc(s, dv->inst),
                        "%s: the input of a prescribed-motion source must come from a signal source block, not a sensor",
-                       s->insts[dv->inst].name);
+                       fl_inst_name(s, dv->inst));
                 rc = -1;
                 break;
             }
@@ -1331,8 +1332,8 @@ static fl_cond idle_cond(fl_system *s, const struct fl_idle_cond *x)
     c.value = vd->start;
     c.weak = 2;
     c.prio = start_prio(s, x->inst, 0);
-    c.label = cond_label(s, ir->name, ".", vd->name);
-    c.loc = ir->loc;
+    c.label = cond_label(s, fl_ir_name(s, ir), ".", vd->name);
+    c.loc = fl_ir_loc(s, ir);
     return c;
 }
 
@@ -1406,11 +1407,11 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
         c.source = CV_INPUT;
         c.sig = ir->in0 + x->input;
         const fl_domain_names *dn = fl_domain_info(fl_port_domain(&ir->cls->ports[x->pp]));
-        char *text = fl_xsprintf("%s.%s = %s_ref (initial equation)", ir->name, x->level == 0 ? dn->pos : dn->vel,
+        char *text = fl_xsprintf("%s.%s = %s_ref (initial equation)", fl_ir_name(s, ir), x->level == 0 ? dn->pos : dn->vel,
                                  x->level == 0 ? dn->pos : dn->vel);
         c.label = cond_label(s, text, NULL, NULL);
         free(text);
-        c.loc = ir->loc;
+        c.loc = fl_ir_loc(s, ir);
         FL_VEC_PUSH(conds, c);
     }
     /* own unknowns of user classes: their start values */
@@ -1452,7 +1453,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
             c.elem = ir->elem;
             c.row = q;
             c.label = cond_label(s, r->labels && r->labels[q] ? r->labels[q] : "initial equation", NULL, NULL);
-            c.loc = ir->loc;
+            c.loc = fl_ir_loc(s, ir);
             FL_VEC_PUSH(conds, c);
         }
     }
@@ -1475,7 +1476,7 @@ static char *body_ports(const fl_system *s, int body)
         for (int k = 0; k < ir->cls->nports; k++) {
             int nd = s->ports[ir->port0 + k].node;
             if (nd < 0 || s->nodes[nd].body != body) continue;
-            if (n < 8) fl_buf_printf(&b, "%s%s.%s", n ? ", " : "{", ir->name, ir->cls->ports[k].name);
+            if (n < 8) fl_buf_printf(&b, "%s%s.%s", n ? ", " : "{", fl_ir_name(s, ir), ir->cls->ports[k].name);
             n++;
         }
     }
@@ -1522,8 +1523,9 @@ static int check_massless(fl_system *s, fl_diag *d)
                 !inertia_param(s->insts[lk->inst].cls))
                 continue;
             const fl_inst_rt *o = &s->insts[lk->inst];
-            fl_buf_printf(&who, "%s%s.%s = 0", nwho ? " and " : "", o->name, inertia_param(o->cls));
-            if (nwho && o->loc.line) fl_buf_printf(&who, " (line %d)", o->loc.line);
+            fl_loc ol = fl_ir_loc(s, o);
+            fl_buf_printf(&who, "%s%s.%s = 0", nwho ? " and " : "", fl_ir_name(s, o), inertia_param(o->cls));
+            if (nwho && ol.line) fl_buf_printf(&who, " (line %d)", ol.line);
             nwho++;
         }
         char *ports = body_ports(s, b);
@@ -1539,15 +1541,15 @@ static int check_massless(fl_system *s, fl_diag *d)
                                  : springs         ? "only springs act on it"
                                  : forces          ? "only forces act on it"
                                                    : "nothing acts on it";
-            fl_err(d, ir->loc,
+            fl_err(d, fl_ir_loc(s, ir),
                    "%s leave%s the rigid body %s without mass, and %s: its motion is not determined (give it "
                    "mass, or attach a damper)",
                    who.s, nwho > 1 ? "" : "s", ports, acting);
         } else {
-            fl_err(d, ir->loc,
+            fl_err(d, fl_ir_loc(s, ir),
                    "%s leave%s the rigid body %s without mass: its acceleration %s.a is not determined (give it "
                    "mass)",
-                   who.s, nwho > 1 ? "" : "s", ports, ir->name);
+                   who.s, nwho > 1 ? "" : "s", ports, fl_ir_name(s, ir));
         }
         free(ports);
         fl_buf_free(&who);
@@ -1575,18 +1577,18 @@ static int check_impulses(fl_system *s, fl_diag *d)
             if (b < 0) continue;
             fl_body_kind k = s->bodies[b].kind;
             if (k == B_MLV || k == B_MLQ) {
-                fl_err(d, ir->loc,
+                fl_err(d, fl_ir_loc(s, ir),
                        "%s: an impact needs mass on both sides, but %s has none (attach a mass, or use a "
                        "stiffness-based contact model)",
-                       ir->name, fl_node_name(s, s->elem_node[fl_att_slot(el, j)]));
+                       fl_ir_name(s, ir), fl_node_name(s, s->elem_node[fl_att_slot(el, j)]));
                 rc = -1;
             }
             if (k == B_FREE) movable = 1;
         }
         if (!movable && !rc) {
-            fl_err(d, ir->loc, "%s: both sides are fixed or have prescribed motion, so an impact cannot change "
+            fl_err(d, fl_ir_loc(s, ir), "%s: both sides are fixed or have prescribed motion, so an impact cannot change "
                                "their velocities",
-                   ir->name);
+                   fl_ir_name(s, ir));
             rc = -1;
         }
     }
@@ -1604,15 +1606,15 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
         if (n < 0) continue;
         const fl_body *bd = &s->bodies[s->nodes[n].body];
         if (o->level >= 1 && bd->kind == B_MLQ) {
-            fl_err(d, s->insts[o->inst].loc,
+            fl_err(d, fl_inst_loc(s, o->inst),
                    "%s needs the velocity of %s, a massless node between springs whose velocity is not "
                    "determined; add a mass or a damper there",
-                   s->insts[o->inst].name, fl_node_name(s, n));
+                   fl_inst_name(s, o->inst), fl_node_name(s, n));
             rc = -1;
         } else if (o->level == 2 && bd->kind == B_MLV) {
-            fl_err(d, s->insts[o->inst].loc,
+            fl_err(d, fl_inst_loc(s, o->inst),
                    "%s needs the acceleration of %s, a massless node: it is not available; add a mass there",
-                   s->insts[o->inst].name, fl_node_name(s, n));
+                   fl_inst_name(s, o->inst), fl_node_name(s, n));
             rc = -1;
         }
     }
@@ -1623,8 +1625,8 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
             int bd = s->att_body[slot];
             if (bd < 0) continue;
             if (elem_uses(s, e, j, 2) && (s->bodies[bd].kind == B_MLV || s->bodies[bd].kind == B_MLQ)) {
-                fl_err(d, s->insts[s->elems[e].inst].loc, "%s needs the acceleration of the massless node %s; add a mass there",
-                       s->insts[s->elems[e].inst].name, fl_node_name(s, s->elem_node[slot]));
+                fl_err(d, fl_inst_loc(s, s->elems[e].inst), "%s needs the acceleration of the massless node %s; add a mass there",
+                       fl_inst_name(s, s->elems[e].inst), fl_node_name(s, s->elem_node[slot]));
                 rc = -1;
             }
         }
@@ -1667,8 +1669,14 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_dia
         }
         make_elements(s, &b);
         classify_bodies(s, &b);
-        make_contribs(s, &b);
-        rc = make_cons(s, &b, d);
+        if (s->nslots >= FL_PC_MAX || s->nlinks >= FL_PC_MAX) {
+            fl_err(d, fl_noloc, "the model is too large: %d attachments and %d rigid members (at most %d each)",
+                   s->nslots, s->nlinks, FL_PC_MAX - 1);
+            rc = -1;
+        } else {
+            make_contribs(s, &b);
+            rc = make_cons(s, &b, d);
+        }
         if (!rc) rc = make_signals(s, m, &b, d);
     }
     if (take) fl_model_release(take, FL_MREL_CONNS); /* (the conditions reuse their memory) */

@@ -118,32 +118,54 @@ typedef struct fl_sigref {
 
 enum { PC_ELEM = 0, PC_LINK, PC_ROOT, PC_DRVSUP };
 
-/* One contribution to the force of a port. */
-typedef struct fl_pcontrib {
-    int type;  /* PC_* */
-    int index; /* element, link, root or driver */
-    int end;   /* attachment or link end */
-} fl_pcontrib;
+/* One contribution to the force of a port, in 4 bytes (a big model has
+ * one or two per port): the index of the element's attachment slot, the
+ * link, root or driver times 8, the end of a link times 4, the type
+ * (PC_*). Indices stay below FL_PC_MAX (fl_compile_structure refuses
+ * larger systems). */
+typedef uint32_t fl_pcontrib;
+#define FL_PC_MAX (1 << 29)
+static inline fl_pcontrib fl_pc_make(int type, int index, int end)
+{
+    return (uint32_t)index << 3 | (uint32_t)(end & 1) << 2 | (uint32_t)type;
+}
+static inline int fl_pc_type(fl_pcontrib c)
+{
+    return (int)(c & 3);
+}
+static inline int fl_pc_index(fl_pcontrib c)
+{
+    return (int)(c >> 3);
+}
+static inline int fl_pc_end(fl_pcontrib c)
+{
+    return (int)(c >> 2 & 1);
+}
 
+/* A port: its contributions are contrib[c0 .. fl_port_cend(s, p)) (the
+ * next port's c0, or ncontrib after the last port). */
 typedef struct fl_port_rt {
     int node;  /* -1 when absent (or a signal port) */
-    int c0, nc; /* contributions in sys->contrib */
+    int c0;     /* first contribution in sys->contrib */
     int sig;    /* input ports: first input reference */
 } fl_port_rt;
 
+/* An instance, 56 bytes (a big model has several per part): its name is
+ * at inst_names + name_at (fl_inst_name) and its location in the side
+ * table inst_loc (fl_inst_loc), which a model built through the API, with
+ * no locations, does not have. */
 typedef struct fl_inst_rt {
     const fl_class *cls;
     const fl_elem_ops *ops; /* element callbacks of this instance (NULL: no element) */
-    char *name;
-    fl_loc loc;
+    uint32_t name_at;
     int pofs;  /* parameters at par[pofs] */
     int port0; /* ports at ports[port0 + k] */
     int elem, drv;
     int in0, nin; /* inputs at sigs[in0 ..] */
     int nout;     /* blocks: output width */
     int var0;     /* first output variable */
-    int has_support;
-    int has_late;  /* an input reads a variable known at output points only (SIG_LATE) */
+    unsigned char has_support;
+    unsigned char has_late;  /* an input reads a variable known at output points only (SIG_LATE) */
 } fl_inst_rt;
 
 /* Sources of initial conditions: a start value of a kinematic quantity,
@@ -283,7 +305,8 @@ struct fl_system {
     fl_experiment exp;
     fl_inst_rt *insts;
     int ninst;
-    char *inst_names; /* the text of insts[i].name (one block) */
+    char *inst_names; /* the instances' names (one block, fl_inst_name) */
+    fl_loc *inst_loc;  /* per instance: where it was declared; NULL when none was (fl_inst_loc) */
     fl_port_rt *ports;
     int nports;
     fl_pcontrib *contrib;
@@ -436,6 +459,31 @@ static inline int fl_par_fixed(const fl_system *s, int k)
 static inline void fl_par_fix(fl_system *s, int k)
 {
     s->par_fixed[k >> 3] |= (unsigned char)(1u << (k & 7));
+}
+
+/* The name of instance i ("mass1"; "" for the model's own equations). */
+static inline const char *fl_inst_name(const fl_system *s, int i)
+{
+    return s->inst_names + s->insts[i].name_at;
+}
+static inline const char *fl_ir_name(const fl_system *s, const fl_inst_rt *ir)
+{
+    return s->inst_names + ir->name_at;
+}
+/* Where instance i was declared (fl_noloc when it was built through the API). */
+static inline fl_loc fl_inst_loc(const fl_system *s, int i)
+{
+    return s->inst_loc ? s->inst_loc[i] : fl_noloc;
+}
+static inline fl_loc fl_ir_loc(const fl_system *s, const fl_inst_rt *ir)
+{
+    return fl_inst_loc(s, (int)(ir - s->insts));
+}
+
+/* One past the last force contribution of port p. */
+static inline int fl_port_cend(const fl_system *s, int p)
+{
+    return p + 1 < s->nports ? s->ports[p + 1].c0 : s->ncontrib;
 }
 
 /* compile stages (compile/...) */

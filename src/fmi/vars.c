@@ -262,7 +262,6 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
      * that the equations read */
     for (int i = 0; i < sys->ninst && !b.failed; i++) {
         const fl_inst_rt *ir = &sys->insts[i];
-        if (!ir->name) continue;
         for (int k = 0; k < ir->cls->nparams && !b.failed; k++) {
             const fl_param_def *pd = &ir->cls->params[k];
             fl_fmu_type type;
@@ -271,7 +270,7 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
             else if (pd->type == FL_P_BOOL) type = FL_FMU_BOOLEAN;
             else if (pd->type == FL_P_ENUM && pd->enum_type) type = FL_FMU_INTEGER; /* the literal's index */
             else continue; /* strings, arrays */
-            char *full = *ir->name ? fl_xsprintf("%s.%s", ir->name, pd->name) : fl_xstrdup(pd->name);
+            char *full = *fl_ir_name(sys, ir) ? fl_xsprintf("%s.%s", fl_ir_name(sys, ir), pd->name) : fl_xstrdup(pd->name);
             const char *name = strip(full, w);
             double val = sys->par[ir->pofs + k];
             int pi, pk = fl_system_param(sys, full, &pi); /* the name reaches this very parameter */

@@ -185,7 +185,7 @@ static int write_file(matwrite *w, const fl_sim *sim, fl_diag *d)
             if (!scalar_param(pd)) continue;
             double x = sim->par[ir->pofs + k];
             w->data1[p] = w->data1[r1 + p] = x == 0 ? 0.0 : x;
-            w->names[v] = fl_xsprintf("%s.%s", ir->name, pd->name);
+            w->names[v] = fl_xsprintf("%s.%s", fl_ir_name(sys, ir), pd->name);
             w->descs[v] = describe(pd->desc, pd->type == FL_P_REAL ? pd->unit : NULL);
             w->n = v + 1;
             int32_t *in = w->info + 4 * v;

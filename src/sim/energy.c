@@ -269,7 +269,7 @@ void fl_energy_finish(fl_sim *s, double t, fl_diag *d)
         const char *move = NULL;
         for (int k = 0; k < s->sys->ndrv && !move; k++) {
             const fl_inst_rt *ir = &s->sys->insts[s->sys->drvs[k].inst];
-            if (ir->cls->drv == &fl_move_drv) move = ir->name;
+            if (ir->cls->drv == &fl_move_drv) move = fl_ir_name(s->sys, ir);
         }
         fl_warn(d, fl_noloc,
                 "the energy balance does not close (drift %.3g of the throughput): the steps do not resolve the "

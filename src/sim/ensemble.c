@@ -23,7 +23,7 @@ static int find_param(const fl_sim *sim, const char *name, int *inst, int *k, fl
     }
     const fl_class *c = sys->insts[i].cls;
     if (j < 0) {
-        fl_err(d, fl_noloc, "%s (%s) has no parameter '%s'", sys->insts[i].name, c->path, dot + 1);
+        fl_err(d, fl_noloc, "%s (%s) has no parameter '%s'", fl_inst_name(sys, i), c->path, dot + 1);
         return -1;
     }
     *inst = i;
@@ -76,23 +76,23 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
         *structural = 1;
         return -1;
     }
-    if (fl_param_check_number(ir->name, pd, value, fl_noloc, d)) return -1;
+    if (fl_param_check_number(fl_ir_name(sys, ir), pd, value, fl_noloc, d)) return -1;
     fl_sim_own_par(sim);
     double *par = sim->par + ir->pofs;
     int nslots = ir->cls->nparams + ir->cls->nderived;
     double saved[64];
     if (nslots > 64) { /* no class has that many; keep the restore below simple */
-        fl_err(d, fl_noloc, "%s: too many parameters to change at run time", ir->name);
+        fl_err(d, fl_noloc, "%s: too many parameters to change at run time", fl_ir_name(sys, ir));
         return -1;
     }
     memcpy(saved, par, sizeof(double) * (size_t)nslots);
     fl_params_changed(sim);
     par[k] = value;
-    fl_pctx pc = {ir->name, ir->loc, par, sys->arrays, ir->cls};
+    fl_pctx pc = {fl_ir_name(sys, ir), fl_ir_loc(sys, ir), par, sys->arrays, ir->cls};
     int rc = ir->cls->check ? ir->cls->check(&pc, d) : 0;
     if (!rc && ir->cls->elem_for && ir->cls->elem_for(par) != ir->ops) {
         fl_err(d, fl_noloc, "%s = %g would change the contact model of %s: change it in the model and compile "
-               "again", name, value, ir->name);
+               "again", name, value, fl_ir_name(sys, ir));
         *structural = 1;
         rc = -1;
     }

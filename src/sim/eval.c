@@ -872,16 +872,16 @@ static void internal_forces(fl_sim *s)
         }
     }
     for (int p = 0; p < sys->nports; p++) {
-        const fl_port_rt *pr = &sys->ports[p];
         double f = 0;
-        for (int k = pr->c0; k < pr->c0 + pr->nc; k++) {
-            const fl_pcontrib *c = &sys->contrib[k];
-            switch (c->type) {
-            case PC_ELEM: f += s->f[c->index]; break; /* index: the attachment slot */
-            case PC_LINK: f += s->linkf[2 * c->index + c->end]; break;
-            case PC_ROOT: f += s->rootf[c->index]; break;
+        for (int k = sys->ports[p].c0, end = fl_port_cend(sys, p); k < end; k++) {
+            fl_pcontrib c = sys->contrib[k];
+            int index = fl_pc_index(c);
+            switch (fl_pc_type(c)) {
+            case PC_ELEM: f += s->f[index]; break; /* index: the attachment slot */
+            case PC_LINK: f += s->linkf[2 * index + fl_pc_end(c)]; break;
+            case PC_ROOT: f += s->rootf[index]; break;
             case PC_DRVSUP: {
-                const fl_body *bd = &sys->bodies[sys->drvs[c->index].body];
+                const fl_body *bd = &sys->bodies[sys->drvs[index].body];
                 f += -s->rootf[bd->root];
                 break;
             }

@@ -14,7 +14,7 @@
 const char *fl_elem_name(const fl_sim *s, int e)
 {
     const fl_system *sys = s->sys;
-    const char *n = e >= 0 && e < sys->nelem ? sys->insts[sys->elems[e].inst].name : "?";
+    const char *n = e >= 0 && e < sys->nelem ? fl_inst_name(sys, sys->elems[e].inst) : "?";
     return n[0] ? n : "the equations of the model";
 }
 
@@ -41,7 +41,7 @@ int fl_event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
         s->elem_warn_elem = -1;
         int r = fl_event_update(s, t, s->y, s->yp, dir);
         if (s->elem_warn[0] && strcmp(s->elem_warn, s->last_warn) != 0) { /* once, where it first holds */
-            const char *in = s->elem_warn_elem >= 0 ? s->sys->insts[s->sys->elems[s->elem_warn_elem].inst].name : "";
+            const char *in = s->elem_warn_elem >= 0 ? fl_inst_name(s->sys, s->sys->elems[s->elem_warn_elem].inst) : "";
             fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s%s%s", t, in, in[0] ? "." : "", s->elem_warn);
             memcpy(s->last_warn, s->elem_warn, FL_ERRLEN);
             s->last_warn_t = t;

@@ -595,10 +595,10 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
                 break;
             }
         const char *u = fl_domain_info(dom)->pos_unit;
-        fl_warn(d, ir->loc,
+        fl_warn(d, fl_ir_loc(sys, ir),
                 "%s: the contact went %.3g %s into its stop at t = %.6g, %.0f%% of its gap of %g %s: the stop is too "
                 "soft for the load (raise its stiffness)",
-                ir->name, s->pen[k].depth, u, s->pen[k].t, 100 * s->pen[k].ratio, s->pen[k].gap, u);
+                fl_ir_name(sys, ir), s->pen[k].depth, u, s->pen[k].t, 100 * s->pen[k].ratio, s->pen[k].gap, u);
     }
 }
 

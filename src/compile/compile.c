@@ -187,7 +187,6 @@ void fl_system_free(fl_system *s)
     free(s->id);
     free(s->dpos);
     free(s->nominal);
-    for (int i = 0; !s->unk_names && i < s->n; i++) free(s->unk_name ? s->unk_name[i] : NULL);
     free(s->unk_names);
     free(s->unk_name);
     free(s->unk_hint);
@@ -204,7 +203,8 @@ void fl_system_free(fl_system *s)
     free(s->idle);
     free(s->rconds);
     free(s->cond_used);
-    free(s->centry);
+    free(s->cslot);
+    free(s->ccoef);
     free(s->ientry);
     free(s->var_names);
     free(s->var_name);
@@ -353,6 +353,7 @@ static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d)
             if (fl_ops_uses_column(ops, 3 * j + 2)) s->uses_accel = 1;
     }
     if (!rc) rc = fl_compile_init(s, strict, d);
+    if (!rc) fl_params_share(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
     if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);

@@ -9,7 +9,7 @@
 static void print_param(FILE *out, const fl_system *s, const fl_inst_rt *ir, int k)
 {
     const fl_param_def *pd = &ir->cls->params[k];
-    double v = s->par[ir->pofs + k];
+    double v = s->par[ir->prow + k];
     char tmp[48];
     switch (pd->type) {
     case FL_P_BOOL: fprintf(out, "%s=%s", pd->name, v != 0 ? "true" : "false"); break;
@@ -177,7 +177,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
 
     fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
     for (int i = 0; i < s->n; i++)
-        fprintf(out, "  %-28s %s\n", s->unk_name[i], s->id[i] ? "state" : "algebraic");
+        fprintf(out, "  %-28s %s\n", fl_unk_name(s, i), s->id[i] ? "state" : "algebraic");
     if (s->n == 0)
         fprintf(out, "  none: %s\n",
                 s->ninst ? "the outputs are functions of time, computed at the output points without an integrator"

@@ -431,6 +431,11 @@ void fl_compile_groups(fl_system *s)
     free(env);
 }
 
+const fl_elem *fl_groups_elems(const fl_system *s)
+{
+    return s->garena ? s->garena->el : NULL;
+}
+
 void fl_groups_free(fl_system *s)
 {
     struct fl_group_arena *a = s->garena;

@@ -232,12 +232,15 @@ static void keep_pattern(fl_system *s, ipattern *ip)
     memset(&ip->pat, 0, sizeof ip->pat);
     fl_jrules_set(s, ip->slot, FL_JR_ISLOT);
     s->ncentry = (int)(ip->ebase - ip->cbase);
-    s->centry = fl_xmalloc(sizeof(*s->centry) * (size_t)(s->ncentry ? s->ncentry : 1));
+    s->cslot = fl_xmalloc(sizeof(int) * (size_t)(s->ncentry ? s->ncentry : 1));
+    int ones = 1;
     for (int k = 0; k < s->ncentry; k++) {
-        s->centry[k].row = ip->crow.v[k];
-        s->centry[k].col = ip->ccol.v[k];
-        s->centry[k].coef = ip->ccoef.v[k];
-        s->centry[k].islot = ip->slot[ip->cbase + (size_t)k];
+        s->cslot[k] = ip->slot[ip->cbase + (size_t)k];
+        ones &= ip->ccoef.v[k] == 1.0;
+    }
+    if (!ones) {
+        s->ccoef = fl_xmalloc(sizeof(double) * (size_t)s->ncentry);
+        memcpy(s->ccoef, ip->ccoef.v, sizeof(double) * (size_t)s->ncentry);
     }
     s->nientry = (int)ip->ient.n;
     s->ientry = ip->ient.v;
@@ -489,7 +492,7 @@ int fl_compile_init(fl_system *s, int strict, fl_diag *d)
                     break;
                 }
         }
-        if (nunder < 12) fl_buf_printf(&under, "%s%s", nunder ? ", " : "", s->unk_name[i]);
+        if (nunder < 12) fl_buf_printf(&under, "%s%s", nunder ? ", " : "", fl_unk_name(s, i));
         if (!nunder) under_loc = unknown_loc(s, i);
         nunder++;
         for (int k = 0; k < s->ncond && ncand < 8; k++) {

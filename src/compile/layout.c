@@ -3,6 +3,7 @@
  * reaches the global matrices) and the sparse patterns, and checks that the
  * DAE is structurally regular. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,14 +185,6 @@ int fl_ops_uses_column(const fl_elem_ops *ops, int col)
 
 /* ---- unknowns ---------------------------------------------------------- */
 
-/* A short label for a body: its first member with mass (first_mass[b],
- * -1 if none), else its reference node. */
-static char *body_label(fl_system *s, int b, const int *first_mass)
-{
-    if (first_mass[b] >= 0) return fl_xstrdup(fl_inst_name(s, s->links[first_mass[b]].inst));
-    return fl_xsprintf("node %s", fl_node_name(s, s->bodies[b].ref_node));
-}
-
 typedef struct pend {
     int row, col;
     fl_jentry e;
@@ -289,14 +282,53 @@ static void number_unknowns(fl_system *s)
 }
 
 /* Which unknowns are differential (and their position among those), and
- * their names and hints for messages. */
+ * the hints of messages about them. Their names are made on first use
+ * (fl_unk_name). */
 static void name_unknowns(fl_system *s)
 {
     int n = s->n;
     s->id = fl_xcalloc((size_t)(n ? n : 1), sizeof(int));
     s->dpos = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    s->unk_name = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
+    for (int b = 0; b < s->nbodies; b++) {
+        const fl_body *bd = &s->bodies[b];
+        if (bd->qi < 0) continue;
+        s->id[bd->qi] = bd->kind != B_MLQ;
+        if (bd->vi >= 0) s->id[bd->vi] = bd->kind != B_MLV;
+    }
+    int hints = 0;
+    for (int e = 0; e < s->nelem; e++) {
+        const fl_elem *el = &s->elems[e];
+        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        for (int k = 0; k < ops->nown; k++) {
+            s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
+            s->unk_hint[el->own + k] = ops->own_hint;
+            hints |= ops->own_hint != NULL;
+        }
+    }
+    if (!hints) { /* (the common case: no element names one) */
+        free(s->unk_hint);
+        s->unk_hint = NULL;
+    }
+    int nd = 0;
+    for (int i = 0; i < n; i++) s->dpos[i] = s->id[i] ? nd++ : -1;
+    s->nd = nd;
+}
+
+/* The names of the unknowns, "mass.s", "spring.s_rel", "node {a.flange_b,
+ * b.flange_a}.s" for a massless body, into one block: the table a message
+ * or a snapshot's fingerprint reads, built on first use under the
+ * system's lock (a run that says nothing about its unknowns never makes
+ * it; at 10^5 wagons it is 3 MB). As build_var_names: the table is
+ * published only when complete. */
+static void build_unk_names(void *arg)
+{
+    fl_system *s = arg;
+    int n = s->n;
+    fl_buf text = {0};
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, fl_buf_cleanup, &text);
+    size_t *ofs = fl_xmalloc(sizeof(size_t) * (size_t)(n ? n : 1));
     int *first_mass = fl_xmalloc(sizeof(int) * (size_t)(s->nbodies ? s->nbodies : 1));
     for (int b = 0; b < s->nbodies; b++) first_mass[b] = -1;
     /* preferably a mass that moves as the body's coordinate (ratio 1, not behind a lever) */
@@ -306,41 +338,53 @@ static void name_unknowns(fl_system *s)
             if (lk->node_a >= 0 && lk->m > 0 && (pass == 0 || s->nodes[lk->node_a].ratio == 1))
                 first_mass[s->nodes[lk->node_a].body] = l;
         }
+    char **node_names = NULL; /* for massless bodies, made when one is met */
+    for (int i = 0; i < n; i++) ofs[i] = SIZE_MAX; /* (none: an unknown no body or element names) */
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->qi < 0) continue;
-        char *label = body_label(s, b, first_mass);
-        s->id[bd->qi] = bd->kind != B_MLQ;
+        if (first_mass[b] < 0 && !node_names) node_names = fl_node_names_build(s);
+        const char *label = first_mass[b] >= 0 ? fl_inst_name(s, s->links[first_mass[b]].inst) : NULL;
         const fl_domain_names *dn = fl_domain_info(s->nodes[bd->ref_node].dom);
-        s->unk_name[bd->qi] = fl_xcat(label, ".", dn->pos, (char *)NULL);
-        if (bd->vi >= 0) {
-            s->id[bd->vi] = bd->kind != B_MLV;
-            s->unk_name[bd->vi] = fl_xcat(label, ".", dn->vel, (char *)NULL);
+        for (int lv = 0; lv < 2; lv++) {
+            int u = lv ? bd->vi : bd->qi;
+            if (u < 0) continue;
+            ofs[u] = text.n;
+            if (label) fl_buf_printf(&text, "%s.%s", label, lv ? dn->vel : dn->pos);
+            else fl_buf_printf(&text, "node %s.%s", node_names[bd->ref_node], lv ? dn->vel : dn->pos);
+            fl_buf_addn(&text, "", 1);
         }
-        free(label);
     }
+    if (node_names) fl_node_names_free(s, node_names);
     free(first_mass);
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const char *in = fl_inst_name(s, el->inst); /* "": the equations of the model itself */
         for (int k = 0; k < ops->nown; k++) {
-            s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
-            const char *in = fl_inst_name(s, el->inst); /* "": the equations of the model itself */
-            s->unk_name[el->own + k] = ops->own_names ? fl_xcat(in, in[0] ? "." : "", ops->own_names[k], (char *)NULL)
-                                                      : fl_xsprintf("%s (internal %d)", in, k + 1);
-            s->unk_hint[el->own + k] = ops->own_hint;
+            ofs[el->own + k] = text.n;
+            if (ops->own_names) fl_buf_printf(&text, "%s%s%s", in, in[0] ? "." : "", ops->own_names[k]);
+            else fl_buf_printf(&text, "%s (internal %d)", in, k + 1);
+            fl_buf_addn(&text, "", 1);
         }
     }
-    s->unk_names = fl_pack_strings(s->unk_name, (size_t)n);
-    int hints = 0;
-    for (int i = 0; i < n && !hints; i++) hints = s->unk_hint[i] != NULL;
-    if (!hints) { /* (the common case: no element names one) */
-        free(s->unk_hint);
-        s->unk_hint = NULL;
-    }
-    int nd = 0;
-    for (int i = 0; i < n; i++) s->dpos[i] = s->id[i] ? nd++ : -1;
-    s->nd = nd;
+    const char **p = fl_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
+    fl_cleanup_pop(&cl);
+    s->unk_names = fl_buf_take(&text);
+    for (int i = 0; i < n; i++) p[i] = ofs[i] == SIZE_MAX ? NULL : s->unk_names + ofs[i];
+    free(ofs);
+    s->unk_name = p;
+}
+
+const char *fl_unk_name(const fl_system *s, int i)
+{
+    fl_system *w = (fl_system *)s; /* the names are made on first use */
+    pthread_mutex_lock(&w->index_lock);
+    fl_guard g;
+    int failed = !s->unk_name && fl_guard_try(&g, build_unk_names, w);
+    pthread_mutex_unlock(&w->index_lock);
+    if (failed) fl_guard_rethrow(&g);
+    return s->unk_name[i];
 }
 
 /* Absolute tolerance scale of body positions: the smallest length scale

@@ -179,10 +179,10 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
     int rc = 0;
     int npar = 0;
     for (int i = 0; i < s->ninst; i++) {
-        s->insts[i].pofs = npar;
+        s->insts[i].pofs = s->insts[i].prow = npar; /* (a row each until fl_params_share) */
         npar += m->insts.v[i].cls->nparams + m->insts.v[i].cls->nderived;
     }
-    s->npar = npar;
+    s->npar = s->npar_rows = npar;
     s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
     s->par_fixed = fl_xcalloc((size_t)npar / 8 + 1, 1);
     FL_VEC(fl_value) arrays = {0};
@@ -271,4 +271,51 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
         else if (ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
     }
     return rc;
+}
+
+/* Rows of the same class with the same values (bit for bit) kept once:
+ * the chain of a big model has a few distinct rows for hundreds of
+ * thousands of instances. An open-addressing table of row offsets, keyed
+ * by a hash of the class and the values. */
+static uint64_t row_hash(const fl_system *s, int i)
+{
+    const fl_inst_rt *ir = &s->insts[i];
+    size_t len = sizeof(double) * (size_t)(ir->cls->nparams + ir->cls->nderived);
+    uint64_t h = fl_fnv1a(FL_FNV1A_INIT, &ir->cls, sizeof ir->cls);
+    return fl_fnv1a(h, s->par + ir->pofs, len);
+}
+
+void fl_params_share(fl_system *s)
+{
+    if (s->ninst < 2) return;
+    size_t cap = 16;
+    while (cap < 2 * (size_t)s->ninst) cap *= 2;
+    int *slot = fl_xmalloc(sizeof(int) * cap); /* instance whose row is kept, -1: empty */
+    for (size_t k = 0; k < cap; k++) slot[k] = -1;
+    double *rows = fl_xmalloc(sizeof(double) * (size_t)(s->npar ? s->npar : 1));
+    int n = 0;
+    for (int i = 0; i < s->ninst; i++) {
+        fl_inst_rt *ir = &s->insts[i];
+        int len = ir->cls->nparams + ir->cls->nderived;
+        size_t k = (size_t)row_hash(s, i) & (cap - 1);
+        for (;; k = (k + 1) & (cap - 1)) {
+            if (slot[k] < 0) { /* a new row */
+                slot[k] = i;
+                memcpy(rows + n, s->par + ir->pofs, sizeof(double) * (size_t)len);
+                ir->prow = n;
+                n += len;
+                break;
+            }
+            const fl_inst_rt *o = &s->insts[slot[k]];
+            if (o->cls == ir->cls && memcmp(s->par + o->pofs, s->par + ir->pofs, sizeof(double) * (size_t)len) == 0) {
+                ir->prow = o->prow;
+                break;
+            }
+        }
+    }
+    free(slot);
+    free(s->par);
+    s->par = fl_shrink(rows, sizeof(double) * (size_t)(n ? n : 1));
+    s->npar_rows = n;
+    for (int e = 0; e < s->nelem; e++) s->elems[e].pofs = s->insts[s->elems[e].inst].prow;
 }

@@ -153,19 +153,24 @@ typedef struct fl_port_rt {
 /* An instance, 56 bytes (a big model has several per part): its name is
  * at inst_names + name_at (fl_inst_name) and its location in the side
  * table inst_loc (fl_inst_loc), which a model built through the API, with
- * no locations, does not have. */
+ * no locations, does not have. Its parameters have two places: pofs
+ * numbers them (parameter pofs + k is its class parameter k, as
+ * fl_par_fixed, the FMU's value references and a simulation that changed
+ * a parameter see them), prow is where the compiled system keeps their
+ * values (par[prow + k]), a row that alike instances share (see par). */
 typedef struct fl_inst_rt {
     const fl_class *cls;
     const fl_elem_ops *ops; /* element callbacks of this instance (NULL: no element) */
     uint32_t name_at;
-    int pofs;  /* parameters at par[pofs] */
+    int pofs;  /* its parameters' numbers: pofs + k */
+    int prow;  /* their values in the compiled system: par[prow + k] */
     int port0; /* ports at ports[port0 + k] */
     int elem, drv;
     int in0, nin; /* inputs at sigs[in0 ..] */
-    int nout;     /* blocks: output width */
     int var0;     /* first output variable */
-    unsigned char has_support;
-    unsigned char has_late;  /* an input reads a variable known at output points only (SIG_LATE) */
+    int nout : 30;     /* blocks: output width */
+    unsigned has_support : 1;
+    unsigned has_late : 1;  /* an input reads a variable known at output points only (SIG_LATE) */
 } fl_inst_rt;
 
 /* Sources of initial conditions: a start value of a kinematic quantity,
@@ -312,8 +317,15 @@ struct fl_system {
     fl_pcontrib *contrib;
     int ncontrib;
 
+    /* The parameters' values: while compiling, a row per instance in
+     * order (par[pofs + k]); compiled, a row per distinct row of values of
+     * a class (fl_params_share: the alike parts of a big model share
+     * one), par[prow + k]. npar counts the parameters (a row per
+     * instance), npar_rows what par holds. A simulation reads the
+     * compiled rows until it changes a parameter, then a row per
+     * instance of its own (fl_sim_own_par). */
     double *par;
-    int npar;
+    int npar, npar_rows;
     /* a bit per parameter (fl_par_fixed): set for those the structure was
      * built from (body masses, lengths, fixed positions, initial
      * conditions), which fl_sim_set_param refuses */
@@ -374,8 +386,8 @@ struct fl_system {
      * the model it was compiled from) */
     char **files;
     int nfiles;
-    char **unk_name; /* "mass.s" for messages */
-    char *unk_names;  /* their text once the layout is done (one block); NULL: each its own */
+    const char **unk_name; /* "mass.s" for messages, built on first use (fl_unk_name); NULL: none named */
+    char *unk_names;  /* their text (one block) */
     const char **unk_hint; /* what to say when the unknown is not determined (NULL: generic; the
                               array NULL when no unknown has one) */
     int nroot_fns;
@@ -420,11 +432,11 @@ struct fl_system {
     fl_arena *cond_text; /* the labels of all conditions while compiling (a label's bytes only, no heap block each) */
     int *cond_used; /* conditions in the initialisation system, in order (indices into conds, then rconds) */
     int ncond_used;
-    /* condition rows in the init matrix: entries (row, col, coef, is_yp) */
-    struct fl_centry {
-        int row, col, islot;
-        double coef;
-    } *centry;
+    /* the entries of the condition rows in the init matrix: entry k adds
+     * ccoef[k] (1 for every k when ccoef is NULL, as for conditions on
+     * positions and velocities of bodies without levers) at slot cslot[k] */
+    int *cslot;
+    double *ccoef;
     int ncentry;
     /* entries of rows elements compute (CV_ELEM): dependency dep of the
      * element's initial rows, times mult (the ratio of a node), goes to
@@ -496,6 +508,9 @@ int fl_compile_layout(fl_system *s, fl_diag *d);
 int fl_compile_init(fl_system *s, int strict, fl_diag *d);
 /* Put the idle conditions into conds at their places (none left idle). */
 void fl_conds_wake(fl_system *s);
+/* The name of unknown i, "mass.s", for messages (thread-safe: the names
+ * are made on first use); NULL if nothing names it. */
+const char *fl_unk_name(const fl_system *s, int i);
 /* Where unknown i comes from, for messages: the declaration of the first
  * component attached to its body, or of the element it belongs to. */
 fl_loc fl_unknown_loc(const fl_system *s, int i);
@@ -592,6 +607,9 @@ void fl_jrules_set(fl_system *s, const int *v, int which);
  * fl_compile_init; reads fl_jent_col). Nothing is stored for one group. */
 void fl_compile_groups(fl_system *s);
 void fl_groups_free(fl_system *s);
+/* The groups' copies of the elements (every element once; the scopes' el
+ * point into them), NULL with one group. */
+const fl_elem *fl_groups_elems(const fl_system *s);
 
 /* Build a CSC pattern from (row, col) pairs; slot[i] receives the data index
  * of pair i (duplicates share a slot). */

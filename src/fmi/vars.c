@@ -272,7 +272,7 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
             else continue; /* strings, arrays */
             char *full = *fl_ir_name(sys, ir) ? fl_xsprintf("%s.%s", fl_ir_name(sys, ir), pd->name) : fl_xstrdup(pd->name);
             const char *name = strip(full, w);
-            double val = sys->par[ir->pofs + k];
+            double val = sys->par[ir->prow + k];
             int pi, pk = fl_system_param(sys, full, &pi); /* the name reaches this very parameter */
             if (name && pi == i && pk == k && isfinite(val) && same_bits(fl_sim_param(sim, full), val)) {
                 /* the declaration's unit and description for the model's own */
@@ -341,7 +341,8 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
     out->nstates = ns;
     for (int i = 0, k = 0; i < sys->n && !b.failed; i++) {
         if (!sys->id[i]) continue;
-        const char *un = sys->unk_name[i] ? sys->unk_name[i] : "";
+        const char *un = fl_unk_name(sys, i);
+        if (!un) un = "";
         const char *s = strip(un, w);
         char *name = fl_xsprintf("_x.%s", s ? s : un);
         int vi = fl_system_var_index(sys, un);

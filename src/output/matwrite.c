@@ -183,7 +183,7 @@ static int write_file(matwrite *w, const fl_sim *sim, fl_diag *d)
         for (int k = 0; k < ir->cls->nparams; k++) {
             const fl_param_def *pd = &ir->cls->params[k];
             if (!scalar_param(pd)) continue;
-            double x = sim->par[ir->pofs + k];
+            double x = sim->par[fl_sim_prow(sim, ir) + k];
             w->data1[p] = w->data1[r1 + p] = x == 0 ? 0.0 : x;
             w->names[v] = fl_xsprintf("%s.%s", fl_ir_name(sys, ir), pd->name);
             w->descs[v] = describe(pd->desc, pd->type == FL_P_REAL ? pd->unit : NULL);

@@ -25,7 +25,7 @@ static double node_level(const fl_sim *s, int node, int level)
 static double elem_init_row(fl_sim *s, double t, const double *y, const double *yp, int e, int row, double *jac)
 {
     const fl_system *sys = s->sys;
-    const fl_elem *el = &sys->elems[e];
+    const fl_elem *el = &s->elems[e];
     const fl_elem_ops *ops = sys->insts[el->inst].ops;
     double gsmall[16];
     double *g = ops->ninit <= 16 ? gsmall : fl_xmalloc(sizeof(double) * (size_t)ops->ninit);
@@ -50,7 +50,7 @@ static int init_residual(fl_sim *s, double t0, const double *z, double *y, doubl
     for (int k = 0; k < sys->ncond_used; k++) {
         const fl_rcond *c = &sys->rconds[sys->cond_used[k]];
         if (c->source == CV_OWN) {
-            G[n + k] = y[sys->elems[c->ref].own + c->row] - c->value;
+            G[n + k] = y[s->elems[c->ref].own + c->row] - c->value;
         } else if (c->source == CV_ELEM) {
             G[n + k] = elem_init_row(s, t0, y, yp, c->ref, c->row, NULL);
         } else {
@@ -72,7 +72,10 @@ static double max_abs(const double *v, int n)
 static const char *row_name(const fl_sim *s, int row)
 {
     const fl_system *sys = s->sys;
-    if (row < sys->n) return sys->unk_name[row] ? sys->unk_name[row] : "?";
+    if (row < sys->n) {
+        const char *un = fl_unk_name(sys, row);
+        return un ? un : "?";
+    }
     return sys->rconds[sys->cond_used[row - sys->n]].label;
 }
 
@@ -163,7 +166,7 @@ static void init_jac(fl_sim *s, newton_sys *ns)
     int cap = 0, last = -1;
     for (int k = 0; k < sys->nientry; k++) {
         const struct fl_ientry *ie = &sys->ientry[k];
-        const fl_elem_ops *ops = sys->insts[sys->elems[ie->elem].inst].ops;
+        const fl_elem_ops *ops = sys->insts[s->elems[ie->elem].inst].ops;
         if (ie->elem != last) {
             if (ops->ninit_dep > cap) {
                 cap = ops->ninit_dep;
@@ -219,7 +222,7 @@ void fl_seed_initial(fl_sim *s, double t0, double *y, const double *yp)
     for (int k = 0; k < sys->ncond; k++) {
         const fl_rcond *c = &sys->rconds[k];
         if (c->source == CV_OWN && (c->weak == 0 || c->guess || c->filled))
-            y[sys->elems[c->ref].own + c->row] = c->value;
+            y[s->elems[c->ref].own + c->row] = c->value;
     }
 }
 
@@ -260,7 +263,7 @@ int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
     case NEWTON_SINGULAR:
         if (info > 0 && info - 1 < n)
             fl_err(s->diag, fl_unknown_loc(sys, info - 1), "the initialisation problem is singular: %s is not determined "
-                   "by the model and the initial conditions (%s)", sys->unk_name[info - 1],
+                   "by the model and the initial conditions (%s)", fl_unk_name(sys, info - 1),
                    unknown_hint(sys, info - 1) ? unknown_hint(sys, info - 1)
                                                : "are two conditions saying the same thing, or is a force balance impossible?");
         else
@@ -343,7 +346,7 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
     if (rc == NEWTON_SINGULAR && info > 0 && info - 1 < n)
         fl_err(s->diag, fl_unknown_loc(sys, info - 1),
                "re-initialisation after the event at t = %.9g is singular: %s is not determined%s%s%s", t,
-               sys->unk_name[info - 1], unknown_hint(sys, info - 1) ? " (" : "",
+               fl_unk_name(sys, info - 1), unknown_hint(sys, info - 1) ? " (" : "",
                unknown_hint(sys, info - 1) ? unknown_hint(sys, info - 1) : "", unknown_hint(sys, info - 1) ? ")" : "");
     else if (rc == NEWTON_SINGULAR)
         fl_err(s->diag, fl_noloc, "re-initialisation after the event at t = %.9g is singular", t);

@@ -41,7 +41,7 @@ static void element_power(fl_sim *s, int e, int na, int stores, fl_erates *r, co
     const fl_system *sys = s->sys;
     double p = 0; /* power delivered by the element to the bodies */
     for (int j = 0; j < na; j++) {
-        int slot = j < 2 ? 2 * e + j : sys->elems[e].xatt + j - 2;
+        int slot = j < 2 ? 2 * e + j : s->elems[e].xatt + j - 2;
         int b = sys->att_body[slot];
         if (b < 0 || s->f[slot] == 0) continue; /* no force, no power */
         p -= s->f[slot] * sys->att_ratio[slot] * body_vel(s, b, yp);
@@ -83,7 +83,7 @@ static void full_rates(fl_sim *s, double t, const double *y, const double *yp, f
         s->bodyF[b] = 0; /* generalised force of the elements on body b (each times its node's ratio) */
     }
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
-    const fl_elem *els = sc ? sc->el : sys->elems;
+    const fl_elem *els = sc ? fl_sim_scope_el(s, sc) : s->elems;
     for (int g = 0; g < (sc ? sc->neg : sys->negroups); g++) {
         const fl_egroup *eg = &egs[g];
         if (eg->ops->energy) eg->ops->energy(&x, &els[eg->first], eg->n, s->eU, s->eloss);
@@ -97,7 +97,7 @@ static void full_rates(fl_sim *s, double t, const double *y, const double *yp, f
     } else {
         for (int ie = 0; ie < sc->ne; ie++) {
             int e = sc->e[ie];
-            const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
+            const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
             element_power(s, e, fl_ops_natt(ops), stores_energy(ops), &acc, yp);
         }
     }
@@ -135,7 +135,7 @@ static void lean_rates(fl_sim *s, double t, const double *y, const double *yp, f
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (!stores_energy(eg->ops)) { /* a force source: its forces, its power */
-            eg->ops->eval(&x, &sys->elems[eg->first], eg->n);
+            eg->ops->eval(&x, &s->elems[eg->first], eg->n);
             for (int e = eg->first; e < eg->first + eg->n; e++) element_power(s, e, fl_ops_natt(eg->ops), 0, &acc, yp);
             continue;
         }
@@ -146,7 +146,7 @@ static void lean_rates(fl_sim *s, double t, const double *y, const double *yp, f
             eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
             U = out, loss = out + 1, stride = 2;
         } else {
-            eg->ops->energy(&x, &sys->elems[eg->first], eg->n, s->eU, s->eloss);
+            eg->ops->energy(&x, &s->elems[eg->first], eg->n, s->eU, s->eloss);
         }
         for (int i = 0; i < eg->n; i++) {
             acc.upot += U[stride * i];

@@ -35,7 +35,7 @@ FL_GUARDED(double, fl_sim_param, (const fl_sim *sim, const char *name), (sim, na
 {
     int i, k;
     if (!sim || find_param(sim, name, &i, &k, NULL)) return NAN;
-    return sim->par[sim->sys->insts[i].pofs + k];
+    return sim->par[fl_sim_prow(sim, &sim->sys->insts[i]) + k];
 }
 
 FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, fl_diag *d),
@@ -45,14 +45,40 @@ FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, 
     return fl_sim_set_param_why(sim, name, value, d, &why);
 }
 
+/* A row per instance (the system's rows copied to each instance that
+ * shares them), and the elements that read them. */
 void fl_sim_own_par(fl_sim *s)
 {
     if (s->par_own) return;
     const fl_system *sys = s->sys;
     double *p = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
-    if (sys->npar) memcpy(p, sys->par, sizeof(double) * (size_t)sys->npar);
+    fl_elem *el = fl_xmalloc(sizeof(fl_elem) * (size_t)(sys->nelem ? sys->nelem : 1));
+    const fl_elem *base = fl_groups_elems(sys);
+    fl_elem *gel = base ? fl_xmalloc(sizeof(fl_elem) * (size_t)(sys->nelem ? sys->nelem : 1)) : NULL;
     s->par = p;
     s->par_own = 1;
+    fl_sim_reset_par(s);
+    for (int e = 0; e < sys->nelem; e++) {
+        el[e] = sys->elems[e];
+        el[e].pofs = sys->insts[el[e].inst].pofs;
+    }
+    for (int e = 0; gel && e < sys->nelem; e++) {
+        gel[e] = base[e];
+        gel[e].pofs = sys->insts[gel[e].inst].pofs;
+    }
+    s->elems = s->elems_own = el;
+    s->gel = gel;
+    s->gel_base = base;
+}
+
+void fl_sim_reset_par(fl_sim *s)
+{
+    const fl_system *sys = s->sys;
+    if (!s->par_own) return; /* (the system's, unchanged) */
+    for (int i = 0; i < sys->ninst; i++) {
+        const fl_inst_rt *ir = &sys->insts[i];
+        memcpy(s->par + ir->pofs, sys->par + ir->prow, sizeof(double) * (size_t)(ir->cls->nparams + ir->cls->nderived));
+    }
 }
 
 int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d, int *structural)
@@ -131,7 +157,7 @@ static void *worker(void *arg)
         int rc = -1;
         if (sim) {
             /* every run starts from the compiled parameters */
-            memcpy(sim->par, e->sys->par, sizeof(double) * (size_t)e->sys->npar);
+            fl_sim_reset_par(sim);
             fl_params_changed(sim);
             rc = e->setup ? e->setup(sim, k, rd, e->user) : 0;
             if (!rc) rc = fl_sim_run(sim, e->o, NULL, NULL, rd);

@@ -17,7 +17,7 @@ static double block_value(const fl_sim *s, int inst, int out, int order, double 
 {
     const fl_system *sys = s->sys;
     const fl_inst_rt *ir = &sys->insts[inst];
-    return ir->cls->block->value(s->par + ir->pofs, sys->arrays, out, order, t, t == s->t_left);
+    return ir->cls->block->value(s->par + fl_sim_prow(s, ir), sys->arrays, out, order, t, t == s->t_left);
 }
 
 static double node_level(const fl_sim *s, int node, int level)
@@ -102,7 +102,7 @@ static void kinematics(fl_sim *s, double t, const double *y, const double *yp, c
             if (sr->nderiv >= 1) s->du[k] = block_value(s, sr->inst, sr->out, 1, t);
             if (sr->nderiv >= 2) s->ddu[k] = block_value(s, sr->inst, sr->out, 2, t);
         } else if (sr->kind == SIG_Y) {
-            s->u[k] = y[sys->elems[sr->inst].own + sr->out];
+            s->u[k] = y[s->elems[sr->inst].own + sr->out];
         }
     }
     /* prescribed motions */
@@ -121,7 +121,7 @@ static void kinematics(fl_sim *s, double t, const double *y, const double *yp, c
         fl_drv_in in;
         in.user = ir->cls->user;
         in.t = t;
-        in.par = s->par + ir->pofs;
+        in.par = s->par + fl_sim_prow(s, ir);
         in.u = s->u + dv->sig;
         in.du = s->du + dv->sig;
         in.ddu = s->ddu + dv->sig;
@@ -212,7 +212,7 @@ static void eval_elements(fl_sim *s, fl_ectx *x)
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
-    const fl_elem *els = sc ? sc->el : sys->elems;
+    const fl_elem *els = sc ? fl_sim_scope_el(s, sc) : s->elems;
     for (int g = 0; g < SC_N(sc, neg, sys->negroups); g++) egs[g].ops->eval(x, &els[egs[g].first], egs[g].n);
 }
 
@@ -258,7 +258,7 @@ static int residual_forces(fl_sim *s, fl_ectx *x, double *res, int fast)
             eg->ops->fast(&s->fast[g], x, FL_FAST_FORCE, NULL);
             continue;
         }
-        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
+        eg->ops->eval(x, &s->elems[eg->first], eg->n);
         scatter_slots(s, res, 2 * eg->first, 2 * (eg->first + eg->n));
     }
     scatter_slots(s, res, 2 * sys->nelem, sys->nslots);
@@ -287,7 +287,7 @@ static int residual(fl_sim *s, double t, const double *y, const double *yp, doub
         const fl_con *c = &sys->cons[SC_AT(sc, cn, ic)];
         double r = c->level == 0 ? c->off : 0;
         for (int i = 0; i < c->n; i++) r += sys->con_coef[c->k0 + i] * node_level(s, sys->con_node[c->k0 + i], c->level);
-        res[sys->elems[c->elem].own + c->row] += r;
+        res[s->elems[c->elem].own + c->row] += r;
     }
     if (!sc) { /* the free bodies as structure of arrays (fast.c), then the others */
         for (int i = 0; i < fb->n; i++) {
@@ -476,7 +476,7 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
             continue;
         }
         if (fast) memset(s->jloc + fj->jbase, 0, sizeof(double) * (size_t)(fj->jend - fj->jbase));
-        eg->ops->eval(x, &sys->elems[eg->first], eg->n);
+        eg->ops->eval(x, &s->elems[eg->first], eg->n);
     }
     for (int k = 0; k < sys->ndrv; k++) {
         s->jloc[drv0 + 2 * k] = s->drv[k].da_ds;
@@ -496,7 +496,7 @@ static void jacobian_whole(fl_sim *s, fl_ectx *x, double cj, double *jdata, doub
         }
     scatter_entries(s, j, sys->njent, cj, jdata, idata, rdata);
     if (idata)
-        for (int k = 0; k < sys->ncentry; k++) idata[sys->centry[k].islot] += sys->centry[k].coef;
+        for (int k = 0; k < sys->ncentry; k++) idata[sys->cslot[k]] += sys->ccoef ? sys->ccoef[k] : 1.0;
 }
 
 void fl_eval_jacobian(fl_sim *s, double t, double cj, const double *y, const double *yp, double *jdata,
@@ -525,7 +525,7 @@ void fl_eval_roots(fl_sim *s, double t, const double *y, const double *yp, doubl
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
-    const fl_elem *els = sc ? sc->el : sys->elems;
+    const fl_elem *els = sc ? fl_sim_scope_el(s, sc) : s->elems;
     fl_ectx x;
     prepare(s, &x, t, 0, y, yp, s->res, 0);
     for (int k = 0; k < SC_N(sc, neg, sys->negroups); k++) {
@@ -542,11 +542,11 @@ double fl_next_time_event(const fl_sim *s, double t)
     for (int k = 0; k < (sc ? sc->ntb : sys->nblocks); k++) {
         const fl_inst_rt *ir = &sys->insts[sc ? sc->tb[k] : sys->blocks[k]];
         if (!ir->cls->block->next_event) continue;
-        double x = ir->cls->block->next_event(s->par + ir->pofs, sys->arrays, t);
+        double x = ir->cls->block->next_event(s->par + fl_sim_prow(s, ir), sys->arrays, t);
         if (x > t && x < te) te = x;
     }
     for (int k = 0; k < (sc ? sc->ntev : s->ntev); k++) { /* the elements that have time events */
-        const fl_elem *el = &sys->elems[sc ? sc->tev[k] : s->tev[k]];
+        const fl_elem *el = &s->elems[sc ? sc->tev[k] : s->tev[k]];
         double x = sys->insts[el->inst].ops->next_time_event(s->par, el, t);
         if (x > t && x < te) te = x;
     }
@@ -695,9 +695,9 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     int *ord = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1)), no = 0;
     for (int ie = 0; ie < ne; ie++) {
         int e = SC_AT(sc, e, ie);
-        if (!sys->insts[sys->elems[e].inst].ops->rigid) continue;
+        if (!sys->insts[s->elems[e].inst].ops->rigid) continue;
         int i = no++;
-        for (; i > 0 && sys->elems[SC_AT(sc, e, ord[i - 1])].inst > sys->elems[e].inst; i--) ord[i] = ord[i - 1];
+        for (; i > 0 && s->elems[SC_AT(sc, e, ord[i - 1])].inst > s->elems[e].inst; i--) ord[i] = ord[i - 1];
         ord[i] = ie;
     }
     /* per element: its lock or start is held by the relations before it
@@ -709,7 +709,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     for (int pass = FL_RIGID_ALWAYS; pass <= FL_RIGID_START; pass++)
         for (int i = 0; i < no; i++) {
             int ie = ord[i];
-            const fl_elem *el = &sys->elems[SC_AT(sc, e, ie)];
+            const fl_elem *el = &s->elems[SC_AT(sc, e, ie)];
             const fl_elem_ops *ops = sys->insts[el->inst].ops;
             if (!ops->rigid) continue;
             fl_rigid r[FL_MAX_RIGID];
@@ -741,7 +741,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     int changed = 0;
     for (int ie = 0; ie < ne; ie++) {
         int e = SC_AT(sc, e, ie);
-        const fl_elem *el = &sys->elems[e];
+        const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (ops->set_idle && ops->set_idle(x, el, held[ie])) {
             changed = 1;
@@ -768,7 +768,7 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     s->elem_err_loc.file = NULL;
     for (int ie = 0; ie < SC_N(s->sc, ne, sys->nelem); ie++) {
         int e = SC_AT(s->sc, e, ie);
-        const fl_elem *el = &sys->elems[e];
+        const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->event) continue;
         const int *d = dir ? dir + el->root : nodir;
@@ -793,7 +793,7 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp)
     prepare(s, &x, t, 0, y, yp, s->res, 0);
     fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem *el = &sys->elems[e];
+        const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (ops->start) ops->start(&x, el);
     }
@@ -811,14 +811,14 @@ int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
     if (nmo) memcpy(before, s->mode, sizeof(int) * (size_t)nmo);
     fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem *el = &sys->elems[e];
+        const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         if (!ops->init_modes) continue;
         ops->init_modes(&x, el);
     }
     resolve_locks(s, &x);
     for (int e = 0; e < sys->nelem && !changed; e++) {
-        const fl_elem *el = &sys->elems[e];
+        const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = sys->insts[el->inst].ops;
         for (int k = 0; k < ops->nmodes; k++)
             if (before[el->mode + k] != s->mode[el->mode + k]) {
@@ -912,7 +912,7 @@ static void instance_outputs(fl_sim *s, int i, int j, double t, const double *y,
     if (!c->outputs || !c->nvars) return;
     fl_octx o;
     o.t = t;
-    o.par = s->par + ir->pofs;
+    o.par = s->par + fl_sim_prow(s, ir);
     o.arrays = sys->arrays;
     o.ps = ps;
     o.pv = pv;
@@ -922,10 +922,10 @@ static void instance_outputs(fl_sim *s, int i, int j, double t, const double *y,
     o.du = s->du + ir->in0;
     o.user = c->user;
     o.ddu = s->ddu + ir->in0;
-    o.own = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? y + sys->elems[ir->elem].own : NULL;
-    o.ownp = ir->elem >= 0 && sys->elems[ir->elem].own >= 0 ? yp + sys->elems[ir->elem].own : NULL;
-    o.mode = ir->elem >= 0 ? s->mode + sys->elems[ir->elem].mode : NULL;
-    o.rs = ir->elem >= 0 ? s->rs + sys->elems[ir->elem].rs : NULL;
+    o.own = ir->elem >= 0 && s->elems[ir->elem].own >= 0 ? y + s->elems[ir->elem].own : NULL;
+    o.ownp = ir->elem >= 0 && s->elems[ir->elem].own >= 0 ? yp + s->elems[ir->elem].own : NULL;
+    o.mode = ir->elem >= 0 ? s->mode + s->elems[ir->elem].mode : NULL;
+    o.rs = ir->elem >= 0 ? s->rs + s->elems[ir->elem].rs : NULL;
     o.has_support = ir->has_support;
     o.contact_events = s->contact_events;
     o.func_err = s->func_err;

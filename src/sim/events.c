@@ -14,7 +14,7 @@
 const char *fl_elem_name(const fl_sim *s, int e)
 {
     const fl_system *sys = s->sys;
-    const char *n = e >= 0 && e < sys->nelem ? fl_inst_name(sys, sys->elems[e].inst) : "?";
+    const char *n = e >= 0 && e < sys->nelem ? fl_inst_name(sys, s->elems[e].inst) : "?";
     return n[0] ? n : "the equations of the model";
 }
 
@@ -41,7 +41,7 @@ int fl_event_iteration(fl_sim *s, double t, const int *dir, int force_resolve)
         s->elem_warn_elem = -1;
         int r = fl_event_update(s, t, s->y, s->yp, dir);
         if (s->elem_warn[0] && strcmp(s->elem_warn, s->last_warn) != 0) { /* once, where it first holds */
-            const char *in = s->elem_warn_elem >= 0 ? fl_inst_name(s->sys, s->sys->elems[s->elem_warn_elem].inst) : "";
+            const char *in = s->elem_warn_elem >= 0 ? fl_inst_name(s->sys, s->elems[s->elem_warn_elem].inst) : "";
             fl_warn(s->diag, s->elem_warn_loc, "at t = %.9g: %s%s%s", t, in, in[0] ? "." : "", s->elem_warn);
             memcpy(s->last_warn, s->elem_warn, FL_ERRLEN);
             s->last_warn_t = t;
@@ -71,6 +71,7 @@ static void roots_of_scope(fl_sim *s, double t, const double *y, const double *y
         fl_eval_roots(s, t, y, yp, g);
         return;
     }
+    fl_roots_room(s);
     fl_eval_roots(s, t, y, yp, s->g);
     for (int k = 0; k < sc->nr; k++) g[k] = s->g[sc->r[k]];
 }
@@ -146,6 +147,7 @@ int fl_settle_zero_roots(fl_sim *s, double t)
 int fl_time_roots(fl_sim *s, double a, double *b)
 {
     int nr = s->sys->nroot_fns;
+    fl_roots_room(s);
     double *g0 = fl_xmalloc(sizeof(double) * (size_t)nr), *g1 = fl_xmalloc(sizeof(double) * (size_t)nr);
     fl_eval_roots(s, a, s->y, s->yp, g0);
     double lo = a, hi = a;

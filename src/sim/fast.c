@@ -95,8 +95,8 @@ static void plan_jacobian(fl_sim *s)
     s->fastj = fl_xcalloc((size_t)(ng ? ng : 1), sizeof(fl_fast_jac));
     for (int g = 0; g < ng; g++) {
         fl_fast_jac *fj = &s->fastj[g];
-        fj->jbase = sys->elems[sys->egroups[g].first].jofs;
-        fj->jend = g + 1 < ng ? sys->elems[sys->egroups[g + 1].first].jofs : drv0;
+        fj->jbase = s->elems[sys->egroups[g].first].jofs;
+        fj->jend = g + 1 < ng ? s->elems[sys->egroups[g + 1].first].jofs : drv0;
         fj->ok = s->fast[g].n && (sys->egroups[g].ops->flags & FL_EK_COMPLIANT);
         fj->j0 = fj->j1 = -1;
         fj->m = -1;
@@ -158,7 +158,7 @@ void fl_fast_plan(fl_sim *s)
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (!eg->ops->fast) continue;
-        const fl_elem *e = &sys->elems[eg->first];
+        const fl_elem *e = &s->elems[eg->first];
         int plain = 1; /* two attachments, nothing own, states in element order */
         for (int i = 0; i < eg->n && plain; i++) {
             const fl_elem *ei = e + i;
@@ -509,7 +509,7 @@ static void pack(fl_sim *s)
         int *slot = fl_xmalloc(sizeof(int) * hn); /* offsets of rows in tab, -1 empty */
         memset(slot, 0xff, sizeof(int) * hn);
         for (int i = 0; i < z->n; i++) {
-            const double *p = s->par + sys->elems[eg->first + i].pofs;
+            const double *p = s->par + s->elems[eg->first + i].pofs;
             size_t bytes = sizeof(double) * (size_t)np; /* the row's bits are its key */
             size_t h = (size_t)fl_fnv1a(FL_FNV1A_INIT, p, bytes) & (hn - 1);
             while (slot[h] >= 0 && memcmp(tab + slot[h], p, bytes) != 0) h = (h + 1) & (hn - 1);

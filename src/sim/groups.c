@@ -363,6 +363,7 @@ int fl_groups_start(fl_sim *s)
     s->gres = fl_xcalloc(n, sizeof(double));
     for (int k = 0; k < 3; k++) s->gscr[k] = fl_xcalloc(n, sizeof(double));
     s->gdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
+    fl_roots_room(s); /* (the groups' root functions are read from s->g) */
     /* a grouped run watches the energy balance per group, and its output
      * points compute the audit's values only when they show them */
     s->erows = s->energy && !s->out_kinematic;

@@ -32,6 +32,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     fl_cleanup_push(&cl, sim_cleanup, s);
     size_t n = (size_t)(sys->n ? sys->n : 1);
     s->par = sys->par; /* shared until a parameter changes (fl_sim_own_par) */
+    s->elems = sys->elems;
     s->mode = fl_xcalloc((size_t)(sys->nmodes ? sys->nmodes : 1), sizeof(int));
     s->rs = fl_xcalloc((size_t)(sys->nreal ? sys->nreal : 1), sizeof(double));
     s->bminv = fl_xcalloc((size_t)(sys->nbodies ? sys->nbodies : 1), sizeof(double));
@@ -40,7 +41,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->tev = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     s->pen_el = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
+        const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
         if (ops->penetration) s->pen_el[s->npen_el++] = e;
         if (ops->next_time_event) s->tev[s->ntev++] = e;
     }
@@ -78,8 +79,6 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
         s->ypo = fl_xcalloc(n, sizeof(double));
     }
     s->rootf = fl_xcalloc((size_t)(sys->nroots_r ? sys->nroots_r : 1), sizeof(double));
-    s->g = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(double));
-    s->rootdir = fl_xcalloc((size_t)(sys->nroot_fns ? sys->nroot_fns : 1), sizeof(int));
     s->t_left = NAN;
     fl_fast_plan(s);
     fl_cleanup_pop(&cl);
@@ -110,6 +109,8 @@ void fl_sim_free(fl_sim *s)
     if (!s) return;
     fl_free_integrator(s);
     if (s->par_own) free(s->par);
+    free(s->elems_own);
+    free(s->gel);
     free(s->mode);
     free(s->rs);
     free(s->bminv);
@@ -330,10 +331,18 @@ void fl_ida_free(fl_ida *I)
     memset(I, 0, sizeof *I);
 }
 
+void fl_roots_room(fl_sim *s)
+{
+    size_t nr = (size_t)(s->sys->nroot_fns ? s->sys->nroot_fns : 1);
+    if (!s->g) s->g = fl_xcalloc(nr, sizeof(double));
+    if (!s->rootdir) s->rootdir = fl_xcalloc(nr, sizeof(int));
+}
+
 static int setup_integrator(fl_sim *s, double t0)
 {
     const fl_system *sys = s->sys;
     fl_ida I;
+    if (sys->nroot_fns && roots_active(s)) fl_roots_room(s);
     s->ida_ls = fl_ida_ls_for(s->use_klu);
     int rc = fl_ida_create(s, &I, sys->n, NULL, t0, &sys->jpat, s->ida_ls, ida_res, ida_jac, ida_root,
                            sys->nroot_fns && roots_active(s) ? sys->nroot_fns : 0, s);
@@ -361,7 +370,7 @@ const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u)
             double v = fabs(e[k] * wt[k]);
             if (v > best) {
                 best = v;
-                name = s->sys->unk_name[u ? u[k] : k];
+                name = fl_unk_name(s->sys, u ? u[k] : k);
             }
         }
     }
@@ -539,7 +548,7 @@ void fl_track_penetration(fl_sim *s, double t, const double *y, const double *yp
     const fl_system *sys = s->sys;
     const fl_scope *sc = s->sc;
     const fl_egroup *egs = sc ? sc->eg : sys->egroups;
-    const fl_elem *els = sc ? sc->el : sys->elems;
+    const fl_elem *els = sc ? fl_sim_scope_el(s, sc) : s->elems;
     fl_ectx x;
     fl_init_ectx(s, &x, t, 0, y, yp, s->res, 0);
     /* by element group (one class, consecutive elements): no look-up of
@@ -586,7 +595,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
     for (int k = 0; k < s->npen_el; k++) {
         int e = s->pen_el[k];
         if (!(s->pen[k].ratio > 0.1)) continue;
-        const fl_inst_rt *ir = &sys->insts[sys->elems[e].inst];
+        const fl_inst_rt *ir = &sys->insts[s->elems[e].inst];
         /* in the unit of the contact's domain (m, or rad for a rotational stop) */
         int dom = FL_DOM_TRANS;
         for (int p = 0; p < ir->cls->nports; p++)
@@ -746,15 +755,16 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
  * contacts and 2-3x less from 30 on, with errors still inside the
  * tolerance, while a few contacts are cheap to locate exactly; stiff ones
  * (the 1e10 default of SymmetricHardStop) cannot be stepped through. */
-static int contact_events_for(const fl_system *sys, const double *par, int mode)
+static int contact_events_for(const fl_sim *s, int mode)
 {
+    const fl_system *sys = s->sys;
     if (mode == FL_CONTACTS_EVENTS) return 1;
     if (mode == FL_CONTACTS_STEP) return 0;
     int ncontacts = 0;
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem_ops *ops = sys->insts[sys->elems[e].inst].ops;
+        const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
         if (!(ops->flags & FL_EK_CONTACT)) continue;
-        if (!ops->stiffness || !(ops->stiffness(par + sys->elems[e].pofs) <= 1e8)) return 1;
+        if (!ops->stiffness || !(ops->stiffness(s->par + s->elems[e].pofs) <= 1e8)) return 1;
         ncontacts++;
     }
     return ncontacts <= FL_CONTACTS_AUTO_MAX;
@@ -885,7 +895,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->func_fatal = 0;
     s->last_warn_t = NAN;
     s->stats.e_closed = -1;
-    s->contact_events = contact_events_for(sys, s->par, o->contacts);
+    s->contact_events = contact_events_for(s, o->contacts);
     s->energy = o->energy;
     if (s->energy) fl_energy_alloc(s);
     memset(s->y, 0, sizeof(double) * (size_t)(sys->n ? sys->n : 1));
@@ -1043,6 +1053,7 @@ int fl_run_advance(fl_sim *s, double target)
         if (!event_here) continue;
         if (flag == IDA_ROOT_RETURN) {
             s->stats.state_events++;
+            fl_roots_room(s);
             if (sys->n && IDAGetRootInfo(s->ida, s->rootdir)) return -1;
         } else {
             s->stats.time_events++;

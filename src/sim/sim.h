@@ -183,8 +183,17 @@ struct fl_sim {
     fl_scope *osc;
     fl_run run;
     SUNContext ctx;
-    double *par; /* the system's until a parameter changes (fl_sim_own_par), then a copy of its own */
+    /* The parameters: the system's rows (par[prow + k], alike instances
+     * sharing one) until a parameter changes; then (par_own,
+     * fl_sim_own_par) a row per instance of its own, par[pofs + k], read
+     * through its own copies of the elements (elems, and gel for the
+     * groups' scopes, gel_base being the system's copies they replace):
+     * elements always read par + their pofs, instances at fl_sim_prow. */
+    double *par;
     int par_own;
+    const fl_elem *elems; /* the system's elements, or (par_own) elems_own */
+    fl_elem *elems_own, *gel;
+    const fl_elem *gel_base;
     int *mode;
     double *rs;           /* discrete Real states of the elements */
     double *bminv;        /* per body: 1/mass, 0 if fixed or prescribed, NAN if massless */
@@ -261,8 +270,8 @@ struct fl_sim {
     double *yo, *ypo;     /* consistent copies of the interpolated solution for output (NULL: no algebraic unknowns) */
     /* outputs */
     double *nodeE, *linkf, *rootf, *portf, *vals;
-    double *g;            /* root function values */
-    int *rootdir;
+    double *g;            /* root function values and the directions of the crossings: */
+    int *rootdir;         /* made when a run looks for roots (fl_roots_room) */
     /* event handling */
     double t_left;  /* signals are evaluated as left limits at exactly this time */
     /* Cache of the time-only sources (the SIG_BLOCK entries of u, du, ddu):
@@ -588,6 +597,24 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
  * (until then s->par is the system's, read-only and shared by every
  * simulation of it: a big model has tens of parameters per component). */
 void fl_sim_own_par(fl_sim *s);
+/* The compiled parameters again (a simulation of its own rows gets the
+ * system's values back). */
+void fl_sim_reset_par(fl_sim *s);
+/* Where the parameters of instance ir are in s->par. */
+static inline int fl_sim_prow(const fl_sim *s, const fl_inst_rt *ir)
+{
+    return s->par_own ? ir->pofs : ir->prow;
+}
+/* The elements of group scope sc as this simulation reads them. */
+static inline const fl_elem *fl_sim_scope_el(const fl_sim *s, const fl_scope *sc)
+{
+    return s->gel ? s->gel + (sc->el - s->gel_base) : sc->el;
+}
+/* Room for every root function in s->g and s->rootdir, made when a run
+ * first looks for roots (outside the integrator's callbacks): a model
+ * whose contacts are stepped through has none to watch, and a big one
+ * several per part. */
+void fl_roots_room(fl_sim *s);
 
 /* The cached values of the time-only sources are no longer valid (see
  * fl_sim.src_ok): parameters changed, a run starts, an event or restart. */

@@ -103,7 +103,10 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
     XA(s->mode, sys->nmodes);
     XA(s->rs, sys->nreal);
     if (c->restore && c->p) fl_sim_own_par(s);
-    XA(s->par, sys->npar);
+    for (int i = 0; i < sys->ninst; i++) { /* instance by instance (rows the system shares are written for each) */
+        const fl_inst_rt *ir = &sys->insts[i];
+        XA(s->par + fl_sim_prow(s, ir), ir->cls->nparams + ir->cls->nderived);
+    }
     XA(s->pen, s->npen_el);
     XA(s->vals, sys->nvars);
     xfer(c, st, sizeof *st);
@@ -120,7 +123,10 @@ static void head_of(const fl_sim *s, snap_head *h)
                               sys->nbodies, sys->nroot_fns, sys->nvars, sys->nelem, (int32_t)sizeof(fl_stats)};
     memcpy(h->sizes, z, sizeof z);
     uint64_t x = fl_fnv1a(FL_FNV1A_INIT, z, sizeof z);
-    for (int i = 0; i < sys->n; i++) x = fl_fnv1a(x, sys->unk_name[i], strlen(sys->unk_name[i]) + 1);
+    for (int i = 0; i < sys->n; i++) {
+        const char *un = fl_unk_name(sys, i);
+        x = fl_fnv1a(x, un, strlen(un) + 1);
+    }
     for (int i = 0; i < sys->nvars; i++) {
         const char *nm = fl_system_var_name(sys, i);
         if (nm) x = fl_fnv1a(x, nm, strlen(nm) + 1);

@@ -229,7 +229,7 @@ const char *fl_me_state_name(const fl_sim *s, int k)
     if (!s || k < 0) return NULL;
     const fl_system *sys = s->sys;
     for (int i = 0; i < sys->n; i++)
-        if (sys->id[i] && k-- == 0) return sys->unk_name[i];
+        if (sys->id[i] && k-- == 0) return fl_unk_name(sys, i);
     return NULL;
 }
 

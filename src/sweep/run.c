@@ -152,7 +152,7 @@ static void execute(void *arg)
     fl_sweep *s = o->s;
     const sw_group *gr = &s->groups[o->g];
     fl_sim *sim = o->sim;
-    memcpy(sim->par, gr->sys->par, sizeof(double) * (size_t)gr->sys->npar);
+    fl_sim_reset_par(sim);
     fl_params_changed(sim);
     for (int j = 0; j < s->npar; j++) {
         if (s->par[j].structural) continue;

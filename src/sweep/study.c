@@ -309,14 +309,18 @@ int sw_param_runtime(const fl_system *base, const fl_system *other, const char *
 {
     int i, k = fl_system_param(base, name, &i);
     if (k < 0 || base->insts[i].cls->params[k].type != FL_P_REAL || fl_par_fixed(base, base->insts[i].pofs + k) ||
-        other->npar != base->npar)
+        other->npar != base->npar || other->ninst != base->ninst)
         return 0;
-    /* run time, unless another parameter moved with it */
-    const fl_inst_rt *ir = &base->insts[i];
-    int lo = ir->pofs, hi = ir->pofs + ir->cls->nparams + ir->cls->nderived;
-    for (int q = 0; q < base->npar; q++) {
-        if (q == lo + k || (q >= lo + ir->cls->nparams && q < hi)) continue;
-        if (!same_bits(base->par[q], other->par[q])) return 0;
+    /* run time, unless another parameter moved with it (other than the
+     * component's derived quantities) */
+    for (int j = 0; j < base->ninst; j++) {
+        const fl_inst_rt *a = &base->insts[j], *b = &other->insts[j];
+        int len = a->cls->nparams + a->cls->nderived;
+        if (b->cls->nparams + b->cls->nderived != len) return 0;
+        for (int q = 0; q < len; q++) {
+            if (j == i && (q == k || q >= a->cls->nparams)) continue;
+            if (!same_bits(base->par[a->prow + q], other->par[b->prow + q])) return 0;
+        }
     }
     /* and unless a value would switch the element's law (a contact model) */
     int structural = 0;
@@ -337,7 +341,7 @@ static int classify(fl_sweep *s, const fl_system *base, int j, fl_diag *d)
     const char *name = s->par[j].name;
     int i, k = fl_system_param(base, name, &i);
     /* a value of the runs that differs from the compiled one */
-    double v0 = k >= 0 ? base->par[base->insts[i].pofs + k] : NAN;
+    double v0 = k >= 0 ? base->par[base->insts[i].prow + k] : NAN;
     double v = NAN;
     for (long r = 0; r < s->nruns; r++)
         if (!same_bits(s->runs[r * s->npar + j], v0)) {

@@ -3,6 +3,7 @@
  * mass on a spring for many stiffnesses, the refusals with their messages,
  * and failed runs that do not stop the others. */
 #include "simrun.h"
+#include "compile/system.h"
 
 static const char *osc =
     "model Osc\n"
@@ -51,8 +52,89 @@ static const char *last_error(const fl_diag *d)
     return fl_diag_count(d) ? fl_diag_text(d, fl_diag_count(d) - 1) : "";
 }
 
+/* Alike instances share their row of parameter values in the compiled
+ * system (two spring-mass-stop oscillators: the springs one row, the
+ * masses one, the stops one); a simulation that changes one spring's
+ * stiffness changes that spring alone, in a run of one integrator and in
+ * one of a group each, with the same bits as the model compiled with that
+ * stiffness, and the system's rows (another simulation's) are unchanged. */
+static const char *two =
+    "model Two\n"
+    "  Modelica.Mechanics.Translational.Components.Fixed ground;\n"
+    "  Modelica.Mechanics.Translational.Components.Spring s1(c=4), s2(c=%s);\n"
+    "  Modelica.Mechanics.Translational.Components.Mass m1(m=1, s(start=1, fixed=true), v(fixed=true)),\n"
+    "    m2(m=1, s(start=1, fixed=true), v(fixed=true));\n"
+    "  Flange.Components.HardStop b1(upper_bnd=5, lower_bnd=-5), b2(upper_bnd=5, lower_bnd=-5);\n"
+    "equation\n"
+    "  connect(ground.flange, s1.flange_a);\n  connect(s1.flange_b, m1.flange_a);\n"
+    "  connect(ground.flange, s2.flange_a);\n  connect(s2.flange_b, m2.flange_a);\n"
+    "  connect(ground.flange, b1.C);\n  connect(b1.R, m1.flange_b);\n"
+    "  connect(ground.flange, b2.C);\n  connect(b2.R, m2.flange_b);\n"
+    "  annotation(experiment(StopTime=1, Tolerance=1e-9));\n"
+    "end Two;\n";
+
+static fl_system *compile_two(const char *c2, fl_diag *d)
+{
+    char text[2048];
+    snprintf(text, sizeof text, two, c2);
+    fl_model *m = fl_model_load_string(text, "two.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_model_free(m);
+    return sys;
+}
+
+/* m1.s and m2.s at the end of a run (c2 >= 0: s2.c set first; s2.c is
+ * then c2_is) */
+static void run_two(const fl_system *sys, int one, double c2, double c2_is, double out[2], fl_diag *d)
+{
+    fl_sim *sim = fl_sim_new(sys, d);
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    o.one_integrator = one;
+    out[0] = out[1] = NAN;
+    if (sim && (c2 < 0 || fl_sim_set_param(sim, "s2.c", c2, d) == 0) && fl_sim_run(sim, &o, NULL, NULL, d) == 0) {
+        out[0] = fl_sim_value(sim, fl_system_var_index(sys, "m1.s"));
+        out[1] = fl_sim_value(sim, fl_system_var_index(sys, "m2.s"));
+        CHECK(fl_sim_param(sim, "s1.c") == 4);
+        CHECK(fl_sim_param(sim, "s2.c") == c2_is);
+    }
+    fl_sim_free(sim);
+}
+
+static void shared_rows(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_system *sys = compile_two("4", d), *nine = compile_two("9", d);
+    CHECK(sys != NULL && nine != NULL);
+    if (sys) { /* s2, m2 and b2 have no rows of their own */
+        int own = 0;
+        const char *second[] = {"s2", "m2", "b2"};
+        for (int k = 0; k < 3; k++) {
+            const fl_inst_rt *ir = &sys->insts[fl_system_inst_index(sys, second[k], 2)];
+            own += ir->cls->nparams + ir->cls->nderived;
+        }
+        CHECK(own > 0 && sys->npar - sys->npar_rows == own);
+    }
+    for (int one = 0; sys && nine && one < 2; one++) {
+        double a[2], b[2], c[2];
+        run_two(sys, one, 9, 9, a, d);
+        run_two(nine, one, -1, 9, b, d);
+        run_two(sys, one, -1, 4, c, d);
+        CHECK_NEAR(a[0], cos(2.0), 1e-6);
+        CHECK_NEAR(a[1], cos(3.0), 1e-6);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        CHECK_NEAR(c[0], cos(2.0), 1e-6);
+        CHECK(memcmp(&c[0], &c[1], sizeof c[0]) == 0);
+    }
+    for (int i = 0; i < fl_diag_count(d); i++)
+        if (!strstr(fl_diag_text(d, i), "warning")) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    fl_system_free(sys);
+    fl_system_free(nine);
+    fl_diag_free(d);
+}
+
 int main(void)
 {
+    shared_rows();
     fl_diag *d = fl_diag_new();
     fl_model *m = fl_model_load_string(osc, "osc.mo", NULL, d);
     fl_system *sys = m ? fl_compile(m, d) : NULL;

@@ -159,7 +159,7 @@ static int same_energy(fl_sim *s, const double *y, const double *yp)
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (!s->fast[g].n) continue;
-        eg->ops->energy(&x, &sys->elems[eg->first], eg->n, U, L);
+        eg->ops->energy(&x, &s->elems[eg->first], eg->n, U, L);
         eg->ops->fast(&s->fast[g], &x, FL_FAST_ENERGY, out);
         for (int i = 0; i < eg->n; i++)
             same &= same_bits(&out[2 * i], &U[eg->first + i], 1) && same_bits(&out[2 * i + 1], &L[eg->first + i], 1);

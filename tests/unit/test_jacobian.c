@@ -85,10 +85,10 @@ static void unknowns_of(const fl_system *sys, const char *b, int *qi, int *vi)
     char name[64];
     snprintf(name, sizeof name, "%s.%s", b, b[0] == 'J' ? "phi" : "s");
     for (int i = 0; i < sys->n; i++)
-        if (strcmp(sys->unk_name[i], name) == 0) *qi = i;
+        if (strcmp(fl_unk_name(sys, i), name) == 0) *qi = i;
     snprintf(name, sizeof name, "%s.%s", b, b[0] == 'J' ? "w" : "v");
     for (int i = 0; i < sys->n; i++)
-        if (strcmp(sys->unk_name[i], name) == 0) *vi = i;
+        if (strcmp(fl_unk_name(sys, i), name) == 0) *vi = i;
 }
 
 static int bad_entries(fl_sim *s, const double *y, const double *yp, double cj, int ida)
@@ -118,14 +118,14 @@ static int bad_entries(fl_sim *s, const double *y, const double *yp, double cj, 
             double *f = &fd[(size_t)c * (size_t)n + (size_t)p->rowind[k]];
             if (!(fabs(jd[k] - *f) <= 1e-6 * (1 + fabs(*f)))) {
                 fprintf(stderr, "%s: d %s / d %s = %.10g, differences %.10g\n", ida ? "ida" : "general",
-                        sys->unk_name[p->rowind[k]], sys->unk_name[c], jd[k], *f);
+                        fl_unk_name(sys, p->rowind[k]), fl_unk_name(sys, c), jd[k], *f);
                 bad++;
             }
             *f = 0; /* seen */
         }
         for (int r = 0; r < n; r++)
             if (!(fabs(fd[(size_t)c * (size_t)n + (size_t)r]) <= 1e-6)) {
-                fprintf(stderr, "d %s / d %s = %.10g is outside the pattern\n", sys->unk_name[r], sys->unk_name[c],
+                fprintf(stderr, "d %s / d %s = %.10g is outside the pattern\n", fl_unk_name(sys, r), fl_unk_name(sys, c),
                         fd[(size_t)c * (size_t)n + (size_t)r]);
                 bad++;
             }
@@ -211,8 +211,55 @@ static void chain_rules(void)
     fl_diag_free(d);
 }
 
+/* The initialisation matrix's condition rows carry each condition's
+ * coefficients: s_rel = m2.s - m1.s fixed gives +1 at m2.s and -1 at m1.s
+ * in its row, m1.s and the velocities +1 at theirs (the system keeps no
+ * coefficient when all are 1, and these must not be taken for that). */
+static void condition_rows(void)
+{
+    const char *text = "model R\n  " MTC "Fixed fixed;\n  " MTC "Mass m1(m=1, s(start=1, fixed=true), v(fixed=true));\n  "
+                       MTC "Mass m2(m=2, v(fixed=true));\n  " MTC "Spring sp(c=10, s_rel(start=0.5, fixed=true));\n"
+                       "equation\n  connect(m1.flange_b, sp.flange_a);\n  connect(sp.flange_b, m2.flange_a);\nend R;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(text, "r.mo", NULL, d);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
+    CHECK(s != NULL);
+    if (!s) {
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+        fl_system_free(sys), fl_model_free(m), fl_diag_free(d);
+        return;
+    }
+    int n = sys->n, q1, v1, q2, v2;
+    unknowns_of(sys, "m1", &q1, &v1);
+    unknowns_of(sys, "m2", &q2, &v2);
+    CHECK(n == 4 && q1 >= 0 && q2 >= 0 && sys->ncond_used == 4);
+    double y[4] = {1, 0, 1.5, 0}, yp[4] = {0};
+    size_t nj = (size_t)sys->jpat.nnz, ni = (size_t)sys->ipat.nnz, nr = (size_t)sys->rpat.nnz;
+    double *a = calloc(nj + ni + nr, sizeof(double));
+    fl_eval_jacobian(s, 0, 0, y, yp, a, a + nj, a + nj + ni);
+    /* the conditions' entries: rows n and on, columns of the positions */
+    int plus = 0, minus = 0, other = 0;
+    for (int c = 0; c < sys->ipat.ncol; c++)
+        for (int k = sys->ipat.colptr[c]; k < sys->ipat.colptr[c + 1]; k++) {
+            if (sys->ipat.rowind[k] < n) continue;
+            double x = a[nj + (size_t)k];
+            if (x == 1) plus++;
+            else if (x == -1 && c == q1) minus++;
+            else other++;
+        }
+    CHECK(minus == 1 && plus == 4 && other == 0);
+    if (!(minus == 1 && plus == 4 && other == 0)) fprintf(stderr, "condition entries: %d of +1, %d of -1, %d other\n", plus, minus, other);
+    free(a);
+    fl_sim_free(s);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
 int main(void)
 {
+    condition_rows();
     chain_rules();
     fl_diag *d = fl_diag_new();
     fl_model *m = fl_model_load_string(model_text(), "j.mo", NULL, d);

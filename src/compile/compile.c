@@ -232,15 +232,19 @@ static void keep_run_conds(fl_system *s)
         to[k] = to[k] || c->weak == 0 || c->guess || c->filled ? n++ : -1;
         if (to[k] >= 0) len += strlen(c->label) + 1;
     }
+    /* (label_at is 32 bits: labels of 4 GB would take conditions of 16 GB to compile first) */
     char *buf = fl_xmalloc(len ? len : 1), *p = buf;
     fl_rcond *rc = fl_xmalloc(sizeof(fl_rcond) * (size_t)(n ? n : 1));
     for (int k = 0; k < s->ncond; k++) {
         const fl_cond *c = &s->conds[k];
         if (to[k] < 0) continue;
         size_t l = strlen(c->label) + 1;
-        fl_rcond r = {c->offset, c->value, memcpy(p, c->label, l), c->node_p, c->node_m,
-                      c->source == CV_INPUT ? c->sig : c->elem, c->row, c->level, c->source, c->weak, c->guess,
-                      c->filled};
+        memcpy(p, c->label, l);
+        fl_rcond r = {.offset = c->offset, .value = c->value, .node_p = c->node_p, .node_m = c->node_m,
+                      .ref = c->source == CV_INPUT ? c->sig : c->elem, .row = c->row,
+                      .label_at = (uint32_t)(p - buf), .level = (unsigned)c->level & 3,
+                      .source = (unsigned)c->source & 3, .weak = (unsigned)c->weak & 3, .guess = c->guess != 0,
+                      .filled = c->filled != 0};
         p += l;
         rc[to[k]] = r;
     }
@@ -251,7 +255,15 @@ static void keep_run_conds(fl_system *s)
     free(s->idle); /* (start values nobody gave: a run reads none) */
     s->idle = NULL;
     s->nidle = 0;
-    for (int k = 0; k < s->ncond_used; k++) s->cond_used[k] = to[s->cond_used[k]];
+    int identity = 1;
+    for (int k = 0; k < s->ncond_used; k++) {
+        s->cond_used[k] = to[s->cond_used[k]];
+        identity &= s->cond_used[k] == k;
+    }
+    if (identity) { /* (every condition a run keeps is in the initialisation system, in order) */
+        free(s->cond_used);
+        s->cond_used = NULL;
+    }
     s->ncond = n;
     s->cond_labels = buf;
     s->rconds = rc;

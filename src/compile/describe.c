@@ -185,12 +185,12 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
 
     fprintf(out, "\ninitial conditions (%d):\n", s->ncond_used);
     for (int k = 0; k < s->ncond_used; k++) {
-        const fl_rcond *cd = &s->rconds[s->cond_used[k]];
+        const fl_rcond *cd = &s->rconds[fl_cond_used(s, k)];
         if (cd->source == CV_INPUT || cd->source == CV_ELEM) { /* (an element's row: its label says it all) */
-            fprintf(out, "  %s\n", cd->label);
+            fprintf(out, "  %s\n", fl_rcond_label(s, cd));
         } else {
             fl_fmt_double(a, sizeof a, cd->value);
-            fprintf(out, "  %s = %s%s\n", cd->label, a,
+            fprintf(out, "  %s = %s%s\n", fl_rcond_label(s, cd), a,
                     cd->filled ? "  (start value: the conditions were under-determined)"
                     : cd->weak ? "  (default start value)" : "");
         }

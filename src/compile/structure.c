@@ -617,7 +617,7 @@ static int place_nodes(fl_system *s, const unsigned char *loop, fl_diag *d)
         }
         bd->norder = (int)elim.n - bd->order0;
     }
-    s->elim = elim.v;
+    s->elim = fl_shrink(elim.v, sizeof(fl_elim) * (elim.n ? elim.n : 1)); /* (a vector grown by doubling) */
     s->nelim = (int)elim.n;
     free(queue);
     free(seen);

@@ -38,13 +38,14 @@ typedef struct fl_node {
     double off;
 } fl_node;
 
+/* (the doubles first: 64 bytes) */
 typedef struct fl_body {
-    fl_body_kind kind;
     double mass; /* sum of m ratio^2 of the masses on it (kinetic energy M v^2 / 2) */
+    double q0;   /* GROUND: reference position; prescribed: support position */
+    fl_body_kind kind;
     int qi, vi;  /* indices in y, -1 if not unknowns */
     int frow;    /* residual row collecting flange forces, -1 for prescribed bodies */
     int drv;     /* driver, -1 if none */
-    double q0;   /* GROUND: reference position; prescribed: support position */
     int ref_node; /* the node at q (ratio 1, off 0): the root's node if it has one */
     int root;    /* root (ground/driver reaction) record, -1 if none */
     int order0, norder; /* elimination steps for internal forces */
@@ -204,17 +205,18 @@ typedef struct fl_cond {
     signed char quiet;   /* weak 2: a start value of flange's own Modelica text (a NoInit block): taken silently */
 } fl_cond;
 
-/* A condition as a run reads it (fl_system.rconds; 48 bytes, fl_cond's
+/* A condition as a run reads it (fl_system.rconds; 40 bytes, fl_cond's
  * 80 less what only compiling reads: where it was given, its nominal
  * value and priority): the same meanings; ref is fl_cond's sig for
- * CV_INPUT and its elem for CV_OWN and CV_ELEM. */
+ * CV_INPUT and its elem for CV_OWN and CV_ELEM; its label is at
+ * cond_labels + label_at (fl_rcond_label). */
 typedef struct fl_rcond {
     double offset;
     double value;
-    const char *label; /* in fl_system.cond_labels */
     int node_p, node_m;
     int ref, row;
-    signed char level, source, weak, guess, filled;
+    uint32_t label_at;
+    unsigned level : 2, source : 2, weak : 2, guess : 1, filled : 1;
 } fl_rcond;
 
 enum { OV_CLASS = 0, OV_PORT_S, OV_PORT_F, OV_INPUT, OV_BLOCK_OUT, OV_ENERGY };
@@ -430,7 +432,8 @@ struct fl_system {
     int nidle;
     char *cond_labels; /* the labels of rconds (one buffer) */
     fl_arena *cond_text; /* the labels of all conditions while compiling (a label's bytes only, no heap block each) */
-    int *cond_used; /* conditions in the initialisation system, in order (indices into conds, then rconds) */
+    int *cond_used; /* conditions in the initialisation system, in order (indices into conds, then
+                       rconds; compiled, NULL when they are rconds in order: fl_cond_used) */
     int ncond_used;
     /* the entries of the condition rows in the init matrix: entry k adds
      * ccoef[k] (1 for every k when ccoef is NULL, as for conditions on
@@ -490,6 +493,18 @@ static inline fl_loc fl_inst_loc(const fl_system *s, int i)
 static inline fl_loc fl_ir_loc(const fl_system *s, const fl_inst_rt *ir)
 {
     return fl_inst_loc(s, (int)(ir - s->insts));
+}
+
+/* The label of run condition c ("mass1.s"). */
+static inline const char *fl_rcond_label(const fl_system *s, const fl_rcond *c)
+{
+    return s->cond_labels + c->label_at;
+}
+
+/* The k-th condition of the initialisation system (compiled: in rconds). */
+static inline int fl_cond_used(const fl_system *s, int k)
+{
+    return s->cond_used ? s->cond_used[k] : k;
 }
 
 /* One past the last force contribution of port p. */

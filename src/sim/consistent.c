@@ -48,7 +48,7 @@ static int init_residual(fl_sim *s, double t0, const double *z, double *y, doubl
     }
     int bad = fl_eval_residual(s, t0, y, yp, G);
     for (int k = 0; k < sys->ncond_used; k++) {
-        const fl_rcond *c = &sys->rconds[sys->cond_used[k]];
+        const fl_rcond *c = &sys->rconds[fl_cond_used(sys, k)];
         if (c->source == CV_OWN) {
             G[n + k] = y[s->elems[c->ref].own + c->row] - c->value;
         } else if (c->source == CV_ELEM) {
@@ -76,7 +76,7 @@ static const char *row_name(const fl_sim *s, int row)
         const char *un = fl_unk_name(sys, row);
         return un ? un : "?";
     }
-    return sys->rconds[sys->cond_used[row - sys->n]].label;
+    return fl_rcond_label(sys, &sys->rconds[fl_cond_used(sys, row - sys->n)]);
 }
 
 /* A square nonlinear system G(z) = 0 for the damped Newton iteration. */

@@ -292,7 +292,8 @@ void fl_params_share(fl_system *s)
     while (cap < 2 * (size_t)s->ninst) cap *= 2;
     int *slot = fl_xmalloc(sizeof(int) * cap); /* instance whose row is kept, -1: empty */
     for (size_t k = 0; k < cap; k++) slot[k] = -1;
-    double *rows = fl_xmalloc(sizeof(double) * (size_t)(s->npar ? s->npar : 1));
+    size_t rcap = 64; /* (grown as distinct rows come: a chain has a few) */
+    double *rows = fl_xmalloc(sizeof(double) * rcap);
     int n = 0;
     for (int i = 0; i < s->ninst; i++) {
         fl_inst_rt *ir = &s->insts[i];
@@ -301,6 +302,7 @@ void fl_params_share(fl_system *s)
         for (;; k = (k + 1) & (cap - 1)) {
             if (slot[k] < 0) { /* a new row */
                 slot[k] = i;
+                while ((size_t)n + (size_t)len > rcap) rows = fl_xrealloc(rows, sizeof(double) * (rcap *= 2));
                 memcpy(rows + n, s->par + ir->pofs, sizeof(double) * (size_t)len);
                 ir->prow = n;
                 n += len;

@@ -51,13 +51,15 @@ void fl_sim_own_par(fl_sim *s)
 {
     if (s->par_own) return;
     const fl_system *sys = s->sys;
-    double *p = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
-    fl_elem *el = fl_xmalloc(sizeof(fl_elem) * (size_t)(sys->nelem ? sys->nelem : 1));
     const fl_elem *base = fl_groups_elems(sys);
-    fl_elem *gel = base ? fl_xmalloc(sizeof(fl_elem) * (size_t)(sys->nelem ? sys->nelem : 1)) : NULL;
-    s->par = p;
-    s->par_own = 1;
-    fl_sim_reset_par(s);
+    size_t ne = (size_t)(sys->nelem ? sys->nelem : 1);
+    /* one block for both copies, kept by the simulation before the
+     * parameters' (out of memory there leaves it freed with the
+     * simulation, which still reads the system's) */
+    if (!s->elems_own) s->elems_own = fl_xmalloc(sizeof(fl_elem) * ne * (base ? 2 : 1));
+    fl_elem *el = s->elems_own;
+    double *p = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
+    fl_elem *gel = base ? el + ne : NULL;
     for (int e = 0; e < sys->nelem; e++) {
         el[e] = sys->elems[e];
         el[e].pofs = sys->insts[el[e].inst].pofs;
@@ -66,7 +68,10 @@ void fl_sim_own_par(fl_sim *s)
         gel[e] = base[e];
         gel[e].pofs = sys->insts[gel[e].inst].pofs;
     }
-    s->elems = s->elems_own = el;
+    s->par = p;
+    s->par_own = 1;
+    fl_sim_reset_par(s);
+    s->elems = el;
     s->gel = gel;
     s->gel_base = base;
 }

@@ -109,8 +109,7 @@ void fl_sim_free(fl_sim *s)
     if (!s) return;
     fl_free_integrator(s);
     if (s->par_own) free(s->par);
-    free(s->elems_own);
-    free(s->gel);
+    free(s->elems_own); /* (gel too) */
     free(s->mode);
     free(s->rs);
     free(s->bminv);

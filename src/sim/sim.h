@@ -192,7 +192,7 @@ struct fl_sim {
     double *par;
     int par_own;
     const fl_elem *elems; /* the system's elements, or (par_own) elems_own */
-    fl_elem *elems_own, *gel;
+    fl_elem *elems_own, *gel; /* (one block: gel follows the elements in it) */
     const fl_elem *gel_base;
     int *mode;
     double *rs;           /* discrete Real states of the elements */

@@ -341,6 +341,53 @@ static void test_describe(void)
     fl_diag_free(d);
 }
 
+/* ---- a parameter changed: the simulation's own rows ---------------------- */
+
+/* Changing a parameter gives the simulation its own parameter rows and
+ * copies of the elements (the system shares alike instances' rows): when
+ * one of those allocations fails, the call fails with the message and the
+ * simulation still reads the compiled values, can change the parameter
+ * afterwards and runs to the value of the changed model. */
+static void test_set_param(void)
+{
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(model_text, "knock.mo", NULL, d);
+    fl_system *sys = fl_compile(m, d);
+    fl_model_free(m);
+    CHECK(sys != NULL);
+    if (!sys) {
+        fl_diag_free(d);
+        return;
+    }
+    fl_sim_opts o = fl_sim_default_opts(sys);
+    int ooms = 0, is = fl_system_var_index(sys, "body.s");
+    double want = NAN;
+    for (long n = 1; n <= 12; n++) {
+        fl_sim *sim = fl_sim_new(sys, d);
+        CHECK(sim != NULL);
+        if (!sim) break;
+        fl_diag_clear(d);
+        fl_test_alloc_fail(n, 0);
+        int rc = fl_sim_set_param(sim, "sd.c", 250, d);
+        fl_test_alloc_fail(0, 0);
+        if (rc) {
+            ooms++;
+            CHECK(failed_with_oom(d));
+            CHECK(fl_sim_param(sim, "sd.c") == 100);
+            CHECK(fl_sim_set_param(sim, "sd.c", 250, d) == 0);
+        }
+        CHECK(fl_sim_param(sim, "sd.c") == 250);
+        CHECK(fl_sim_run(sim, &o, NULL, NULL, d) == 0);
+        double x = fl_sim_value(sim, is);
+        if (isnan(want)) want = x;
+        CHECK(x == want);
+        fl_sim_free(sim);
+    }
+    CHECK(ooms >= 2); /* (the element copies and the rows) */
+    fl_system_free(sys);
+    fl_diag_free(d);
+}
+
 /* ---- worker threads: each has its own recovery point --------------------- */
 
 typedef struct study {
@@ -427,6 +474,7 @@ int main(void)
     test_pipeline();
     test_build();
     test_describe();
+    test_set_param();
     test_ensemble();
     test_internal_error();
     fl_set_oom_handler(NULL, NULL);

@@ -409,15 +409,25 @@ static void build_var_names(void *arg)
     w->var_name = p;
 }
 
+void fl_system_once(const fl_system *s, int (*ready)(const fl_system *s), void (*build)(void *w))
+{
+    fl_system *w = (fl_system *)s;
+    pthread_mutex_lock(&w->index_lock);
+    fl_guard g;
+    int failed = !ready(s) && fl_guard_try(&g, build, w);
+    pthread_mutex_unlock(&w->index_lock);
+    if (failed) fl_guard_rethrow(&g);
+}
+
+static int var_names_ready(const fl_system *s)
+{
+    return s->var_name != NULL;
+}
+
 FL_GUARDED(const char *, fl_system_var_name, (const fl_system *s, int i), (s, i), NULL, NULL)
 {
     if (!s || i < 0 || i >= s->nvars) return NULL;
-    fl_system *w = (fl_system *)s; /* the names are built on first use */
-    pthread_mutex_lock(&w->index_lock);
-    fl_guard g;
-    int failed = !s->var_name && fl_guard_try(&g, build_var_names, w);
-    pthread_mutex_unlock(&w->index_lock);
-    if (failed) fl_guard_rethrow(&g);
+    fl_system_once(s, var_names_ready, build_var_names); /* the names are built on first use */
     return s->var_name[i];
 }
 
@@ -438,24 +448,32 @@ const char *fl_system_var_desc(const fl_system *s, int i)
     return t ? t : "";
 }
 
-/* 4 bytes an instance for numbered names (util/names.c) */
+/* 4 bytes an instance for numbered names (util/names.c); a failure leaves
+ * no half-built index */
+static void names_cleanup(void *arg)
+{
+    fl_names_free(arg);
+}
+
 static void build_inst_index(void *arg)
 {
     fl_system *w = arg;
+    fl_cleanup cl;
+    fl_cleanup_push(&cl, names_cleanup, &w->inst_index);
     for (int i = 0; i < w->ninst; i++) /* a name given twice: the last one */
         fl_names_put(&w->inst_index, fl_inst_name(w, i), strlen(fl_inst_name(w, i)), i);
+    fl_cleanup_pop(&cl);
     w->inst_index_built = 1;
+}
+
+static int inst_index_ready(const fl_system *s)
+{
+    return s->inst_index_built || !s->ninst;
 }
 
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len)
 {
-    fl_system *w = (fl_system *)s; /* the instance index is built on first use (as the names above) */
-    pthread_mutex_lock(&w->index_lock);
-    fl_guard g;
-    int failed = !s->inst_index_built && s->ninst && fl_guard_try(&g, build_inst_index, w);
-    if (failed) fl_names_free(&w->inst_index);
-    pthread_mutex_unlock(&w->index_lock);
-    if (failed) fl_guard_rethrow(&g);
+    fl_system_once(s, inst_index_ready, build_inst_index); /* built on first use (as the names above) */
     return s->inst_index_built ? fl_names_get(&s->inst_index, name, len) : -1;
 }
 

@@ -376,14 +376,14 @@ static void build_unk_names(void *arg)
     s->unk_name = p;
 }
 
+static int unk_names_ready(const fl_system *s)
+{
+    return s->unk_name != NULL;
+}
+
 const char *fl_unk_name(const fl_system *s, int i)
 {
-    fl_system *w = (fl_system *)s; /* the names are made on first use */
-    pthread_mutex_lock(&w->index_lock);
-    fl_guard g;
-    int failed = !s->unk_name && fl_guard_try(&g, build_unk_names, w);
-    pthread_mutex_unlock(&w->index_lock);
-    if (failed) fl_guard_rethrow(&g);
+    fl_system_once(s, unk_names_ready, build_unk_names); /* the names are made on first use */
     return s->unk_name[i];
 }
 

@@ -660,6 +660,10 @@ fl_loc fl_system_loc(fl_system *s, fl_loc loc);
 /* Name of output variable v written into buf (the names are not stored). */
 void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap);
 
+/* What a read-only system makes on first use (names, indexes): build(s)
+ * under the system's lock unless ready(s) says it is there; an allocation
+ * failure is passed on after unlocking, build leaving nothing half made. */
+void fl_system_once(const fl_system *s, int (*ready)(const fl_system *s), void (*build)(void *w));
 /* Index of the instance whose name is name[0..len), -1 if none (thread-safe). */
 int fl_system_inst_index(const fl_system *s, const char *name, size_t len);
 /* The parameter called name: "inst.param" of a component, or else a

@@ -72,6 +72,21 @@ static inline void simulate(run *c, const char *body, double stop, double interv
     simulate_tol(c, body, stop, interval, 1e-8, energy, 1);
 }
 
+/* Load a model text (file: the name its messages give), compile it and
+ * make a simulation of it, CHECKing that it got that far (the messages on
+ * stderr if not); *m and *sys get the model and the system, NULL from the
+ * stage that failed on. */
+static inline fl_sim *sim_of_text(const char *text, const char *file, fl_diag *d, fl_model **m, fl_system **sys)
+{
+    *m = fl_model_load_string(text, file, NULL, d);
+    *sys = *m ? fl_compile(*m, d) : NULL;
+    fl_sim *sim = *sys ? fl_sim_new(*sys, d) : NULL;
+    CHECK(sim != NULL);
+    if (!sim)
+        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
+    return sim;
+}
+
 /* The model text must not compile, with a message containing fragment. */
 static inline void expect_compile_error(const char *text, const char *fragment)
 {

@@ -2,7 +2,7 @@
  * setting parameters from numbers, expressions and arrays, errors of the
  * API calls, running one system in several simulations, reading values by
  * name, and time events of signal blocks seen through a run. */
-#include "check.h"
+#include "simrun.h"
 #include "flange.h"
 
 static int last_error_contains(const fl_diag *d, const char *s)
@@ -152,10 +152,9 @@ static void test_callback_stop(void)
                        "  Modelica.Mechanics.Translational.Components.Mass m(m=1, s(fixed=true), v(start=1, fixed=true));\n"
                        "end S;\n";
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(text, "s.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(sim != NULL);
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *sim = sim_of_text(text, "s.mo", d, &m, &sys);
     if (sim) {
         fl_sim_opts o = fl_sim_default_opts(sys);
         o.interval = 0.1;

@@ -4,7 +4,7 @@
  * c*s_ref, start values, the condition of a support connector, a failing
  * callback, a class outside the registry) and through compile (the
  * default's value, the start-value warning with its location). */
-#include "check.h"
+#include "simrun.h"
 #include "flange.h"
 #include "model/classtext.h"
 
@@ -97,10 +97,9 @@ static void test_compiled(void)
                        "  connect(eg2.flange_b, mass.flange_a);\n"
                        "end T;\n";
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(text, "t.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(sim != NULL);
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *sim = sim_of_text(text, "t.mo", d, &m, &sys);
     CHECK(fl_diag_errors(d) == 0);
     /* each instance warns at its own name (compiling keeps the defaults
      * that read nothing for the next instance, not the start values) */

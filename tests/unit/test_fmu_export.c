@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "simrun.h"
 #include "compile/system.h"
 #include "fmi/export.h"
 #include "fmi/fmu.h"
@@ -150,14 +150,10 @@ static int find(const fl_fmu_vars *t, const char *name)
 static void test_vars(void)
 {
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(model, "P.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(sim != NULL);
-    if (!sim) {
-        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
-        return;
-    }
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *sim = sim_of_text(model, "P.mo", d, &m, &sys);
+    if (!sim) return;
     char *tun[] = {"damper.d"};
     fl_fmu_cfg c = {"0.1.0", 2, "P", "", NULL, NULL, 0, tun, 1, NULL, NULL, 0, 0, NULL};
     fl_fmu_vars t;

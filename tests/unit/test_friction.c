@@ -440,10 +440,9 @@ static void test_cycles(void)
                        "  connect(mass.flange_b, fric.flange_a);\n"
                        "end Cycles;\n";
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(text, "cycles.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *sim = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(sim != NULL);
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *sim = sim_of_text(text, "cycles.mo", d, &m, &sys);
     if (sim) {
         cycles c;
         memset(&c, 0, sizeof c);

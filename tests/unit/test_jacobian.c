@@ -221,12 +221,10 @@ static void condition_rows(void)
                        MTC "Mass m2(m=2, v(fixed=true));\n  " MTC "Spring sp(c=10, s_rel(start=0.5, fixed=true));\n"
                        "equation\n  connect(m1.flange_b, sp.flange_a);\n  connect(sp.flange_b, m2.flange_a);\nend R;\n";
     fl_diag *d = fl_diag_new();
-    fl_model *m = fl_model_load_string(text, "r.mo", NULL, d);
-    fl_system *sys = m ? fl_compile(m, d) : NULL;
-    fl_sim *s = sys ? fl_sim_new(sys, d) : NULL;
-    CHECK(s != NULL);
+    fl_model *m;
+    fl_system *sys;
+    fl_sim *s = sim_of_text(text, "r.mo", d, &m, &sys);
     if (!s) {
-        for (int i = 0; i < fl_diag_count(d); i++) fprintf(stderr, "%s\n", fl_diag_text(d, i));
         fl_system_free(sys), fl_model_free(m), fl_diag_free(d);
         return;
     }

@@ -104,7 +104,7 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     const fl_inst_rt *ir = &s->insts[x->inst];
     const fl_class *c = ir->cls;
     /* the equations of the model itself belong to an instance named "" */
-    const char *in = fl_ir_name(s, ir), *dot = fl_ir_name(s, ir)[0] ? "." : "";
+    const char *in = fl_ir_name(s, ir), *dot = in[0] ? "." : "";
     switch (x->kind) {
     case OV_CLASS: snprintf(buf, cap, "%s%s%s", in, dot, c->vars[x->def].name); break;
     case OV_PORT_S:
@@ -119,8 +119,8 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     case OV_INPUT: {
         const fl_port_def *pd = &c->ports[x->def];
         int q = x->kind == OV_INPUT ? x->index - (s->ports[ir->port0 + x->def].sig - ir->in0) : x->index;
-        if (pd->width == 0) snprintf(buf, cap, "%s.%s", fl_ir_name(s, ir), pd->name);
-        else snprintf(buf, cap, "%s.%s[%d]", fl_ir_name(s, ir), pd->name, q + 1);
+        if (pd->width == 0) snprintf(buf, cap, "%s.%s", in, pd->name);
+        else snprintf(buf, cap, "%s.%s[%d]", in, pd->name, q + 1);
         break;
     }
     default: snprintf(buf, cap, "%s", energy_names[x->index]); break;

@@ -92,9 +92,9 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
             for (int q = 0; q < w; q++) {
                 const fl_sigref *sr = &s->sigs[sig + q];
                 if (sr->kind == SIG_NONE) continue;
-                const char *dot = fl_ir_name(s, ir)[0] ? "." : ""; /* the model's own equations: instance "" */
-                if (pd->width > 0) fprintf(out, "  %s%s%s[%d] <- ", fl_ir_name(s, ir), dot, pd->name, q + 1);
-                else fprintf(out, "  %s%s%s <- ", fl_ir_name(s, ir), dot, pd->name);
+                const char *in = fl_ir_name(s, ir), *dot = in[0] ? "." : ""; /* the model's own equations: instance "" */
+                if (pd->width > 0) fprintf(out, "  %s%s%s[%d] <- ", in, dot, pd->name, q + 1);
+                else fprintf(out, "  %s%s%s <- ", in, dot, pd->name);
                 if (sr->kind == SIG_BLOCK) {
                     const fl_inst_rt *src = &s->insts[sr->inst];
                     int sub, port = fl_block_port(src->cls, src->nout, sr->out, &sub);

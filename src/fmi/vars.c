@@ -270,7 +270,8 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
             else if (pd->type == FL_P_BOOL) type = FL_FMU_BOOLEAN;
             else if (pd->type == FL_P_ENUM && pd->enum_type) type = FL_FMU_INTEGER; /* the literal's index */
             else continue; /* strings, arrays */
-            char *full = *fl_ir_name(sys, ir) ? fl_xsprintf("%s.%s", fl_ir_name(sys, ir), pd->name) : fl_xstrdup(pd->name);
+            const char *in = fl_ir_name(sys, ir);
+            char *full = *in ? fl_xsprintf("%s.%s", in, pd->name) : fl_xstrdup(pd->name);
             const char *name = strip(full, w);
             double val = sys->par[ir->prow + k];
             int pi, pk = fl_system_param(sys, full, &pi); /* the name reaches this very parameter */

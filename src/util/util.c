@@ -167,22 +167,6 @@ char *fl_buf_take(fl_buf *b)
     return s;
 }
 
-char *fl_pack_strings(char **v, size_t n)
-{
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) len += v[i] ? strlen(v[i]) + 1 : 0;
-    char *block = fl_xmalloc(len ? len : 1), *p = block;
-    for (size_t i = 0; i < n; i++) {
-        if (!v[i]) continue;
-        size_t l = strlen(v[i]) + 1;
-        memcpy(p, v[i], l);
-        free(v[i]);
-        v[i] = p;
-        p += l;
-    }
-    return block;
-}
-
 void fl_buf_free(fl_buf *b)
 {
     free(b->s);

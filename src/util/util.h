@@ -69,10 +69,6 @@ void fl_buf_addc(fl_buf *b, char c);
 void fl_buf_printf(fl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void fl_buf_vprintf(fl_buf *b, const char *fmt, va_list ap);
 char *fl_buf_take(fl_buf *b); /* returns the string (never NULL), resets b */
-/* Moves the strings v[0..n) (NULL entries stay NULL) into one block, which
- * it returns, and points v[i] into it: many short strings each in a heap
- * block of their own cost 32 bytes or more apiece. */
-char *fl_pack_strings(char **v, size_t n);
 void fl_buf_free(fl_buf *b);
 void fl_buf_cleanup(void *b); /* fl_buf_free for fl_cleanup_push */
 

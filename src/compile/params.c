@@ -174,17 +174,85 @@ static int load_values(const fl_minst *in, const char *base, fl_value *vals, fl_
     return rc;
 }
 
+/* Rows of the same class with the same values (bit for bit) are kept once
+ * as they are evaluated: the chain of a big model has a few distinct rows
+ * for hundreds of thousands of instances, and its compiling then never
+ * writes a row per instance. An open-addressing table of the instances
+ * whose rows are kept, keyed by a hash of the class and the values. */
+typedef struct row_table {
+    int *slot; /* instance whose row is kept, -1: empty */
+    size_t cap;
+    size_t n;
+} row_table;
+
+static uint64_t row_hash(const fl_class *cls, const double *row, int len)
+{
+    uint64_t h = fl_fnv1a(FL_FNV1A_INIT, &cls, sizeof cls);
+    return fl_fnv1a(h, row, sizeof(double) * (size_t)len);
+}
+
+static int row_len(const fl_class *cls)
+{
+    return cls->nparams + cls->nderived;
+}
+
+static void row_table_grow(row_table *t, const fl_system *s)
+{
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    int *slot = fl_xmalloc(sizeof(int) * cap);
+    for (size_t k = 0; k < cap; k++) slot[k] = -1;
+    for (size_t j = 0; j < t->cap; j++) {
+        if (t->slot[j] < 0) continue;
+        const fl_inst_rt *o = &s->insts[t->slot[j]];
+        size_t k = (size_t)row_hash(o->cls, s->par + o->prow, row_len(o->cls)) & (cap - 1);
+        while (slot[k] >= 0) k = (k + 1) & (cap - 1);
+        slot[k] = t->slot[j];
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+}
+
+/* Instance i's row (row): the kept row of its class with these values,
+ * or a new one at the end of s->par (room for a row per instance is
+ * reserved; the part not used is never touched). */
+static void row_keep(row_table *t, fl_system *s, int i, const double *row)
+{
+    fl_inst_rt *ir = &s->insts[i];
+    int len = row_len(ir->cls);
+    if (2 * (t->n + 1) > t->cap) row_table_grow(t, s);
+    size_t k = (size_t)row_hash(ir->cls, row, len) & (t->cap - 1);
+    for (;; k = (k + 1) & (t->cap - 1)) {
+        if (t->slot[k] < 0) break;
+        const fl_inst_rt *o = &s->insts[t->slot[k]];
+        if (o->cls == ir->cls && memcmp(s->par + o->prow, row, sizeof(double) * (size_t)len) == 0) {
+            ir->prow = o->prow;
+            return;
+        }
+    }
+    t->slot[k] = i;
+    t->n++;
+    ir->prow = s->npar_rows;
+    memcpy(s->par + ir->prow, row, sizeof(double) * (size_t)len);
+    s->npar_rows += len;
+}
+
 int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
 {
     int rc = 0;
-    int npar = 0;
+    int npar = 0, rowmax = 1;
     for (int i = 0; i < s->ninst; i++) {
-        s->insts[i].pofs = s->insts[i].prow = npar; /* (a row each until fl_params_share) */
-        npar += m->insts.v[i].cls->nparams + m->insts.v[i].cls->nderived;
+        s->insts[i].pofs = npar;
+        s->insts[i].prow = 0;
+        npar += row_len(m->insts.v[i].cls);
+        rowmax = FL_MAX(rowmax, row_len(m->insts.v[i].cls));
     }
-    s->npar = s->npar_rows = npar;
-    s->par = fl_xcalloc((size_t)(npar ? npar : 1), sizeof(double));
+    s->npar = npar;
+    s->npar_rows = 0;
+    s->par = fl_xmalloc(sizeof(double) * (size_t)(npar ? npar : 1));
     s->par_fixed = fl_xcalloc((size_t)npar / 8 + 1, 1);
+    row_table rows = {0};
+    double *row = fl_xmalloc(sizeof(double) * (size_t)rowmax);
     FL_VEC(fl_value) arrays = {0};
     /* the evaluation's scratch, once for all instances (a big model has
      * hundreds of thousands) */
@@ -203,7 +271,8 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
         for (int k = 0; k < np; k++)
             if (eval_param(&c, k)) irc = -1;
         if (!irc && cls->load && load_values(in, m->path, c.vals, d)) irc = -1;
-        double *par = s->par + s->insts[i].pofs;
+        double *par = row;
+        memset(row, 0, sizeof(double) * (size_t)rowmax);
         for (int k = 0; k < np && !irc; k++) {
             fl_value *v = &c.vals[k];
             const fl_param_def *pd = &cls->params[k];
@@ -255,69 +324,42 @@ int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d)
         }
         for (int k = 0; k < np; k++) fl_value_free(&c.vals[k]);
         if (irc) rc = -1;
+        else row_keep(&rows, s, i, row);
     }
+    free(row);
+    free(rows.slot);
     free(c.vals);
     free(c.state);
     for (int i = 0; i < DEF_MEMO; i++) memo_clear(&c.memo[i]);
     fl_diag_free(c.tmp);
     s->arrays = arrays.v;
     s->narrays = (int)arrays.n;
-    /* class checks and derived parameters, now that arrays are in place */
+    /* class checks, now that arrays are in place, on every instance (its
+     * problems reported by its name), then the derived parameters, once a
+     * kept row */
     if (rc) return rc;
-    for (int i = 0; i < s->ninst; i++) { /* report every instance's problems, not just the first */
+    for (int i = 0; i < s->ninst; i++) {
         const fl_inst_rt *ir = &s->insts[i];
-        fl_pctx pc = {fl_ir_name(s, ir), fl_ir_loc(s, ir), s->par + ir->pofs, s->arrays, ir->cls};
+        fl_pctx pc = {fl_ir_name(s, ir), fl_ir_loc(s, ir), s->par + ir->prow, s->arrays, ir->cls};
         if (ir->cls->check && ir->cls->check(&pc, d)) rc = -1;
-        else if (ir->cls->prepare) ir->cls->prepare(&pc, s->par + ir->pofs);
     }
-    return rc;
+    if (rc) return rc;
+    unsigned char *prepared = fl_xcalloc((size_t)s->npar_rows + 1, 1);
+    for (int i = 0; i < s->ninst; i++) {
+        const fl_inst_rt *ir = &s->insts[i];
+        if (!ir->cls->prepare || prepared[ir->prow]) continue;
+        prepared[ir->prow] = 1;
+        fl_pctx pc = {fl_ir_name(s, ir), fl_ir_loc(s, ir), s->par + ir->prow, s->arrays, ir->cls};
+        ir->cls->prepare(&pc, s->par + ir->prow);
+    }
+    free(prepared);
+    return 0;
 }
 
-/* Rows of the same class with the same values (bit for bit) kept once:
- * the chain of a big model has a few distinct rows for hundreds of
- * thousands of instances. An open-addressing table of row offsets, keyed
- * by a hash of the class and the values. */
-static uint64_t row_hash(const fl_system *s, int i)
-{
-    const fl_inst_rt *ir = &s->insts[i];
-    size_t len = sizeof(double) * (size_t)(ir->cls->nparams + ir->cls->nderived);
-    uint64_t h = fl_fnv1a(FL_FNV1A_INIT, &ir->cls, sizeof ir->cls);
-    return fl_fnv1a(h, s->par + ir->pofs, len);
-}
-
+/* Once the stages that read rows by instance are done: the rows' storage
+ * cut to the rows kept, and the elements read their rows. */
 void fl_params_share(fl_system *s)
 {
-    if (s->ninst < 2) return;
-    size_t cap = 16;
-    while (cap < 2 * (size_t)s->ninst) cap *= 2;
-    int *slot = fl_xmalloc(sizeof(int) * cap); /* instance whose row is kept, -1: empty */
-    for (size_t k = 0; k < cap; k++) slot[k] = -1;
-    size_t rcap = 64; /* (grown as distinct rows come: a chain has a few) */
-    double *rows = fl_xmalloc(sizeof(double) * rcap);
-    int n = 0;
-    for (int i = 0; i < s->ninst; i++) {
-        fl_inst_rt *ir = &s->insts[i];
-        int len = ir->cls->nparams + ir->cls->nderived;
-        size_t k = (size_t)row_hash(s, i) & (cap - 1);
-        for (;; k = (k + 1) & (cap - 1)) {
-            if (slot[k] < 0) { /* a new row */
-                slot[k] = i;
-                while ((size_t)n + (size_t)len > rcap) rows = fl_xrealloc(rows, sizeof(double) * (rcap *= 2));
-                memcpy(rows + n, s->par + ir->pofs, sizeof(double) * (size_t)len);
-                ir->prow = n;
-                n += len;
-                break;
-            }
-            const fl_inst_rt *o = &s->insts[slot[k]];
-            if (o->cls == ir->cls && memcmp(s->par + o->pofs, s->par + ir->pofs, sizeof(double) * (size_t)len) == 0) {
-                ir->prow = o->prow;
-                break;
-            }
-        }
-    }
-    free(slot);
-    free(s->par);
-    s->par = fl_shrink(rows, sizeof(double) * (size_t)(n ? n : 1));
-    s->npar_rows = n;
+    s->par = fl_shrink(s->par, sizeof(double) * (size_t)(s->npar_rows ? s->npar_rows : 1));
     for (int e = 0; e < s->nelem; e++) s->elems[e].pofs = s->insts[s->elems[e].inst].prow;
 }

@@ -62,12 +62,12 @@ double fl_b_par(fl_builder *b, const char *name)
     int k = fl_class_param(ir->cls, name);
     if (k < 0) fl_fail_internal("class %s has no parameter %s", ir->cls->path, name);
     fl_par_fix(b->s, ir->pofs + k);
-    return b->s->par[ir->pofs + k];
+    return b->s->par[ir->prow + k];
 }
 
 const double *fl_b_params(fl_builder *b)
 {
-    return b->s->par + b->s->insts[b->inst].pofs;
+    return b->s->par + b->s->insts[b->inst].prow;
 }
 
 void fl_b_fix_par(fl_builder *b, int k)
@@ -225,8 +225,8 @@ static int cond_par(void *ctx, int k, fl_value *out)
     const fl_inst_rt *ir = ((void **)ctx)[0];
     fl_system *s = ((void **)ctx)[1];
     fl_par_fix(s, ir->pofs + k); /* baked into a connector's condition */
-    if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(s->par[ir->pofs + k] != 0);
-    else *out = fl_value_real(s->par[ir->pofs + k]);
+    if (ir->cls->params[k].type == FL_P_BOOL) *out = fl_value_bool(s->par[ir->prow + k] != 0);
+    else *out = fl_value_real(s->par[ir->prow + k]);
     return 0;
 }
 
@@ -479,7 +479,7 @@ static int make_roots(fl_system *s, const fl_builder *b, int_vec *clash, dbl_vec
         fl_driver *dv = &s->drvs[k];
         const fl_inst_rt *ir = &s->insts[bd->inst];
         dv->inst = bd->inst;
-        dv->kind = ir->cls->drv->kind(s->par + ir->pofs);
+        dv->kind = ir->cls->drv->kind(s->par + ir->prow);
         dv->flange_port = bd->flange;
         dv->support_port = bd->support;
         dv->support_node = port_node(s, bd->inst, bd->support);
@@ -748,7 +748,7 @@ static void make_elements(fl_system *s, fl_builder *b)
     rank_memo mo = {{NULL}, {0}, 0};
     for (int k = 0; k < ne; k++) {
         fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
-        ir->ops = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->pofs) : ir->cls->elem;
+        ir->ops = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->prow) : ir->cls->elem;
         rank[k] = 4 * class_rank(&mo, ir->cls) + (ir->ops == ir->cls->elem ? 0 : 1);
         start[rank[k] + 1]++;
     }
@@ -765,7 +765,7 @@ static void make_elements(fl_system *s, fl_builder *b)
         fl_elem *e = &s->elems[i];
         e->idx = i;
         e->inst = be->inst;
-        e->pofs = ir->pofs;
+        e->pofs = ir->prow;
         e->own = -1;
         e->sig = ir->in0;
         e->mode = nmodes;
@@ -1302,7 +1302,7 @@ static int start_prio(const fl_system *s, int inst, int user_start)
     int rank = 3;
     if (k >= 0) {
         static const int by_select[] = {5, 4, 2, 1, 0}; /* never, avoid, default, prefer, always */
-        int sel = (int)s->par[ir->pofs + k];
+        int sel = (int)s->par[ir->prow + k];
         if (sel >= 1 && sel <= 5) rank = by_select[sel - 1];
     }
     return (user_start ? 0 : 8) + rank;
@@ -1648,7 +1648,7 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_dia
     for (int i = 0; i < s->ninst; i++) {
         fl_inst_rt *ir = &s->insts[i];
         ir->elem = ir->drv = -1;
-        ir->nout = ir->cls->block ? ir->cls->block->nout(s->par + ir->pofs, s->arrays) : 0;
+        ir->nout = ir->cls->block ? ir->cls->block->nout(s->par + ir->prow, s->arrays) : 0;
     }
     for (int i = 0; i < s->ninst && !rc; i++) {
         b.inst = i;
@@ -1684,22 +1684,24 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_dia
     if (!rc) rc = check_impulses(s, d);
     if (!rc) rc = check_observers(s, &b, d);
     if (!rc) rc = check_fixed_attrs(s, m, &b, d);
-    if (!rc) make_conds(s, m, &b);
+    /* what the conditions do not read goes before they are made (their
+     * peak is the compiling's on a big model) */
     free(b.pnode);
     FL_VEC_FREE(b.links);
     FL_VEC_FREE(b.grounds);
     FL_VEC_FREE(b.drivers);
     FL_VEC_FREE(b.elems);
     FL_VEC_FREE(b.xports);
-    FL_VEC_FREE(b.states);
-    FL_VEC_FREE(b.initins);
     FL_VEC_FREE(b.kins);
     FL_VEC_FREE(b.obs);
     FL_VEC_FREE(b.handled);
-    FL_VEC_FREE(b.owns);
-    FL_VEC_FREE(b.irows);
-    FL_VEC_FREE(b.cons);
     FL_VEC_FREE(b.cports);
     FL_VEC_FREE(b.ccoef);
+    if (!rc) make_conds(s, m, &b);
+    FL_VEC_FREE(b.cons);
+    FL_VEC_FREE(b.states);
+    FL_VEC_FREE(b.initins);
+    FL_VEC_FREE(b.owns);
+    FL_VEC_FREE(b.irows);
     return rc;
 }

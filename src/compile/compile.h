@@ -10,9 +10,9 @@
 #include "system.h"
 
 int fl_compile_params(fl_system *s, const fl_model *m, fl_diag *d);
-/* The parameter rows kept once per distinct row of a class (par[prow +
- * k]; the elements' pofs become their rows): the last stage that reads
- * par by instance (pofs) is done. */
+/* The parameters' storage cut to the rows kept (fl_compile_params keeps
+ * a row once per distinct row of a class, par[prow + k]), and the elements
+ * read their rows. */
 void fl_params_share(fl_system *s);
 /* The range check of a numeric parameter value (min, max, integer), with
  * the message naming inst.param; 0 when valid. */

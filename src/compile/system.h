@@ -319,11 +319,12 @@ struct fl_system {
     fl_pcontrib *contrib;
     int ncontrib;
 
-    /* The parameters' values: while compiling, a row per instance in
-     * order (par[pofs + k]); compiled, a row per distinct row of values of
-     * a class (fl_params_share: the alike parts of a big model share
-     * one), par[prow + k]. npar counts the parameters (a row per
-     * instance), npar_rows what par holds. A simulation reads the
+    /* The parameters' values: a row per distinct row of values of a
+     * class, kept as the rows are evaluated (fl_compile_params: the alike
+     * parts of a big model share one), par[prow + k]; a parameter's
+     * number is pofs + k (marks, FMU value references, sweeps). npar
+     * counts the parameters (a row per instance), npar_rows what par
+     * holds. A simulation reads the
      * compiled rows until it changes a parameter, then a row per
      * instance of its own (fl_sim_own_par). */
     double *par;

@@ -179,8 +179,6 @@ void fl_system_free(fl_system *s)
     free(s->elem_node);
     free(s->elem_frow);
     free(s->att_body);
-    free(s->att_off);
-    free(s->att_ratio);
     free(s->egroups);
     free(s->sigs);
     free(s->blocks);

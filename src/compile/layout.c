@@ -410,7 +410,7 @@ static void nominal_scales(fl_system *s)
         for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
             int slot = fl_att_slot(&s->elems[e], j);
             int b = s->att_body[slot];
-            double q = nom / fabs(s->att_ratio[slot]);
+            double q = nom / fabs(fl_sys_slot_ratio(s, slot));
             if (b >= 0 && s->bodies[b].qi >= 0 && q > 0 && q < s->nominal[s->bodies[b].qi])
                 s->nominal[s->bodies[b].qi] = q;
         }
@@ -586,7 +586,7 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
             /* a force enters its body's row times the ratio of its node */
             int row = r < na ? s->elem_frow[fl_att_slot(el, r)] : el->own + r - na;
             if (row < 0) continue;
-            double rmult = r < na ? s->att_ratio[fl_att_slot(el, r)] : 1.0;
+            double rmult = r < na ? fl_sys_slot_ratio(s, fl_att_slot(el, r)) : 1.0;
             int src = el->jofs + k;
             if (ops->flags & FL_EK_COMPLIANT) { /* one of its two values, its sign in the multiplier */
                 int dv, neg;

@@ -737,8 +737,6 @@ static void make_elements(fl_system *s, fl_builder *b)
     s->elem_node = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
     s->elem_frow = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
     s->att_body = fl_xmalloc(sizeof(int) * (size_t)(nslots + 1));
-    s->att_off = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
-    s->att_ratio = fl_xmalloc(sizeof(double) * (size_t)(nslots + 1));
     int xnext = 2 * ne;
     /* the elements by class (classes with several callback sets by them,
      * to batch alike), in their order within a class: a counting sort */
@@ -782,8 +780,6 @@ static void make_elements(fl_system *s, fl_builder *b)
             int slot = fl_att_slot(e, j);
             s->elem_node[slot] = n;
             s->att_body[slot] = n >= 0 ? s->nodes[n].body : -1;
-            s->att_off[slot] = n >= 0 ? s->nodes[n].off : 0;
-            s->att_ratio[slot] = n >= 0 ? s->nodes[n].ratio : 1;
         }
         ir->elem = i;
         if (!groups.n || groups.v[groups.n - 1].ops != ir->ops) {

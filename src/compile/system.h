@@ -31,13 +31,6 @@
 
 typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ } fl_body_kind;
 
-typedef struct fl_node {
-    int body;
-    int dom;      /* FL_DOM_TRANS or FL_DOM_ROT (names of its quantities) */
-    double ratio; /* node position = ratio * body reference position + off */
-    double off;
-} fl_node;
-
 /* (the doubles first: 64 bytes) */
 typedef struct fl_body {
     double mass; /* sum of m ratio^2 of the masses on it (kinetic energy M v^2 / 2) */
@@ -360,9 +353,8 @@ struct fl_system {
     int nslots;
     int *elem_node; /* node, -1 for ground */
     int *elem_frow; /* residual row, -1 if none */
-    int *att_body;  /* body, -1 for ground */
-    double *att_off; /* offset of the node on its body */
-    double *att_ratio; /* ratio of the node on its body (1 for ground) */
+    int *att_body;  /* body, -1 for ground (its node's: fl_slot_ratio has the
+                       node's ratio and offset) */
     fl_egroup *egroups;
     int negroups;
     fl_sigref *sigs;
@@ -465,6 +457,14 @@ struct fl_system {
     fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
     int nmparams;
 };
+
+/* The ratio of attachment slot k's node on its body (1 without a node):
+ * the slot is at ratio * q + offset of its node (no per-slot copy). */
+static inline double fl_sys_slot_ratio(const fl_system *s, int slot)
+{
+    int n = s->elem_node[slot];
+    return n >= 0 ? s->nodes[n].ratio : 1.0;
+}
 
 /* Whether parameter k (an index into par) is one the structure was built
  * from; fl_par_fix marks it so. */

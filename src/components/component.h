@@ -133,7 +133,7 @@ typedef struct fl_var_def {
 typedef struct fl_elem {
     int idx;       /* element number (forces go to f[2*idx + j], j = 0, 1) */
     int xatt;      /* attachments j >= 2 (elements of user classes): at slot xatt + j - 2 of the
-                      per-attachment arrays (f, att_body, att_off, att_ratio); -1 if none */
+                      per-attachment arrays (f, att_body, att_node); -1 if none */
     int inst;      /* instance number */
     int pofs;      /* parameters of the instance start at par[pofs] */
     int own;  /* first own unknown (index in y), -1 if none */
@@ -145,15 +145,23 @@ typedef struct fl_elem {
     const void *user; /* classes made from user equations: their description (components/user.c) */
 } fl_elem;
 
+/* A node (a connection set of flanges): where it sits on its body. */
+typedef struct fl_node {
+    int body;
+    int dom;      /* FL_DOM_TRANS or FL_DOM_ROT (names of its quantities) */
+    double ratio; /* node position = ratio * body reference position + off */
+    double off;
+} fl_node;
+
 /* Evaluation context passed to eval(), roots() and event(). */
 typedef struct fl_ectx {
     double t;
     double cj;             /* IDA's Jacobian scaling: d(yp)/d(y) */
     const double *y, *yp;  /* unknowns and their derivatives */
     const double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
-    const int *att_body;   /* per attachment slot: body (-1: ground), offset and ratio: */
-    const double *att_off; /* the attachment is at att_ratio * bq[body] + att_off */
-    const double *att_ratio;
+    const int *att_body;   /* per attachment slot: body (-1: ground) and node (-1: none); */
+    const int *att_node;   /* the attachment is at ratio * bq[body] + off of its node */
+    const fl_node *nodes;  /* (fl_slot_ratio, fl_slot_offset) */
     const double *du, *ddu; /* first and second time derivatives of the inputs (where asked for) */
     const double *par;     /* parameter storage */
     const double *u;       /* input signal values */
@@ -220,18 +228,28 @@ static inline int fl_att_slot(const fl_elem *e, int j)
 }
 
 /* Attachment j of element e: its body (-1: the ground) and the ratio and
- * offset of its node on that body (the system's per-slot arrays). */
+ * offset of its node on that body (1 and 0 without a node). */
 static inline int fl_att_body(const fl_ectx *x, const fl_elem *e, int j)
 {
     return x->att_body[fl_att_slot(e, j)];
 }
+static inline double fl_slot_ratio(const fl_ectx *x, int slot)
+{
+    int n = x->att_node[slot];
+    return n >= 0 ? x->nodes[n].ratio : 1.0;
+}
+static inline double fl_slot_offset(const fl_ectx *x, int slot)
+{
+    int n = x->att_node[slot];
+    return n >= 0 ? x->nodes[n].off : 0.0;
+}
 static inline double fl_att_ratio(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return x->att_ratio[fl_att_slot(e, j)];
+    return fl_slot_ratio(x, fl_att_slot(e, j));
 }
 static inline double fl_att_offset(const fl_ectx *x, const fl_elem *e, int j)
 {
-    return x->att_off[fl_att_slot(e, j)];
+    return fl_slot_offset(x, fl_att_slot(e, j));
 }
 
 /* The row of a locked element (stuck friction, a locked gear) holds a1 - a0

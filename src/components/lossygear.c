@@ -331,17 +331,17 @@ static void lg_compute(const double *p, const fl_value *tab, const int *m, doubl
 static double att_s(const fl_ectx *x, const fl_elem *e, int j)
 {
     int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? x->att_ratio[slot] * x->bq[b] + x->att_off[slot] : x->att_off[slot];
+    return b >= 0 ? fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot) : fl_slot_offset(x, slot);
 }
 static double att_v(const fl_ectx *x, const fl_elem *e, int j)
 {
     int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? x->att_ratio[slot] * x->bv[b] : 0;
+    return b >= 0 ? fl_slot_ratio(x, slot) * x->bv[b] : 0;
 }
 static double att_a(const fl_ectx *x, const fl_elem *e, int j)
 {
     int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? x->att_ratio[slot] * x->ba[b] : 0;
+    return b >= 0 ? fl_slot_ratio(x, slot) * x->ba[b] : 0;
 }
 
 /* local rows and columns */
@@ -524,9 +524,9 @@ static int lg_event(fl_ectx *x, const fl_elem *e, const int *dir)
         int ba = x->att_body[sa_], bb = x->att_body[sb], bs = x->att_body[ss];
         if (bb >= 0 && bb != ba && x->bvi[bb] >= 0 && x->bminv[bb] > 0) {
             double r = x->par[e->pofs + LG_RATIO];
-            double vs = bs < 0 ? 0 : x->att_ratio[ss] * (x->bvi[bs] >= 0 ? x->yw[x->bvi[bs]] : x->bv[bs]);
-            double va = ba < 0 ? 0 : x->att_ratio[sa_] * (x->bvi[ba] >= 0 ? x->yw[x->bvi[ba]] : x->bv[ba]);
-            x->yw[x->bvi[bb]] = (vs + (va - vs) / r) / x->att_ratio[sb];
+            double vs = bs < 0 ? 0 : fl_slot_ratio(x, ss) * (x->bvi[bs] >= 0 ? x->yw[x->bvi[bs]] : x->bv[bs]);
+            double va = ba < 0 ? 0 : fl_slot_ratio(x, sa_) * (x->bvi[ba] >= 0 ? x->yw[x->bvi[ba]] : x->bv[ba]);
+            x->yw[x->bvi[bb]] = (vs + (va - vs) / r) / fl_slot_ratio(x, sb);
         }
     }
     return changed || seg_changed;

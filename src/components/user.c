@@ -172,9 +172,9 @@ static double att_level(const fl_ectx *x, const fl_elem *e, int att, int level)
 {
     int slot = fl_att_slot(e, att);
     int b = x->att_body[slot];
-    if (level == 0) return b >= 0 ? x->att_ratio[slot] * x->bq[b] + x->att_off[slot] : x->att_off[slot];
+    if (level == 0) return b >= 0 ? fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot) : fl_slot_offset(x, slot);
     if (b < 0) return 0;
-    return x->att_ratio[slot] * (level == 1 ? x->bv[b] : x->ba[b]);
+    return fl_slot_ratio(x, slot) * (level == 1 ? x->bv[b] : x->ba[b]);
 }
 
 static double src_ectx(const fl_uclass *c, const fl_ectx *x, const fl_elem *e, int src, int idx)
@@ -321,12 +321,12 @@ static int reinit_attachment(fl_ectx *x, const fl_elem *e, int att, int level, d
     if (b < 0 || !x->yw) return -1;
     if (level == 0) {
         if (x->bqi[b] < 0) return -1;
-        x->yw[x->bqi[b]] += (q - (x->att_ratio[slot] * x->bq[b] + x->att_off[slot])) / x->att_ratio[slot];
+        x->yw[x->bqi[b]] += (q - (fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot))) / fl_slot_ratio(x, slot);
         return 0;
     }
     if (x->bvi[b] < 0 || !(x->bminv[b] > 0)) return -1;
     double v = x->yw[x->bvi[b]];
-    q /= x->att_ratio[slot]; /* the body's velocity */
+    q /= fl_slot_ratio(x, slot); /* the body's velocity */
     if (x->impulse_work) {
         double dE = 0.5 * (q * q - v * v) / x->bminv[b];
         x->impulse_work[0] += dE;

@@ -44,8 +44,9 @@ static void element_power(fl_sim *s, int e, int na, int stores, fl_erates *r, co
         int slot = j < 2 ? 2 * e + j : s->elems[e].xatt + j - 2;
         int b = sys->att_body[slot];
         if (b < 0 || s->f[slot] == 0) continue; /* no force, no power */
-        p -= s->f[slot] * sys->att_ratio[slot] * body_vel(s, b, yp);
-        s->bodyF[b] += sys->att_ratio[slot] * s->f[slot];
+        double ratio = fl_sys_slot_ratio(sys, slot);
+        p -= s->f[slot] * ratio * body_vel(s, b, yp);
+        s->bodyF[b] += ratio * s->f[slot];
     }
     if (stores) {
         r->upot += s->eU[e];

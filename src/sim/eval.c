@@ -163,8 +163,8 @@ void fl_init_ectx(fl_sim *s, fl_ectx *x, double t, double cj, const double *y, c
     x->bv = s->bv;
     x->ba = s->ba;
     x->att_body = s->sys->att_body;
-    x->att_off = s->sys->att_off;
-    x->att_ratio = s->sys->att_ratio;
+    x->att_node = s->sys->elem_node;
+    x->nodes = s->sys->nodes;
     x->du = s->du;
     x->ddu = s->ddu;
     x->par = s->par;
@@ -223,7 +223,7 @@ static void scatter_slots(const fl_sim *s, double *res, int k0, int k1)
     const fl_system *sys = s->sys;
     for (int k = k0; k < k1; k++) {
         int r = sys->elem_frow[k];
-        if (r >= 0) res[r] += sys->att_ratio[k] * s->f[k];
+        if (r >= 0) res[r] += fl_sys_slot_ratio(sys, k) * s->f[k];
     }
 }
 
@@ -719,7 +719,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
                 int s0 = fl_att_slot(el, r[k].j0), s1 = fl_att_slot(el, r[k].j1);
                 int b0 = sys->att_body[s0] < 0 ? nb : lk_body(sc, sys->att_body[s0]);
                 int b1 = sys->att_body[s1] < 0 ? nb : lk_body(sc, sys->att_body[s1]);
-                double k0 = r[k].k0 * sys->att_ratio[s0], k1 = r[k].k1 * sys->att_ratio[s1];
+                double k0 = r[k].k0 * fl_sys_slot_ratio(sys, s0), k1 = r[k].k1 * fl_sys_slot_ratio(sys, s1);
                 int red = pass == FL_RIGID_START ? lk_implied(&u, nb, b0, k0, b1, k1) : lk_add(&u, nb, b0, k0, b1, k1);
                 if (pass != FL_RIGID_ALWAYS && red) held[ie] = 1;
                 if (pass == FL_RIGID_START && !red && nfm < no) {

@@ -155,6 +155,7 @@ void fl_fast_plan(fl_sim *s)
     const fl_system *sys = s->sys;
     s->fast = fl_xcalloc((size_t)(sys->negroups ? sys->negroups : 1), sizeof(fl_fast));
     s->fast_pofs = fl_xcalloc((size_t)(sys->nelem ? sys->nelem : 1), sizeof(int));
+    size_t nplace = 0;
     for (int g = 0; g < sys->negroups; g++) {
         const fl_egroup *eg = &sys->egroups[g];
         if (!eg->ops->fast) continue;
@@ -169,8 +170,6 @@ void fl_fast_plan(fl_sim *s)
         fl_fast *z = &s->fast[g];
         z->n = eg->n;
         z->body = sys->att_body + 2 * eg->first;
-        z->off = sys->att_off + 2 * eg->first;
-        z->ratio = sys->att_ratio + 2 * eg->first;
         z->row = sys->elem_frow + 2 * eg->first;
         z->pofs = s->fast_pofs + eg->first; /* offsets into s->fast_tab (pack) */
         z->mode0 = e->mode;
@@ -179,8 +178,31 @@ void fl_fast_plan(fl_sim *s)
         z->nreal = z->rstep = eg->ops->nreal;
         z->npar = eg->ops->fast_npar;
         z->unit = 1;
-        for (int k = 0; k < 2 * z->n && z->unit; k++)
-            z->unit = z->body[k] >= 0 && z->ratio[k] == 1.0 && z->off[k] == 0.0 && !signbit(z->off[k]);
+        for (int k = 0; k < 2 * z->n && z->unit; k++) {
+            int slot = 2 * eg->first + k, nd = sys->elem_node[slot];
+            double off = nd >= 0 ? sys->nodes[nd].off : 0.0;
+            z->unit = z->body[k] >= 0 && fl_sys_slot_ratio(sys, slot) == 1.0 && off == 0.0 && !signbit(off);
+        }
+        if (!z->unit) nplace += 2 * (size_t)z->n;
+    }
+    /* the nodes' ratios and offsets by attachment, for the batches not
+     * all at ratio 1 and offset +0 (a kernel reads them in slot order) */
+    if (nplace) {
+        s->fast_place = fl_xmalloc(2 * sizeof(double) * nplace);
+        double *at = s->fast_place;
+        for (int g = 0; g < sys->negroups; g++) {
+            fl_fast *z = &s->fast[g];
+            if (!z->n || z->unit) continue;
+            double *off = at, *ratio = at + 2 * z->n;
+            for (int k = 0; k < 2 * z->n; k++) {
+                int slot = 2 * sys->egroups[g].first + k, nd = sys->elem_node[slot];
+                off[k] = nd >= 0 ? sys->nodes[nd].off : 0.0;
+                ratio[k] = fl_sys_slot_ratio(sys, slot);
+            }
+            z->off = off;
+            z->ratio = ratio;
+            at += 4 * (size_t)z->n;
+        }
     }
     s->fast_stale = 1;
     s->uni_stale = 1;
@@ -575,6 +597,8 @@ void fl_fast_plan_free(fl_sim *s)
     free(s->fastj);
     free(s->fast_pofs);
     free(s->fast_tab);
+    free(s->fast_place);
+    s->fast_place = NULL;
     s->fast = NULL;
     s->fastj = NULL;
     s->fast_pofs = NULL;

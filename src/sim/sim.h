@@ -258,6 +258,7 @@ struct fl_sim {
     int *strand_ident;
     int *fast_pofs;
     double *fast_tab;
+    double *fast_place; /* the batches' off and ratio where not unit (fl_fast_plan) */
     int fast_stale;
     /* the position offsets or discrete Real states may have changed since
      * fl_fast_ready looked whether they are alike (fl_states_changed) */

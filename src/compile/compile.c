@@ -40,12 +40,12 @@ static int inst_vars(const fl_system *s, int i, int k, fl_var *out)
     }
     for (int p = 0; p < c->nports; p++) {
         const fl_port_def *pd = &c->ports[p];
-        const fl_port_rt *pr = &s->ports[ir->port0 + p];
-        if (pd->kind != FL_PORT_INPUT || pr->sig < 0) continue;
-        if (s->sigs[pr->sig].kind == SIG_NONE) continue; /* absent conditional input */
+        if (pd->kind != FL_PORT_INPUT) continue;
+        int sig = fl_port_sig(ir, p);
+        if (s->sigs[sig].kind == SIG_NONE) continue; /* absent conditional input */
         if (c->port_ext) continue;
         int w = pd->width > 0 ? pd->width : 1;
-        if (k >= n && k < n + w) set_var(out, i, OV_INPUT, p, pr->sig - ir->in0 + k - n);
+        if (k >= n && k < n + w) set_var(out, i, OV_INPUT, p, sig - ir->in0 + k - n);
         n += w;
     }
     for (int p = 0; p < c->nports; p++) {
@@ -118,7 +118,7 @@ void fl_var_name_into(const fl_system *s, int v, char *buf, size_t cap)
     case OV_BLOCK_OUT:
     case OV_INPUT: {
         const fl_port_def *pd = &c->ports[x->def];
-        int q = x->kind == OV_INPUT ? x->index - (s->ports[ir->port0 + x->def].sig - ir->in0) : x->index;
+        int q = x->kind == OV_INPUT ? x->index - (fl_port_sig(ir, x->def) - ir->in0) : x->index;
         if (pd->width == 0) snprintf(buf, cap, "%s.%s", in, pd->name);
         else snprintf(buf, cap, "%s.%s[%d]", in, pd->name, q + 1);
         break;

@@ -86,8 +86,8 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
         const fl_inst_rt *ir = &s->insts[i];
         for (int p = 0; p < ir->cls->nports; p++) {
             const fl_port_def *pd = &ir->cls->ports[p];
-            int sig = s->ports[ir->port0 + p].sig;
-            if (pd->kind != FL_PORT_INPUT || sig < 0) continue;
+            if (pd->kind != FL_PORT_INPUT) continue;
+            int sig = fl_port_sig(ir, p);
             int w = pd->width > 0 ? pd->width : 1;
             for (int q = 0; q < w; q++) {
                 const fl_sigref *sr = &s->sigs[sig + q];

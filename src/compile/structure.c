@@ -315,7 +315,6 @@ static int make_ports(fl_system *s, const fl_model *m, fl_builder *b, fl_uf *uf,
             }
             if (strcmp(ir->cls->ports[k].name, "support") == 0) ir->has_support = present;
             s->ports[ir->port0 + k].node = -1;
-            s->ports[ir->port0 + k].sig = -1;
             b->pnode[ir->port0 + k] = present ? ir->port0 + k : -1;
             if (ir->cls->ports[k].kind != FL_PORT_FLANGE && present) b->pnode[ir->port0 + k] = -2; /* signal */
         }
@@ -1134,7 +1133,6 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
             const fl_port_def *pd = &ir->cls->ports[k];
             if (pd->kind != FL_PORT_INPUT) continue;
             int w = pd->width > 0 ? pd->width : 1;
-            s->ports[ir->port0 + k].sig = ir->in0 + k_in;
             for (int q = 0; q < w; q++, k_in++) {
                 fl_sigref *sr = &s->sigs[ir->in0 + k_in];
                 if (b->pnode[ir->port0 + k] == -1) continue; /* absent input */

@@ -137,11 +137,11 @@ static inline int fl_pc_end(fl_pcontrib c)
 }
 
 /* A port: its contributions are contrib[c0 .. fl_port_cend(s, p)) (the
- * next port's c0, or ncontrib after the last port). */
+ * next port's c0, or ncontrib after the last port); an input port's first
+ * input reference is fl_port_sig's. */
 typedef struct fl_port_rt {
     int node;  /* -1 when absent (or a signal port) */
     int c0;     /* first contribution in sys->contrib */
-    int sig;    /* input ports: first input reference */
 } fl_port_rt;
 
 /* An instance, 56 bytes (a big model has several per part): its name is
@@ -457,6 +457,16 @@ struct fl_system {
     fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
     int nmparams;
 };
+
+/* The first input reference of input port p of instance ir: its inputs
+ * follow the class's input ports in order, each as wide as declared. */
+static inline int fl_port_sig(const fl_inst_rt *ir, int p)
+{
+    int k_in = 0;
+    for (int k = 0; k < p; k++)
+        if (ir->cls->ports[k].kind == FL_PORT_INPUT) k_in += ir->cls->ports[k].width > 0 ? ir->cls->ports[k].width : 1;
+    return ir->in0 + k_in;
+}
 
 /* The ratio of attachment slot k's node on its body (1 without a node):
  * the slot is at ratio * q + offset of its node (no per-slot copy). */

@@ -199,12 +199,12 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
     fprintf(out, "\nevents:\n");
     int ntime = 0;
     for (int k = 0; k < s->nblocks; k++) ntime += s->insts[s->blocks[k]].cls->block->next_event != NULL;
-    for (int e = 0; e < s->nelem; e++) ntime += s->insts[s->elems[e].inst].ops->next_time_event != NULL;
+    for (int e = 0; e < s->nelem; e++) ntime += fl_inst_ops(s, s->elems[e].inst)->next_time_event != NULL;
     fprintf(out, "  time events from %d component%s\n", ntime, ntime == 1 ? "" : "s");
     fprintf(out, "  state events: %d root function%s", s->nroot_fns, s->nroot_fns == 1 ? "" : "s");
     int first = 1;
     for (int e = 0; e < s->nelem; e++) {
-        if (!s->insts[s->elems[e].inst].ops->nroots) continue;
+        if (!fl_inst_ops(s, s->elems[e].inst)->nroots) continue;
         fprintf(out, "%s%s", first ? " (" : ", ", fl_inst_name(s, s->elems[e].inst));
         first = 0;
     }

@@ -151,7 +151,7 @@ static int *find_owners(const fl_system *s)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int k = 0; k < ops->nown && el->own >= 0; k++) own_of[el->own + k] = s->nbodies + e;
     }
     return own_of;
@@ -174,7 +174,7 @@ static void join_owners(const fl_system *s, const char *env, const int *own_of, 
     int nb = s->nbodies;
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int j = 0; j < fl_ops_natt(ops); j++) uf_union(uf, nb + e, member(env, s->att_body[fl_att_slot(el, j)]));
         for (int q = 0; q < ops->nin; q++) join_input(s, env, uf, nb + e, &s->sigs[el->sig + q]);
     }
@@ -227,7 +227,7 @@ static void collect_lists(const fl_system *s, const char *env, const int *own_of
     for (int i = 0; i < s->n; i++) add(&v[L_U], grp[own_of[i]], i);
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         int g = grp[nb + e];
         add(&v[L_E], g, e);
         for (int j = 0; j < fl_ops_natt(ops); j++) {
@@ -348,7 +348,7 @@ static void make_scopes(fl_system *s, struct fl_group_arena *a, const glist L[L_
         sc->eg = a->eg + neg;
         for (int k = 0; k < sc->ne; k++) {
             int e = sc->e[k];
-            const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+            const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
             sc->el[k] = s->elems[e];
             if (!k || eg_of[e] != eg_of[sc->e[k - 1]]) {
                 fl_egroup *b = &a->eg[neg++];

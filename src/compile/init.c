@@ -58,7 +58,7 @@ int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2
  * in *mult the factor of the local partial there (a node's ratio). */
 static int elem_init_cols(const fl_system *s, const fl_elem *el, int lc, int col[2], double mult[2])
 {
-    const fl_elem_ops *ops = s->insts[el->inst].ops;
+    const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
     int na = fl_ops_natt(ops), n = s->n;
     mult[0] = mult[1] = 1;
     if (lc < 3 * na) {
@@ -107,7 +107,7 @@ static int cond_involves(const fl_system *s, const fl_cond *c)
 {
     if (c->source == CV_ELEM) {
         const fl_elem *el = &s->elems[c->elem];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int k = 0; k < ops->ninit_dep; k++) {
             if (ops->init_dep_rc[2 * k] != c->row) continue;
             int col[2];
@@ -203,7 +203,7 @@ static void build_pattern(fl_system *s, const int *conds, int ncond, ipattern *i
         const fl_cond *c = &s->conds[conds[k]];
         if (c->source != CV_ELEM) continue;
         const fl_elem *el = &s->elems[c->elem];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int q = 0; q < ops->ninit_dep; q++) {
             if (ops->init_dep_rc[2 * q] != c->row) continue;
             int col[2];
@@ -391,7 +391,7 @@ fl_loc fl_unknown_loc(const fl_system *s, int i)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         if (el->own >= 0 && i >= el->own && i < el->own + ops->nown) {
             if (ops->own_locs && ops->own_locs[i - el->own].file && !fl_loc_is_bundled(ops->own_locs[i - el->own]))
                 return ops->own_locs[i - el->own];

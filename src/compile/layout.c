@@ -265,7 +265,7 @@ static void number_unknowns(fl_system *s)
         bd->frow = (bd->kind == B_FREE || bd->kind == B_MLV) ? bd->vi : bd->kind == B_MLQ ? bd->qi : -1;
     }
     for (int e = 0; e < s->nelem; e++) {
-        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
         if (ops->nown) {
             s->elems[e].own = n;
             n += ops->nown;
@@ -274,7 +274,7 @@ static void number_unknowns(fl_system *s)
     s->n = n;
     /* the row of each attachment's force: its body's */
     for (int e = 0; e < s->nelem; e++)
-        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
+        for (int j = 0; j < fl_ops_natt(fl_inst_ops(s, s->elems[e].inst)); j++) {
             int slot = fl_att_slot(&s->elems[e], j);
             int b = s->att_body[slot];
             s->elem_frow[slot] = b >= 0 ? s->bodies[b].frow : -1;
@@ -299,7 +299,7 @@ static void name_unknowns(fl_system *s)
     int hints = 0;
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int k = 0; k < ops->nown; k++) {
             s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
             s->unk_hint[el->own + k] = ops->own_hint;
@@ -359,7 +359,7 @@ static void build_unk_names(void *arg)
     free(first_mass);
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         const char *in = fl_inst_name(s, el->inst); /* "": the equations of the model itself */
         for (int k = 0; k < ops->nown; k++) {
             ofs[el->own + k] = text.n;
@@ -407,7 +407,7 @@ static void nominal_scales(fl_system *s)
             if (k < 0) k = fl_class_param(c, "phi_nominal"); /* the rotational twin */
             if (k >= 0) nom = par[k];
         }
-        for (int j = 0; j < fl_ops_natt(s->insts[s->elems[e].inst].ops); j++) {
+        for (int j = 0; j < fl_ops_natt(fl_inst_ops(s, s->elems[e].inst)); j++) {
             int slot = fl_att_slot(&s->elems[e], j);
             int b = s->att_body[slot];
             double q = nom / fabs(fl_sys_slot_ratio(s, slot));
@@ -436,7 +436,7 @@ static int local_blocks(fl_system *s)
 {
     int njloc = 0;
     for (int e = 0; e < s->nelem; e++) {
-        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
         s->elems[e].jofs = njloc;
@@ -576,7 +576,7 @@ static int *list_entries(fl_system *s, int drv0, int *npairs)
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = s->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         int na = fl_ops_natt(ops);
         int R = na + ops->nown, C = 3 * na + 2 * ops->nown + ops->nin;
         int nentries = ops->ndep ? ops->ndep : R * C;
@@ -694,7 +694,7 @@ static int check_regular(fl_system *s, fl_diag *d)
         }
         for (int e = 0; e < s->nelem && !reported; e++) {
             const fl_elem *el = &s->elems[e];
-            const fl_elem_ops *ops = s->insts[el->inst].ops;
+            const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
             for (int k = 0; k < ops->nown; k++)
                 if (cor[el->own + k] < 0 && !reported++)
                     fl_err(d, fl_inst_loc(s, el->inst), "the system is structurally singular at %s",

@@ -483,7 +483,7 @@ static int make_roots(fl_system *s, const fl_builder *b, int_vec *clash, dbl_vec
         dv->support_port = bd->support;
         dv->support_node = port_node(s, bd->inst, bd->support);
         dv->sig = ir->in0;
-        dv->nin = ir->nin;
+        dv->nin = fl_class_nin(ir->cls);
         s->insts[bd->inst].drv = (int)k;
         fl_root *r = &s->roots[nr++];
         r->inst = bd->inst;
@@ -743,10 +743,11 @@ static void make_elements(fl_system *s, fl_builder *b)
     int nrank = 4 * (fl_class_count() + 1);
     int *start = fl_xcalloc((size_t)nrank + 1, sizeof(int));
     rank_memo mo = {{NULL}, {0}, 0};
+    const fl_elem_ops **ops_of = fl_xmalloc(sizeof *ops_of * (size_t)(ne ? ne : 1)); /* by builder element */
     for (int k = 0; k < ne; k++) {
-        fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
-        ir->ops = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->prow) : ir->cls->elem;
-        rank[k] = 4 * class_rank(&mo, ir->cls) + (ir->ops == ir->cls->elem ? 0 : 1);
+        const fl_inst_rt *ir = &s->insts[b->elems.v[k].inst];
+        ops_of[k] = ir->cls->elem_for ? ir->cls->elem_for(s->par + ir->prow) : ir->cls->elem;
+        rank[k] = 4 * class_rank(&mo, ir->cls) + (ops_of[k] == ir->cls->elem ? 0 : 1);
         start[rank[k] + 1]++;
     }
     for (int r = 0; r < nrank; r++) start[r + 1] += start[r];
@@ -759,6 +760,7 @@ static void make_elements(fl_system *s, fl_builder *b)
     for (int i = 0; i < ne; i++) {
         const b_elem *be = &b->elems.v[ord[i]];
         fl_inst_rt *ir = &s->insts[be->inst];
+        const fl_elem_ops *ops = ops_of[ord[i]];
         fl_elem *e = &s->elems[i];
         e->idx = i;
         e->inst = be->inst;
@@ -768,9 +770,9 @@ static void make_elements(fl_system *s, fl_builder *b)
         e->mode = nmodes;
         e->root = nroots;
         e->rs = nreal;
-        nmodes += ir->ops->nmodes;
-        nroots += ir->ops->nroots;
-        nreal += ir->ops->nreal;
+        nmodes += ops->nmodes;
+        nroots += ops->nroots;
+        nreal += ops->nreal;
         e->user = ir->cls->user;
         e->xatt = be->natt > 2 ? xnext : -1;
         if (be->natt > 2) xnext += be->natt - 2;
@@ -781,13 +783,14 @@ static void make_elements(fl_system *s, fl_builder *b)
             s->att_body[slot] = n >= 0 ? s->nodes[n].body : -1;
         }
         ir->elem = i;
-        if (!groups.n || groups.v[groups.n - 1].ops != ir->ops) {
-            fl_egroup g = {ir->cls, ir->ops, i, 0};
+        if (!groups.n || groups.v[groups.n - 1].ops != ops) {
+            fl_egroup g = {ir->cls, ops, i, 0};
             FL_VEC_PUSH(groups, g);
         }
         groups.v[groups.n - 1].n++;
     }
     free(ord);
+    free(ops_of);
     s->egroups = groups.v;
     s->negroups = (int)groups.n;
     s->nmodes = nmodes;
@@ -859,7 +862,7 @@ static void make_contribs(fl_system *s, fl_builder *b)
 /* Does some row of element e depend on level `level` of its attachment j? */
 static int elem_uses(const fl_system *s, int e, int j, int level)
 {
-    const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+    const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
     return fl_ops_uses_column(ops, 3 * j + level);
 }
 
@@ -887,7 +890,7 @@ static void classify_bodies(fl_system *s, const fl_builder *b)
     int *constrained = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int)); /* how many constraints */
     int *last = fl_xcalloc((size_t)(s->nbodies ? s->nbodies : 1), sizeof(int)); /* the last one counted + 1 */
     for (int e = 0; e < s->nelem; e++) {
-        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
         for (int j = 0; j < fl_ops_natt(ops); j++) {
             int bd = s->att_body[fl_att_slot(&s->elems[e], j)];
             if (bd >= 0 && elem_depends_on_motion(s, e, j)) damped[bd] = 1;
@@ -1121,8 +1124,7 @@ static int make_signals(fl_system *s, const fl_model *m, fl_builder *b, fl_diag 
     int nin = 0;
     for (int i = 0; i < s->ninst; i++) {
         s->insts[i].in0 = nin;
-        s->insts[i].nin = fl_class_nin(s->insts[i].cls);
-        nin += s->insts[i].nin;
+        nin += fl_class_nin(s->insts[i].cls);
     }
     s->nsig = nin;
     s->sigs = fl_xcalloc((size_t)(nin ? nin : 1), sizeof(fl_sigref));
@@ -1353,7 +1355,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
     FL_VEC(fl_cond) conds = {0};
     FL_VEC(struct fl_idle_cond) idle = {0};
     conds.cap = b->states.n + b->initins.n + b->owns.n;
-    for (size_t k = 0; k < b->irows.n; k++) conds.cap += (size_t)s->insts[b->irows.v[k].inst].ops->ninit;
+    for (size_t k = 0; k < b->irows.n; k++) conds.cap += (size_t)fl_inst_ops(s, b->irows.v[k].inst)->ninit;
     conds.v = fl_xmalloc(sizeof(fl_cond) * (conds.cap ? conds.cap : 1));
     idle.cap = b->states.n;
     idle.v = fl_xmalloc(sizeof *idle.v * (idle.cap ? idle.cap : 1));
@@ -1438,7 +1440,7 @@ static void make_conds(fl_system *s, const fl_model *m, fl_builder *b)
     for (size_t k = 0; k < b->irows.n; k++) {
         const b_irows *r = &b->irows.v[k];
         const fl_inst_rt *ir = &s->insts[r->inst];
-        for (int q = 0; q < ir->ops->ninit; q++) {
+        for (int q = 0; q < fl_inst_ops(s, r->inst)->ninit; q++) {
             if (con_row_dropped(s, b, r->inst, q)) continue;
             fl_cond c;
             memset(&c, 0, sizeof c);
@@ -1528,7 +1530,7 @@ static int check_massless(fl_system *s, fl_diag *d)
             for (int e = 0; e < s->nelem; e++)
                 for (int j = 0; j < 2; j++)
                     if (s->att_body[fl_att_slot(&s->elems[e], j)] == b) {
-                        if (s->insts[s->elems[e].inst].ops->flags & FL_EK_SOURCE) forces = 1;
+                        if (fl_inst_ops(s, s->elems[e].inst)->flags & FL_EK_SOURCE) forces = 1;
                         else springs = 1;
                     }
             const char *acting = springs && forces ? "only springs and forces act on it"
@@ -1564,7 +1566,7 @@ static int check_impulses(fl_system *s, fl_diag *d)
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_inst_rt *ir = &s->insts[el->inst];
-        if (!(ir->ops->flags & FL_EK_IMPULSE)) continue;
+        if (!(fl_inst_ops(s, el->inst)->flags & FL_EK_IMPULSE)) continue;
         int movable = 0;
         for (int j = 0; j < 2; j++) {
             int b = s->att_body[fl_att_slot(el, j)];
@@ -1613,7 +1615,7 @@ static int check_observers(fl_system *s, fl_builder *b, fl_diag *d)
         }
     }
     for (int e = 0; e < s->nelem; e++) {
-        const fl_elem_ops *ops = s->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
         for (int j = 0; j < fl_ops_natt(ops); j++) {
             int slot = fl_att_slot(&s->elems[e], j);
             int bd = s->att_body[slot];
@@ -1654,12 +1656,11 @@ int fl_compile_structure(fl_system *s, const fl_model *m, fl_model *take, fl_dia
         int nin = 0;
         for (int i = 0; i < s->ninst; i++) {
             s->insts[i].in0 = nin;
-            s->insts[i].nin = fl_class_nin(s->insts[i].cls);
-            nin += s->insts[i].nin;
+            nin += fl_class_nin(s->insts[i].cls);
         }
         for (int k = 0; k < s->ndrv; k++) {
             s->drvs[k].sig = s->insts[s->drvs[k].inst].in0;
-            s->drvs[k].nin = s->insts[s->drvs[k].inst].nin;
+            s->drvs[k].nin = fl_class_nin(s->insts[s->drvs[k].inst].cls);
         }
         make_elements(s, &b);
         classify_bodies(s, &b);

@@ -144,7 +144,7 @@ typedef struct fl_port_rt {
     int c0;     /* first contribution in sys->contrib */
 } fl_port_rt;
 
-/* An instance, 56 bytes (a big model has several per part): its name is
+/* An instance, 48 bytes (a big model has several per part): its name is
  * at inst_names + name_at (fl_inst_name) and its location in the side
  * table inst_loc (fl_inst_loc), which a model built through the API, with
  * no locations, does not have. Its parameters have two places: pofs
@@ -154,13 +154,12 @@ typedef struct fl_port_rt {
  * values (par[prow + k]), a row that alike instances share (see par). */
 typedef struct fl_inst_rt {
     const fl_class *cls;
-    const fl_elem_ops *ops; /* element callbacks of this instance (NULL: no element) */
     uint32_t name_at;
     int pofs;  /* its parameters' numbers: pofs + k */
     int prow;  /* their values in the compiled system: par[prow + k] */
     int port0; /* ports at ports[port0 + k] */
-    int elem, drv;
-    int in0, nin; /* inputs at sigs[in0 ..] */
+    int elem, drv;  /* its element (its callbacks: fl_inst_ops), -1 if none */
+    int in0;      /* inputs at sigs[in0 ..], as many as fl_class_nin(cls) */
     int var0;     /* first output variable */
     int nout : 30;     /* blocks: output width */
     unsigned has_support : 1;
@@ -457,6 +456,26 @@ struct fl_system {
     fl_mparam *mparams; /* the model's own parameters (a copy of the model's) */
     int nmparams;
 };
+
+/* The callbacks of element e: its batch's (the batches are consecutive
+ * runs of the elements, by class). */
+static inline const fl_elem_ops *fl_elem_ops_of(const fl_system *s, int e)
+{
+    int lo = 0, hi = s->negroups - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (s->egroups[mid].first <= e) lo = mid;
+        else hi = mid - 1;
+    }
+    return s->egroups[lo].ops;
+}
+
+/* The element callbacks of instance i (NULL: it has no element). */
+static inline const fl_elem_ops *fl_inst_ops(const fl_system *s, int i)
+{
+    int e = s->insts[i].elem;
+    return e < 0 ? NULL : fl_elem_ops_of(s, e);
+}
 
 /* The first input reference of input port p of instance ir: its inputs
  * follow the class's input ports in order, each as wide as declared. */

@@ -26,7 +26,7 @@ static double elem_init_row(fl_sim *s, double t, const double *y, const double *
 {
     const fl_system *sys = s->sys;
     const fl_elem *el = &s->elems[e];
-    const fl_elem_ops *ops = sys->insts[el->inst].ops;
+    const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
     double gsmall[16];
     double *g = ops->ninit <= 16 ? gsmall : fl_xmalloc(sizeof(double) * (size_t)ops->ninit);
     fl_ectx x;
@@ -166,7 +166,7 @@ static void init_jac(fl_sim *s, newton_sys *ns)
     int cap = 0, last = -1;
     for (int k = 0; k < sys->nientry; k++) {
         const struct fl_ientry *ie = &sys->ientry[k];
-        const fl_elem_ops *ops = sys->insts[s->elems[ie->elem].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, s->elems[ie->elem].inst);
         if (ie->elem != last) {
             if (ops->ninit_dep > cap) {
                 cap = ops->ninit_dep;

@@ -98,7 +98,7 @@ static void full_rates(fl_sim *s, double t, const double *y, const double *yp, f
     } else {
         for (int ie = 0; ie < sc->ne; ie++) {
             int e = sc->e[ie];
-            const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
+            const fl_elem_ops *ops = fl_inst_ops(sys, s->elems[e].inst);
             element_power(s, e, fl_ops_natt(ops), stores_energy(ops), &acc, yp);
         }
     }

@@ -121,7 +121,7 @@ int fl_sim_set_param_why(fl_sim *sim, const char *name, double value, fl_diag *d
     par[k] = value;
     fl_pctx pc = {fl_ir_name(sys, ir), fl_ir_loc(sys, ir), par, sys->arrays, ir->cls};
     int rc = ir->cls->check ? ir->cls->check(&pc, d) : 0;
-    if (!rc && ir->cls->elem_for && ir->cls->elem_for(par) != ir->ops) {
+    if (!rc && ir->cls->elem_for && ir->cls->elem_for(par) != fl_inst_ops(sys, i)) {
         fl_err(d, fl_noloc, "%s = %g would change the contact model of %s: change it in the model and compile "
                "again", name, value, fl_ir_name(sys, ir));
         *structural = 1;

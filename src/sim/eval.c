@@ -547,7 +547,7 @@ double fl_next_time_event(const fl_sim *s, double t)
     }
     for (int k = 0; k < (sc ? sc->ntev : s->ntev); k++) { /* the elements that have time events */
         const fl_elem *el = &s->elems[sc ? sc->tev[k] : s->tev[k]];
-        double x = sys->insts[el->inst].ops->next_time_event(s->par, el, t);
+        double x = fl_inst_ops(sys, el->inst)->next_time_event(s->par, el, t);
         if (x > t && x < te) te = x;
     }
     return te;
@@ -695,7 +695,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     int *ord = fl_xmalloc(sizeof(int) * (size_t)(ne ? ne : 1)), no = 0;
     for (int ie = 0; ie < ne; ie++) {
         int e = SC_AT(sc, e, ie);
-        if (!sys->insts[s->elems[e].inst].ops->rigid) continue;
+        if (!fl_inst_ops(sys, s->elems[e].inst)->rigid) continue;
         int i = no++;
         for (; i > 0 && s->elems[SC_AT(sc, e, ord[i - 1])].inst > s->elems[e].inst; i--) ord[i] = ord[i - 1];
         ord[i] = ie;
@@ -710,7 +710,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
         for (int i = 0; i < no; i++) {
             int ie = ord[i];
             const fl_elem *el = &s->elems[SC_AT(sc, e, ie)];
-            const fl_elem_ops *ops = sys->insts[el->inst].ops;
+            const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
             if (!ops->rigid) continue;
             fl_rigid r[FL_MAX_RIGID];
             int n = ops->rigid(x, el, r);
@@ -742,7 +742,7 @@ static int resolve_locks(fl_sim *s, fl_ectx *x)
     for (int ie = 0; ie < ne; ie++) {
         int e = SC_AT(sc, e, ie);
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
         if (ops->set_idle && ops->set_idle(x, el, held[ie])) {
             changed = 1;
             s->last_changed = e;
@@ -769,7 +769,7 @@ int fl_event_update(fl_sim *s, double t, double *y, const double *yp, const int 
     for (int ie = 0; ie < SC_N(s->sc, ne, sys->nelem); ie++) {
         int e = SC_AT(s->sc, e, ie);
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
         if (!ops->event) continue;
         const int *d = dir ? dir + el->root : nodir;
         int r = ops->event(&x, el, d);
@@ -794,7 +794,7 @@ void fl_start_elements(fl_sim *s, double t, const double *y, const double *yp)
     fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
         if (ops->start) ops->start(&x, el);
     }
 }
@@ -812,14 +812,14 @@ int fl_init_modes(fl_sim *s, double t, const double *y, const double *yp)
     fl_states_changed(s);
     for (int e = 0; e < sys->nelem; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
         if (!ops->init_modes) continue;
         ops->init_modes(&x, el);
     }
     resolve_locks(s, &x);
     for (int e = 0; e < sys->nelem && !changed; e++) {
         const fl_elem *el = &s->elems[e];
-        const fl_elem_ops *ops = sys->insts[el->inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, el->inst);
         for (int k = 0; k < ops->nmodes; k++)
             if (before[el->mode + k] != s->mode[el->mode + k]) {
                 changed = 1;

@@ -247,7 +247,7 @@ static void mark_instance(const fl_system *sys, int i, unsigned char *bm, unsign
         int nd = sys->ports[ir->port0 + p].node;
         if (nd >= 0) bm[sys->nodes[nd].body] = 1;
     }
-    for (int k = 0; k < ir->nin; k++) sm[ir->in0 + k] = 1;
+    for (int k = 0, nin = fl_class_nin(ir->cls); k < nin; k++) sm[ir->in0 + k] = 1;
 }
 
 /* The bodies whose kinematics the marked sensor signals read, marked. */

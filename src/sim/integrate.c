@@ -41,7 +41,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     s->tev = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     s->pen_el = fl_xmalloc(sizeof(int) * (size_t)(sys->nelem ? sys->nelem : 1));
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, s->elems[e].inst);
         if (ops->penetration) s->pen_el[s->npen_el++] = e;
         if (ops->next_time_event) s->tev[s->ntev++] = e;
     }
@@ -718,7 +718,7 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         const fl_inst_rt *ir = &sys->insts[i];
         if (!ir->has_late || !s->out_inst[i]) continue;
         late = 1;
-        for (int k = 0; k < ir->nin; k++)
+        for (int k = 0, nin = fl_class_nin(ir->cls); k < nin; k++)
             if (sys->sigs[ir->in0 + k].kind == SIG_LATE) s->out_inst[sys->sigs[ir->in0 + k].inst] = 1;
     }
     s->out_ilist = fl_xmalloc(sizeof(int) * (size_t)(sys->ninst ? sys->ninst : 1));
@@ -761,7 +761,7 @@ static int contact_events_for(const fl_sim *s, int mode)
     if (mode == FL_CONTACTS_STEP) return 0;
     int ncontacts = 0;
     for (int e = 0; e < sys->nelem; e++) {
-        const fl_elem_ops *ops = sys->insts[s->elems[e].inst].ops;
+        const fl_elem_ops *ops = fl_inst_ops(sys, s->elems[e].inst);
         if (!(ops->flags & FL_EK_CONTACT)) continue;
         if (!ops->stiffness || !(ops->stiffness(s->par + s->elems[e].pofs) <= 1e8)) return 1;
         ncontacts++;

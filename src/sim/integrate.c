@@ -47,7 +47,7 @@ FL_GUARDED(fl_sim *, fl_sim_new, (const fl_system *sys, fl_diag *d), (sys, d), N
     }
     s->tev = fl_shrink(s->tev, sizeof(int) * (size_t)(s->ntev ? s->ntev : 1));
     s->pen_el = fl_shrink(s->pen_el, sizeof(int) * (size_t)(s->npen_el ? s->npen_el : 1));
-    s->pen = fl_xcalloc((size_t)(s->npen_el ? s->npen_el : 1), sizeof *s->pen);
+    s->pen_at = fl_xcalloc((size_t)(s->npen_el ? s->npen_el : 1), sizeof(int));
     for (int i = 0; i < sys->ninst; i++) s->maxp = FL_MAX(s->maxp, sys->insts[i].cls->nports);
     for (int b = 0; b < sys->nbodies; b++) {
         const fl_body *bd = &sys->bodies[b];
@@ -123,6 +123,7 @@ void fl_sim_free(fl_sim *s)
     free(s->eU);
     free(s->eloss);
     free(s->pen);
+    free(s->pen_at);
     free(s->bq);
     free(s->bv);
     free(s->ba);
@@ -515,11 +516,22 @@ static void deepest(fl_sim *s, int k, double p, double gap, double t)
 {
     /* (p > 0 first: a contact out of touch, most of a big model's, reads
      * no record; the ratios kept are never negative) */
-    if (p > 0 && gap > 0 && p / gap > s->pen[k].ratio) {
-        s->pen[k].ratio = p / gap;
-        s->pen[k].depth = p;
-        s->pen[k].gap = gap;
-        s->pen[k].t = t;
+    if (!(p > 0 && gap > 0)) return;
+    if (!s->pen_at[k]) {
+        if (s->npen == s->pen_cap) {
+            int cap = s->pen_cap ? 2 * s->pen_cap : 16;
+            s->pen = fl_xrealloc(s->pen, sizeof *s->pen * (size_t)cap);
+            s->pen_cap = cap;
+        }
+        s->pen[s->npen] = (struct fl_pen){0, 0, 0, 0};
+        s->pen_at[k] = ++s->npen;
+    }
+    struct fl_pen *r = &s->pen[s->pen_at[k] - 1];
+    if (p / gap > r->ratio) {
+        r->ratio = p / gap;
+        r->depth = p;
+        r->gap = gap;
+        r->t = t;
     }
 }
 
@@ -593,7 +605,8 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
     const fl_system *sys = s->sys;
     for (int k = 0; k < s->npen_el; k++) {
         int e = s->pen_el[k];
-        if (!(s->pen[k].ratio > 0.1)) continue;
+        const struct fl_pen *r = fl_pen_of(s, k);
+        if (!r || !(r->ratio > 0.1)) continue;
         const fl_inst_rt *ir = &sys->insts[s->elems[e].inst];
         /* in the unit of the contact's domain (m, or rad for a rotational stop) */
         int dom = FL_DOM_TRANS;
@@ -606,7 +619,7 @@ static void warn_penetration(fl_sim *s, fl_diag *d)
         fl_warn(d, fl_ir_loc(sys, ir),
                 "%s: the contact went %.3g %s into its stop at t = %.6g, %.0f%% of its gap of %g %s: the stop is too "
                 "soft for the load (raise its stiffness)",
-                fl_ir_name(sys, ir), s->pen[k].depth, u, s->pen[k].t, 100 * s->pen[k].ratio, s->pen[k].gap, u);
+                fl_ir_name(sys, ir), r->depth, u, r->t, 100 * r->ratio, r->gap, u);
     }
 }
 
@@ -878,7 +891,8 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
-    memset(s->pen, 0, sizeof *s->pen * (size_t)(s->npen_el ? s->npen_el : 1));
+    memset(s->pen_at, 0, sizeof(int) * (size_t)(s->npen_el ? s->npen_el : 1));
+    s->npen = 0;
     s->solver_choice = o->solver;
     s->one_integrator = o->one_integrator;
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);

@@ -222,11 +222,15 @@ struct fl_sim {
     double e_loss_neg; /* integral of the negative part of the loss power (<= 0; any is a bug) */
     double e_seen_max; /* largest energy quantity seen (floor of the throughput) */
     double *eU, *eloss, *bodyF;
-    /* deepest penetration of each contact element (warnings), by contact:
-     * pen[k] is element pen_el[k]'s */
-    struct {
+    /* deepest penetration of the contact elements that went into their
+     * stops (warnings): contact k (element pen_el[k]) has record
+     * pen[pen_at[k] - 1], none while pen_at[k] is 0 (most of a big
+     * model's never touch) */
+    struct fl_pen {
         double ratio, depth, gap, t;
     } *pen;
+    int npen, pen_cap;
+    int *pen_at;
     int *pen_el, npen_el; /* the contact elements whose penetration is tracked */
     N_Vector qy, qyp;     /* interpolated solution at quadrature points */
     double *bq, *bv, *ba; /* body reference position, velocity, acceleration */
@@ -538,6 +542,12 @@ fl_everdict fl_energy_verdict(const fl_ebalance *b, double tol);
 /* The end of an audited run at (t, s->y, s->yp): the totals and the
  * verdict into s->stats, a warning (to d) when the balance does not close. */
 void fl_energy_finish(fl_sim *s, double t, fl_diag *d);
+
+/* Contact k's deepest penetration so far (NULL: it has not touched). */
+static inline const struct fl_pen *fl_pen_of(const fl_sim *s, int k)
+{
+    return s->pen_at[k] ? &s->pen[s->pen_at[k] - 1] : NULL;
+}
 
 /* linsys.c */
 /* Make ls over pat (KLU when s->use_klu, else dense); -1 if it cannot be. */

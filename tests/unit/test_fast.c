@@ -129,14 +129,16 @@ static void pen_of(fl_sim *s, const double *y, const double *yp, int how, double
         if (how == 0) s->fast[g].n = 0;
     }
     if (how < 2) s->nstrand = 0;
-    memset(s->pen, 0, sizeof *s->pen * (size_t)s->npen_el);
+    memset(s->pen_at, 0, sizeof(int) * (size_t)s->npen_el);
+    s->npen = 0;
     fl_eval_kinematics(s, 0.5, y, yp);
     if (how == 2 && nstrand && fl_contacts_in_strands(s))
         for (int b = 0; b < sys->nbodies; b++) s->bq[b] = s->bv[b] = NAN;
     fl_track_penetration(s, 0.5, y, yp);
     for (int k = 0; k < s->npen_el; k++) { /* (by contact, in element order) */
-        out[2 * k] = s->pen[k].ratio;
-        out[2 * k + 1] = s->pen[k].depth;
+        const struct fl_pen *r = fl_pen_of(s, k);
+        out[2 * k] = r ? r->ratio : 0;
+        out[2 * k + 1] = r ? r->depth : 0;
     }
     for (int g = 0; g < sys->negroups && g < 64; g++) s->fast[g].n = saved[g];
     s->nstrand = nstrand;
@@ -518,9 +520,10 @@ static void test_output_scope(void)
         double *pa_ = malloc(sizeof(double) * 2 * (size_t)s->npen_el);
         int touched = 0;
         for (int k = 0; k < s->npen_el; k++) {
-            pa_[2 * k] = s->pen[k].ratio;
-            pa_[2 * k + 1] = s->pen[k].depth;
-            touched += s->pen[k].ratio > 0;
+            const struct fl_pen *r = fl_pen_of(s, k);
+            pa_[2 * k] = r ? r->ratio : 0;
+            pa_[2 * k + 1] = r ? r->depth : 0;
+            touched += r && r->ratio > 0;
         }
         o.noutputs = 4; /* a force: every body's kinematics at output points */
         CHECK(fl_sim_run(s, &o, keep_rows, &b, d) == 0);
@@ -528,8 +531,11 @@ static void test_output_scope(void)
         CHECK(a.n == b.n && a.n == 251 && a.w == 3 && b.w == 3);
         CHECK(same_bits(a.v, b.v, 3 * a.n));
         int same_pen = 1;
-        for (int k = 0; k < s->npen_el; k++)
-            same_pen &= same_bits(&pa_[2 * k], &s->pen[k].ratio, 1) && same_bits(&pa_[2 * k + 1], &s->pen[k].depth, 1);
+        for (int k = 0; k < s->npen_el; k++) {
+            const struct fl_pen *r = fl_pen_of(s, k);
+            double ratio = r ? r->ratio : 0, depth = r ? r->depth : 0;
+            same_pen &= same_bits(&pa_[2 * k], &ratio, 1) && same_bits(&pa_[2 * k + 1], &depth, 1);
+        }
         CHECK(same_pen);
         CHECK(touched > 20); /* (the push reaches 47 of the 299 stops in 0.5 s) */
         free(pa_);

@@ -262,7 +262,6 @@ static void number_unknowns(fl_system *s)
         default:
             break;
         }
-        bd->frow = (bd->kind == B_FREE || bd->kind == B_MLV) ? bd->vi : bd->kind == B_MLQ ? bd->qi : -1;
     }
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem_ops *ops = fl_inst_ops(s, s->elems[e].inst);
@@ -277,7 +276,7 @@ static void number_unknowns(fl_system *s)
         for (int j = 0; j < fl_ops_natt(fl_inst_ops(s, s->elems[e].inst)); j++) {
             int slot = fl_att_slot(&s->elems[e], j);
             int b = s->att_body[slot];
-            s->elem_frow[slot] = b >= 0 ? s->bodies[b].frow : -1;
+            s->elem_frow[slot] = b >= 0 ? fl_body_frow(&s->bodies[b]) : -1;
         }
 }
 
@@ -680,7 +679,7 @@ static int check_regular(fl_system *s, fl_diag *d)
         int reported = 0;
         for (int b = 0; b < s->nbodies && reported < 5; b++) {
             const fl_body *bd = &s->bodies[b];
-            int row = bd->frow >= 0 ? bd->frow : bd->qi;
+            int row = fl_body_frow(bd) >= 0 ? fl_body_frow(bd) : bd->qi;
             if (row < 0 || cor[row] >= 0) continue;
             if (bd->kind == B_MLQ || bd->kind == B_MLV)
                 fl_err(d, fl_noloc,

@@ -438,7 +438,7 @@ static int join_links(fl_system *s, const fl_builder *b, unsigned char *loop)
         s->bodies[i].ref_node = -1;
         s->bodies[i].root = -1;
         s->bodies[i].drv = -1;
-        s->bodies[i].qi = s->bodies[i].vi = s->bodies[i].frow = -1;
+        s->bodies[i].qi = s->bodies[i].vi = -1;
     }
     return rc;
 }

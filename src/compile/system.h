@@ -31,19 +31,24 @@
 
 typedef enum fl_body_kind { B_GROUND, B_POS, B_VEL, B_ACC, B_FREE, B_MLV, B_MLQ } fl_body_kind;
 
-/* (the doubles first: 64 bytes) */
+/* (the doubles first: 48 bytes; its residual row is fl_body_frow's) */
 typedef struct fl_body {
     double mass; /* sum of m ratio^2 of the masses on it (kinetic energy M v^2 / 2) */
     double q0;   /* GROUND: reference position; prescribed: support position */
     fl_body_kind kind;
     int qi, vi;  /* indices in y, -1 if not unknowns */
-    int frow;    /* residual row collecting flange forces, -1 for prescribed bodies */
     int drv;     /* driver, -1 if none */
     int ref_node; /* the node at q (ratio 1, off 0): the root's node if it has one */
     int root;    /* root (ground/driver reaction) record, -1 if none */
     int order0, norder; /* elimination steps for internal forces */
-    int js_qq, js_qv, js_vv; /* entries for the body rows (see fl_jentry) */
 } fl_body;
+
+/* The residual row collecting a body's flange forces: its velocity's (its
+ * position's for a massless body at a position), -1 for prescribed ones. */
+static inline int fl_body_frow(const fl_body *bd)
+{
+    return (bd->kind == B_FREE || bd->kind == B_MLV) ? bd->vi : bd->kind == B_MLQ ? bd->qi : -1;
+}
 
 /* A rigid member: position(b) = r * position(a) + L (r = 1: two flanges at
  * distance L; r != 1: a lever, rack or gear), with mass m moving with

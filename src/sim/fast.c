@@ -245,7 +245,7 @@ static int strand_batch(const fl_sim *s, int g, int b0, int n)
     if (z->n != n || !z->unit || !(sys->egroups[g].ops->flags & FL_EK_COMPLIANT)) return 0;
     for (int i = 0; i < n; i++)
         if (z->body[2 * i] != b0 + i || z->body[2 * i + 1] != b0 + i + 1 ||
-            z->row[2 * i] != sys->bodies[b0 + i].frow || z->row[2 * i + 1] != sys->bodies[b0 + i + 1].frow)
+            z->row[2 * i] != fl_body_frow(&sys->bodies[b0 + i]) || z->row[2 * i + 1] != fl_body_frow(&sys->bodies[b0 + i + 1]))
             return 0;
     return 1;
 }
@@ -260,7 +260,7 @@ static int strand_bodies(const fl_system *sys, fl_strand *st)
     st->dq = bd[1].qi - bd[0].qi;
     for (int j = 0; j <= st->n; j++)
         if (bd[j].kind != B_FREE || bd[j].qi != st->q0 + j * st->dq || bd[j].vi != bd[j].qi + st->dv ||
-            bd[j].frow != bd[j].vi)
+            fl_body_frow(&bd[j]) != bd[j].vi)
             return 0;
     return st->dq != 0 && st->dv != 0;
 }

@@ -182,7 +182,6 @@ void fl_system_free(fl_system *s)
     free(s->egroups);
     free(s->sigs);
     free(s->blocks);
-    free(s->id);
     free(s->dpos);
     free(s->nominal);
     free(s->unk_names);

@@ -177,7 +177,7 @@ FL_GUARDED_VOID(fl_system_describe, (const fl_system *s, FILE *out), (s, out), f
 
     fprintf(out, "\nunknowns (%d; %d differential):\n", s->n, s->nd);
     for (int i = 0; i < s->n; i++)
-        fprintf(out, "  %-28s %s\n", fl_unk_name(s, i), s->id[i] ? "state" : "algebraic");
+        fprintf(out, "  %-28s %s\n", fl_unk_name(s, i), fl_unk_diff(s, i) ? "state" : "algebraic");
     if (s->n == 0)
         fprintf(out, "  none: %s\n",
                 s->ninst ? "the outputs are functions of time, computed at the output points without an integrator"

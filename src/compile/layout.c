@@ -286,21 +286,21 @@ static void number_unknowns(fl_system *s)
 static void name_unknowns(fl_system *s)
 {
     int n = s->n;
-    s->id = fl_xcalloc((size_t)(n ? n : 1), sizeof(int));
+    unsigned char *diff = fl_xcalloc((size_t)(n ? n : 1), 1); /* which are differential */
     s->dpos = fl_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
     s->unk_hint = fl_xcalloc((size_t)(n ? n : 1), sizeof(char *));
     for (int b = 0; b < s->nbodies; b++) {
         const fl_body *bd = &s->bodies[b];
         if (bd->qi < 0) continue;
-        s->id[bd->qi] = bd->kind != B_MLQ;
-        if (bd->vi >= 0) s->id[bd->vi] = bd->kind != B_MLV;
+        diff[bd->qi] = bd->kind != B_MLQ;
+        if (bd->vi >= 0) diff[bd->vi] = bd->kind != B_MLV;
     }
     int hints = 0;
     for (int e = 0; e < s->nelem; e++) {
         const fl_elem *el = &s->elems[e];
         const fl_elem_ops *ops = fl_inst_ops(s, el->inst);
         for (int k = 0; k < ops->nown; k++) {
-            s->id[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
+            diff[el->own + k] = ops->own_diff ? ops->own_diff[k] : 0;
             s->unk_hint[el->own + k] = ops->own_hint;
             hints |= ops->own_hint != NULL;
         }
@@ -310,7 +310,8 @@ static void name_unknowns(fl_system *s)
         s->unk_hint = NULL;
     }
     int nd = 0;
-    for (int i = 0; i < n; i++) s->dpos[i] = s->id[i] ? nd++ : -1;
+    for (int i = 0; i < n; i++) s->dpos[i] = diff[i] ? nd++ : -1;
+    free(diff);
     s->nd = nd;
 }
 
@@ -656,7 +657,7 @@ static void build_patterns(fl_system *s, int *rc, int np)
     fl_jentry e;
     while (fl_jiter_next(&it, &e)) {
         int col = rc[2 * it.k + 1];
-        rc[2 * it.k + 1] = (s->id[col] && e.cj) || (!s->id[col] && !e.cj) ? col : -1;
+        rc[2 * it.k + 1] = (fl_unk_diff(s, col) && e.cj) || (!fl_unk_diff(s, col) && !e.cj) ? col : -1;
     }
     csc_build(&s->rpat, n, n, rc, 2, rc + 1, 2, np, slot);
     fl_jrules_set(s, slot, FL_JR_RSLOT);

@@ -369,8 +369,7 @@ struct fl_system {
     /* the DAE */
     int n;        /* unknowns */
     int nd;       /* differential unknowns */
-    int *id;      /* 1 differential, 0 algebraic */
-    int *dpos;    /* position among differential unknowns, -1 */
+    int *dpos;    /* position among differential unknowns, -1 for algebraic ones (fl_unk_diff) */
     double *nominal; /* scaling of the absolute tolerance */
     int uses_accel;  /* some element force depends on accelerations */
     int has_late;   /* some input is SIG_LATE */
@@ -490,6 +489,12 @@ static inline int fl_port_sig(const fl_inst_rt *ir, int p)
     for (int k = 0; k < p; k++)
         if (ir->cls->ports[k].kind == FL_PORT_INPUT) k_in += ir->cls->ports[k].width > 0 ? ir->cls->ports[k].width : 1;
     return ir->in0 + k_in;
+}
+
+/* Whether unknown i is differential (appears differentiated). */
+static inline int fl_unk_diff(const fl_system *s, int i)
+{
+    return s->dpos[i] >= 0;
 }
 
 /* The ratio of attachment slot k's node on its body (1 without a node):

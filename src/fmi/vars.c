@@ -337,11 +337,11 @@ int fl_fmu_vars_build(const fl_system *sys, fl_sim *sim, const fl_fmu_cfg *cfg, 
     /* continuous states and their derivatives, in system order */
     int ns = 0;
     for (int i = 0; i < sys->n; i++)
-        if (sys->id[i]) ns++;
+        if (fl_unk_diff(sys, i)) ns++;
     out->first_state = out->n;
     out->nstates = ns;
     for (int i = 0, k = 0; i < sys->n && !b.failed; i++) {
-        if (!sys->id[i]) continue;
+        if (!fl_unk_diff(sys, i)) continue;
         const char *un = fl_unk_name(sys, i);
         if (!un) un = "";
         const char *s = strip(un, w);

@@ -295,7 +295,7 @@ static int reinit_resid(fl_sim *s, newton_sys *ns, const double *w, double *G)
     if (sc) { /* one group: its unknowns are w[k] = unknown u[k] */
         for (int k = 0; k < sc->nu; k++) {
             int i = sc->u[k];
-            if (sys->id[i]) ns->yp[i] = w[k];
+            if (fl_unk_diff(sys, i)) ns->yp[i] = w[k];
             else ns->y[i] = w[k];
         }
         int rc = fl_eval_residual(s, ns->t, ns->y, ns->yp, s->res);
@@ -303,7 +303,7 @@ static int reinit_resid(fl_sim *s, newton_sys *ns, const double *w, double *G)
         return rc;
     }
     for (int i = 0; i < sys->n; i++) {
-        if (sys->id[i]) ns->yp[i] = w[i];
+        if (fl_unk_diff(sys, i)) ns->yp[i] = w[i];
         else ns->y[i] = w[i];
     }
     return fl_eval_residual(s, ns->t, ns->y, ns->yp, G);
@@ -332,7 +332,7 @@ int fl_solve_consistent(fl_sim *s, double t, double *y, double *yp)
     double *w = fl_xmalloc(sizeof(double) * (size_t)n);
     for (int k = 0; k < n; k++) {
         int i = sc ? sc->u[k] : k;
-        w[k] = sys->id[i] ? yp[i] : y[i];
+        w[k] = fl_unk_diff(sys, i) ? yp[i] : y[i];
     }
     newton_sys ns = {n, ls, t, y, yp, reinit_resid, reinit_jac};
     int info;
@@ -376,7 +376,7 @@ void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp)
     double *yp2 = sc ? s->gscr[1] : fl_xmalloc(sizeof(double) * (size_t)n);
     for (int k = 0; k < m; k++) {
         int i = sc ? sc->u[k] : k;
-        y2[i] = sys->id[i] ? y[i] + dt * yp[i] : y[i];
+        y2[i] = fl_unk_diff(sys, i) ? y[i] + dt * yp[i] : y[i];
         yp2[i] = yp[i];
     }
     fl_diag *saved = s->diag;
@@ -384,7 +384,7 @@ void fl_algebraic_rates(fl_sim *s, double t, const double *y, double *yp)
     if (fl_solve_consistent(s, t + dt, y2, yp2) == 0)
         for (int k = 0; k < m; k++) {
             int i = sc ? sc->u[k] : k;
-            if (!sys->id[i]) yp[i] = (y2[i] - y[i]) / dt;
+            if (!fl_unk_diff(sys, i)) yp[i] = (y2[i] - y[i]) / dt;
         }
     s->diag = saved;
     if (!sc) {

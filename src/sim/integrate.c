@@ -305,7 +305,7 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
     N_Vector id = N_VNew_Serial(n, s->ctx);
     if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
     double *idp = N_VGetArrayPointer(id);
-    for (int k = 0; k < n; k++) idp[k] = sys->id[u ? u[k] : k] ? 1.0 : 0.0;
+    for (int k = 0; k < n; k++) idp[k] = fl_unk_diff(sys, u ? u[k] : k) ? 1.0 : 0.0;
     int rc = IDASetId(I->mem, id);
     N_VDestroy(id);
     if (rc) return -1;

@@ -229,7 +229,7 @@ const char *fl_me_state_name(const fl_sim *s, int k)
     if (!s || k < 0) return NULL;
     const fl_system *sys = s->sys;
     for (int i = 0; i < sys->n; i++)
-        if (sys->id[i] && k-- == 0) return fl_unk_name(sys, i);
+        if (fl_unk_diff(sys, i) && k-- == 0) return fl_unk_name(sys, i);
     return NULL;
 }
 
@@ -237,14 +237,14 @@ void fl_me_get_states(const fl_sim *s, double *x)
 {
     const fl_system *sys = s->sys;
     for (int i = 0, k = 0; i < sys->n; i++)
-        if (sys->id[i]) x[k++] = s->y[i];
+        if (fl_unk_diff(sys, i)) x[k++] = s->y[i];
 }
 
 void fl_me_nominals(const fl_sim *s, double *nominal)
 {
     const fl_system *sys = s->sys;
     for (int i = 0, k = 0; i < sys->n; i++)
-        if (sys->id[i]) nominal[k++] = sys->nominal[i] > 0 ? sys->nominal[i] : 1;
+        if (fl_unk_diff(sys, i)) nominal[k++] = sys->nominal[i] > 0 ? sys->nominal[i] : 1;
 }
 
 void fl_me_set_time(fl_sim *s, double t)
@@ -263,7 +263,7 @@ void fl_me_set_states(fl_sim *s, const double *x)
 {
     const fl_system *sys = s->sys;
     for (int i = 0, k = 0; i < sys->n; i++)
-        if (sys->id[i]) {
+        if (fl_unk_diff(sys, i)) {
             if (s->y[i] != x[k]) s->run.me_dirty = 1;
             s->y[i] = x[k++];
         }
@@ -276,7 +276,7 @@ FL_GUARDED(int, fl_me_derivatives, (fl_sim *s, double *dx, fl_diag *d), (s, dx, 
     if (me_update(s)) return step_failed(s);
     const fl_system *sys = s->sys;
     for (int i = 0, k = 0; i < sys->n; i++)
-        if (sys->id[i]) dx[k++] = s->yp[i];
+        if (fl_unk_diff(sys, i)) dx[k++] = s->yp[i];
     s->diag = NULL;
     return 0;
 }
@@ -350,7 +350,7 @@ FL_GUARDED(int, fl_me_event, (fl_sim *s, int *states_changed, int *terminate, do
      * integrator instead of carrying a history across the jump (CVODE's
      * error test fails there otherwise). */
     int changed = passes > 0 || settled > 0 || ended > 0;
-    for (int i = 0; i < n && !rc; i++) changed |= sys->id[i] && s->y[i] != y0[i];
+    for (int i = 0; i < n && !rc; i++) changed |= fl_unk_diff(sys, i) && s->y[i] != y0[i];
     free(dir);
     free(z);
     free(y0);

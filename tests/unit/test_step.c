@@ -345,7 +345,7 @@ static void me_tests(void)
         me->run.me_dirty = 1;
         CHECK(fl_me_derivatives(me, dx, d) == 0);
         for (int i = 0, j = 0; i < n; i++)
-            if (c.sys->id[i]) {
+            if (fl_unk_diff(c.sys, i)) {
                 double e = fabs(dx[j] - cs->yp[i]) / fmax(1, fabs(cs->yp[i]));
                 if (e > wd) wd = e;
                 j++;

@@ -357,8 +357,8 @@ struct fl_system {
     int nslots;
     int *elem_node; /* node, -1 for ground */
     int *elem_frow; /* residual row, -1 if none */
-    int *att_body;  /* body, -1 for ground (its node's: fl_slot_ratio has the
-                       node's ratio and offset) */
+    int *att_body;  /* body, -1 for ground (its node's ratio and offset on
+                       it: fl_sys_slot_ratio, fl_sys_slot_offset) */
     fl_egroup *egroups;
     int negroups;
     fl_sigref *sigs;
@@ -503,6 +503,11 @@ static inline double fl_sys_slot_ratio(const fl_system *s, int slot)
 {
     int n = s->elem_node[slot];
     return n >= 0 ? s->nodes[n].ratio : 1.0;
+}
+static inline double fl_sys_slot_offset(const fl_system *s, int slot)
+{
+    int n = s->elem_node[slot];
+    return n >= 0 ? s->nodes[n].off : 0.0;
 }
 
 /* Whether parameter k (an index into par) is one the structure was built

@@ -179,8 +179,8 @@ void fl_fast_plan(fl_sim *s)
         z->npar = eg->ops->fast_npar;
         z->unit = 1;
         for (int k = 0; k < 2 * z->n && z->unit; k++) {
-            int slot = 2 * eg->first + k, nd = sys->elem_node[slot];
-            double off = nd >= 0 ? sys->nodes[nd].off : 0.0;
+            int slot = 2 * eg->first + k;
+            double off = fl_sys_slot_offset(sys, slot);
             z->unit = z->body[k] >= 0 && fl_sys_slot_ratio(sys, slot) == 1.0 && off == 0.0 && !signbit(off);
         }
         if (!z->unit) nplace += 2 * (size_t)z->n;
@@ -195,8 +195,8 @@ void fl_fast_plan(fl_sim *s)
             if (!z->n || z->unit) continue;
             double *off = at, *ratio = at + 2 * z->n;
             for (int k = 0; k < 2 * z->n; k++) {
-                int slot = 2 * sys->egroups[g].first + k, nd = sys->elem_node[slot];
-                off[k] = nd >= 0 ? sys->nodes[nd].off : 0.0;
+                int slot = 2 * sys->egroups[g].first + k;
+                off[k] = fl_sys_slot_offset(sys, slot);
                 ratio[k] = fl_sys_slot_ratio(sys, slot);
             }
             z->off = off;

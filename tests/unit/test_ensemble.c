@@ -132,9 +132,38 @@ static void shared_rows(void)
     fl_diag_free(d);
 }
 
+/* Alike instances share a row from their evaluation on; the class checks
+ * still run on every instance and name it: two stops with the same bounds
+ * the wrong way round are both reported, the third (another row) is not. */
+static void checks_on_shared_rows(void)
+{
+    static const char *text = "model Stops\n"
+                              "  Flange.Components.HardStop b1(upper_bnd=-1, lower_bnd=1);\n"
+                              "  Flange.Components.HardStop b2(upper_bnd=-1, lower_bnd=1);\n"
+                              "  Flange.Components.HardStop b3(upper_bnd=1, lower_bnd=-1);\n"
+                              "end Stops;\n";
+    fl_diag *d = fl_diag_new();
+    fl_model *m = fl_model_load_string(text, "stops.mo", NULL, d);
+    CHECK(m != NULL);
+    fl_system *sys = m ? fl_compile(m, d) : NULL;
+    CHECK(sys == NULL);
+    int b1 = 0, b2 = 0, b3 = 0;
+    for (int i = 0; i < fl_diag_count(d); i++) {
+        const char *t = fl_diag_text(d, i);
+        b1 += strstr(t, "stops.mo:2:") && strstr(t, "b1: upper_bnd (-1) must be greater than lower_bnd (1)") != NULL;
+        b2 += strstr(t, "stops.mo:3:") && strstr(t, "b2: upper_bnd (-1) must be greater than lower_bnd (1)") != NULL;
+        b3 += strstr(t, "b3:") != NULL;
+    }
+    CHECK(b1 == 1 && b2 == 1 && b3 == 0);
+    fl_system_free(sys);
+    fl_model_free(m);
+    fl_diag_free(d);
+}
+
 int main(void)
 {
     shared_rows();
+    checks_on_shared_rows();
     fl_diag *d = fl_diag_new();
     fl_model *m = fl_model_load_string(osc, "osc.mo", NULL, d);
     fl_system *sys = m ? fl_compile(m, d) : NULL;

@@ -501,13 +501,11 @@ static inline int fl_unk_diff(const fl_system *s, int i)
  * the slot is at ratio * q + offset of its node (no per-slot copy). */
 static inline double fl_sys_slot_ratio(const fl_system *s, int slot)
 {
-    int n = s->elem_node[slot];
-    return n >= 0 ? s->nodes[n].ratio : 1.0;
+    return fl_node_ratio_at(s->nodes, s->elem_node, slot);
 }
 static inline double fl_sys_slot_offset(const fl_system *s, int slot)
 {
-    int n = s->elem_node[slot];
-    return n >= 0 ? s->nodes[n].off : 0.0;
+    return fl_node_offset_at(s->nodes, s->elem_node, slot);
 }
 
 /* Whether parameter k (an index into par) is one the structure was built

@@ -233,15 +233,25 @@ static inline int fl_att_body(const fl_ectx *x, const fl_elem *e, int j)
 {
     return x->att_body[fl_att_slot(e, j)];
 }
+/* The ratio and offset of the node of slot in node_of (1 and 0 without
+ * one): the one lookup behind fl_slot_ratio and fl_sys_slot_ratio. */
+static inline double fl_node_ratio_at(const fl_node *nodes, const int *node_of, int slot)
+{
+    int n = node_of[slot];
+    return n >= 0 ? nodes[n].ratio : 1.0;
+}
+static inline double fl_node_offset_at(const fl_node *nodes, const int *node_of, int slot)
+{
+    int n = node_of[slot];
+    return n >= 0 ? nodes[n].off : 0.0;
+}
 static inline double fl_slot_ratio(const fl_ectx *x, int slot)
 {
-    int n = x->att_node[slot];
-    return n >= 0 ? x->nodes[n].ratio : 1.0;
+    return fl_node_ratio_at(x->nodes, x->att_node, slot);
 }
 static inline double fl_slot_offset(const fl_ectx *x, int slot)
 {
-    int n = x->att_node[slot];
-    return n >= 0 ? x->nodes[n].off : 0.0;
+    return fl_node_offset_at(x->nodes, x->att_node, slot);
 }
 static inline double fl_att_ratio(const fl_ectx *x, const fl_elem *e, int j)
 {

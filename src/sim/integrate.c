@@ -122,7 +122,7 @@ void fl_sim_free(fl_sim *s)
     free(s->bodyF);
     free(s->eU);
     free(s->eloss);
-    free(s->pen);
+    FL_VEC_FREE(s->pen);
     free(s->pen_at);
     free(s->bq);
     free(s->bv);
@@ -510,6 +510,22 @@ int fl_run_progress(fl_sim *s, double t)
     return -1;
 }
 
+struct fl_pen *fl_pen_add(fl_sim *s, int k)
+{
+    if (!s->pen_at[k]) {
+        struct fl_pen none = {0, 0, 0, 0};
+        FL_VEC_PUSH(s->pen, none);
+        s->pen_at[k] = (int)s->pen.n;
+    }
+    return &s->pen.v[s->pen_at[k] - 1];
+}
+
+void fl_pen_clear(fl_sim *s)
+{
+    memset(s->pen_at, 0, sizeof(int) * (size_t)(s->npen_el ? s->npen_el : 1));
+    s->pen.n = 0;
+}
+
 /* Contact k (pen_el[k]) is p into its stop of gap: the deepest (by
  * ratio) so far. */
 static void deepest(fl_sim *s, int k, double p, double gap, double t)
@@ -517,16 +533,7 @@ static void deepest(fl_sim *s, int k, double p, double gap, double t)
     /* (p > 0 first: a contact out of touch, most of a big model's, reads
      * no record; the ratios kept are never negative) */
     if (!(p > 0 && gap > 0)) return;
-    if (!s->pen_at[k]) {
-        if (s->npen == s->pen_cap) {
-            int cap = s->pen_cap ? 2 * s->pen_cap : 16;
-            s->pen = fl_xrealloc(s->pen, sizeof *s->pen * (size_t)cap);
-            s->pen_cap = cap;
-        }
-        s->pen[s->npen] = (struct fl_pen){0, 0, 0, 0};
-        s->pen_at[k] = ++s->npen;
-    }
-    struct fl_pen *r = &s->pen[s->pen_at[k] - 1];
+    struct fl_pen *r = fl_pen_add(s, k);
     if (p / gap > r->ratio) {
         r->ratio = p / gap;
         r->depth = p;
@@ -891,8 +898,7 @@ int fl_run_reset(fl_sim *s, const fl_sim_opts *o, int emit_grid, fl_output_fn fn
     s->diag = d;
     s->ida_msg[0] = '\0';
     memset(&s->stats, 0, sizeof s->stats);
-    memset(s->pen_at, 0, sizeof(int) * (size_t)(s->npen_el ? s->npen_el : 1));
-    s->npen = 0;
+    fl_pen_clear(s);
     s->solver_choice = o->solver;
     s->one_integrator = o->one_integrator;
     s->use_klu = o->solver == FL_SOLVER_KLU || (o->solver == FL_SOLVER_AUTO && sys->linsolver == FL_SOLVER_KLU);

@@ -159,6 +159,12 @@ typedef struct fl_strand {
 #define FL_STRAND_BLOCK 256
 #define FL_STRAND_MAXB 4
 
+/* The deepest penetration of a contact that went into its stop: depth
+ * over gap (ratio), at time t. */
+struct fl_pen {
+    double ratio, depth, gap, t;
+};
+
 struct fl_sim {
     const fl_system *sys;
     /* Evaluation restricted to one independent group (NULL: the whole
@@ -224,12 +230,9 @@ struct fl_sim {
     double *eU, *eloss, *bodyF;
     /* deepest penetration of the contact elements that went into their
      * stops (warnings): contact k (element pen_el[k]) has record
-     * pen[pen_at[k] - 1], none while pen_at[k] is 0 (most of a big
-     * model's never touch) */
-    struct fl_pen {
-        double ratio, depth, gap, t;
-    } *pen;
-    int npen, pen_cap;
+     * pen.v[pen_at[k] - 1], none while pen_at[k] is 0 (most of a big
+     * model's never touch); fl_pen_of, fl_pen_add, fl_pen_clear */
+    FL_VEC(struct fl_pen) pen;
     int *pen_at;
     int *pen_el, npen_el; /* the contact elements whose penetration is tracked */
     N_Vector qy, qyp;     /* interpolated solution at quadrature points */
@@ -546,8 +549,12 @@ void fl_energy_finish(fl_sim *s, double t, fl_diag *d);
 /* Contact k's deepest penetration so far (NULL: it has not touched). */
 static inline const struct fl_pen *fl_pen_of(const fl_sim *s, int k)
 {
-    return s->pen_at[k] ? &s->pen[s->pen_at[k] - 1] : NULL;
+    return s->pen_at[k] ? &s->pen.v[s->pen_at[k] - 1] : NULL;
 }
+/* Contact k's record, made (zero) if it has none. */
+struct fl_pen *fl_pen_add(fl_sim *s, int k);
+/* No contact has a record (a run's start, a snapshot restored). */
+void fl_pen_clear(fl_sim *s);
 
 /* linsys.c */
 /* Make ls over pat (KLU when s->use_klu, else dense); -1 if it cannot be. */

@@ -107,7 +107,15 @@ static void fields(fl_sim *s, cursor *c, fl_stats *st)
         const fl_inst_rt *ir = &sys->insts[i];
         XA(s->par + fl_sim_prow(s, ir), ir->cls->nparams + ir->cls->nderived);
     }
-    XA(s->pen, s->npen_el);
+    /* the deepest penetrations, a record per contact (zeros: none yet) */
+    if (c->restore && c->p) fl_pen_clear(s);
+    for (int k = 0; k < s->npen_el; k++) {
+        struct fl_pen pk = {0, 0, 0, 0};
+        const struct fl_pen *have = c->restore ? NULL : fl_pen_of(s, k);
+        if (have) pk = *have;
+        X(pk);
+        if (c->restore && c->p && (pk.ratio != 0 || pk.depth != 0 || pk.gap != 0 || pk.t != 0)) *fl_pen_add(s, k) = pk;
+    }
     XA(s->vals, sys->nvars);
     xfer(c, st, sizeof *st);
 }

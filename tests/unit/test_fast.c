@@ -129,8 +129,7 @@ static void pen_of(fl_sim *s, const double *y, const double *yp, int how, double
         if (how == 0) s->fast[g].n = 0;
     }
     if (how < 2) s->nstrand = 0;
-    memset(s->pen_at, 0, sizeof(int) * (size_t)s->npen_el);
-    s->npen = 0;
+    fl_pen_clear(s);
     fl_eval_kinematics(s, 0.5, y, yp);
     if (how == 2 && nstrand && fl_contacts_in_strands(s))
         for (int b = 0; b < sys->nbodies; b++) s->bq[b] = s->bv[b] = NAN;

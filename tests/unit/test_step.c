@@ -556,6 +556,37 @@ static void snapshot_tests(void)
     CHECK(fl_step_time(s4) != fl_step_time(s4)); /* nothing begun by the refusals */
     if (check_failures) print_diag(d);
     fl_sim_free(so);
+
+    /* a model whose contacts went into their stops: the deepest
+     * penetrations (kept for the contacts that touched) are in the
+     * snapshot and restored, contact by contact, bit for bit */
+    fl_sim *sh = fl_sim_new(other.sys, d);
+    CHECK(fl_step_begin(sh, &other.o, d) == 0);
+    CHECK(fl_step_advance(sh, 0.5 * other.o.stop_time, d) == 0);
+    int touched = 0;
+    for (int k = 0; k < sh->npen_el; k++) touched += fl_pen_of(sh, k) && fl_pen_of(sh, k)->ratio > 0;
+    CHECK(touched > 0);
+    size_t nh = fl_sim_snapshot_size(sh);
+    unsigned char *snh = malloc(nh), *snh2 = malloc(nh);
+    CHECK(fl_sim_snapshot(sh, snh, nh) == 0);
+    fl_sim *sh2 = fl_sim_new(other.sys, d);
+    CHECK(fl_sim_restore(sh2, snh, nh, NULL, d) == 0);
+    int same = sh2->npen_el == sh->npen_el;
+    for (int k = 0; same && k < sh->npen_el; k++) {
+        const struct fl_pen *a = fl_pen_of(sh, k), *b = fl_pen_of(sh2, k);
+        same = (a == NULL) == (b == NULL) && (!a || memcmp(a, b, sizeof *a) == 0);
+    }
+    CHECK(same);
+    CHECK(fl_sim_snapshot(sh2, snh2, nh) == 0);
+    CHECK(memcmp(snh, snh2, nh) == 0);
+    printf("hardstop_hysteresis: %d of %d contacts touched by t = %g, their penetration records restored\n", touched,
+           sh->npen_el, 0.5 * other.o.stop_time);
+    fl_step_end(sh, d);
+    fl_step_end(sh2, d);
+    fl_sim_free(sh);
+    fl_sim_free(sh2);
+    free(snh);
+    free(snh2);
     fl_sim_free(s4);
     fl_sim_free(s2);
     fl_sim_free(s);

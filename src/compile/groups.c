@@ -342,7 +342,7 @@ static void make_scopes(fl_system *s, struct fl_group_arena *a, const glist L[L_
         for (int k = 0; k < sc->nu; k++) {
             s->unk_group[sc->u[k]] = g;
             loc[sc->u[k]] = k;
-            sc->nd += fl_unk_diff(s, sc->u[k]) != 0;
+            sc->nd += fl_unk_diff(s, sc->u[k]);
         }
         sc->el = a->el + L[L_E].ptr[g];
         sc->eg = a->eg + neg;

@@ -657,7 +657,7 @@ static void build_patterns(fl_system *s, int *rc, int np)
     fl_jentry e;
     while (fl_jiter_next(&it, &e)) {
         int col = rc[2 * it.k + 1];
-        rc[2 * it.k + 1] = (fl_unk_diff(s, col) && e.cj) || (!fl_unk_diff(s, col) && !e.cj) ? col : -1;
+        rc[2 * it.k + 1] = fl_unk_diff(s, col) == (e.cj != 0) ? col : -1;
     }
     csc_build(&s->rpat, n, n, rc, 2, rc + 1, 2, np, slot);
     fl_jrules_set(s, slot, FL_JR_RSLOT);
@@ -680,7 +680,8 @@ static int check_regular(fl_system *s, fl_diag *d)
         int reported = 0;
         for (int b = 0; b < s->nbodies && reported < 5; b++) {
             const fl_body *bd = &s->bodies[b];
-            int row = fl_body_frow(bd) >= 0 ? fl_body_frow(bd) : bd->qi;
+            int row = fl_body_frow(bd);
+            if (row < 0) row = bd->qi;
             if (row < 0 || cor[row] >= 0) continue;
             if (bd->kind == B_MLQ || bd->kind == B_MLV)
                 fl_err(d, fl_noloc,

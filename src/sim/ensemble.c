@@ -45,6 +45,15 @@ FL_GUARDED(int, fl_sim_set_param, (fl_sim *sim, const char *name, double value, 
     return fl_sim_set_param_why(sim, name, value, d, &why);
 }
 
+/* dst: the n elements of src, each reading its instance's own row. */
+static void elems_reading_own_rows(fl_elem *dst, const fl_elem *src, int n, const fl_system *sys)
+{
+    for (int e = 0; e < n; e++) {
+        dst[e] = src[e];
+        dst[e].pofs = sys->insts[dst[e].inst].pofs;
+    }
+}
+
 /* A row per instance (the system's rows copied to each instance that
  * shares them), and the elements that read them. */
 void fl_sim_own_par(fl_sim *s)
@@ -60,14 +69,8 @@ void fl_sim_own_par(fl_sim *s)
     fl_elem *el = s->elems_own;
     double *p = fl_xmalloc(sizeof(double) * (size_t)(sys->npar ? sys->npar : 1));
     fl_elem *gel = base ? el + ne : NULL;
-    for (int e = 0; e < sys->nelem; e++) {
-        el[e] = sys->elems[e];
-        el[e].pofs = sys->insts[el[e].inst].pofs;
-    }
-    for (int e = 0; gel && e < sys->nelem; e++) {
-        gel[e] = base[e];
-        gel[e].pofs = sys->insts[gel[e].inst].pofs;
-    }
+    elems_reading_own_rows(el, sys->elems, sys->nelem, sys);
+    if (gel) elems_reading_own_rows(gel, base, sys->nelem, sys);
     s->par = p;
     s->par_own = 1;
     fl_sim_reset_par(s);

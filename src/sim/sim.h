@@ -15,7 +15,8 @@
 #include "compile/system.h"
 
 /* A linear system of the (re-)initialisation's Newton iteration (linsys.c):
- * values in the order of pat, factored by a dense LU or KLU. */
+ * values in the order of pat, factored by a dense LU or KLU; a diagonal
+ * pat's values are only divided by. */
 typedef struct fl_linsys {
     const fl_csc *pat;
     int n;

@@ -5,7 +5,13 @@
  * without factors; a singular matrix refused (the dense LU naming the
  * column). And refactorisations whose old pivot order has gone bad (a
  * tiny pivot, a zero one): KLU must factor afresh, or the solution is
- * wrong in its first digit, or refused. */
+ * wrong in its first digit, or refused. A diagonal pattern: quotients,
+ * bit for bit those of both LUs, and nothing held. The integrator's KLU
+ * after a restart (IDAReInit): factored afresh over the ordering it had. */
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
 #include "check.h"
 #include "flange.h"
 #include "sim/sim.h"
@@ -97,6 +103,80 @@ static void check_refactor_condition(fl_sim *s)
     fl_linsys_free(&ls);
 }
 
+/* diag(3, -7, 0.1) x = (1, 2, 0.3) over a diagonal pattern, and the same
+ * matrix over a pattern with an explicit zero above the diagonal, which
+ * the dense LU and KLU factor: the same bits. d2 = 0: singular in
+ * column 2. */
+static int colptrd[] = {0, 1, 2, 3}, rowindd[] = {0, 1, 2};
+static const fl_csc patd = {3, 3, 3, colptrd, rowindd};
+static int colptru[] = {0, 1, 3, 4}, rowindu[] = {0, 0, 1, 2};
+static const fl_csc patu = {3, 3, 4, colptru, rowindu};
+
+static void check_diagonal(fl_sim *s)
+{
+    const double dv[] = {3, -7, 0.1}, b[] = {1, 2, 0.3};
+    double xd[3], xl[3];
+    for (int klu = 0; klu < 2; klu++) {
+        s->use_klu = klu;
+        fl_linsys ld, lu;
+        CHECK(fl_linsys_init(s, &ld, &patd) == 0);
+        CHECK(ld.impl == NULL); /* (no LU made) */
+        memcpy(ld.data, dv, sizeof dv);
+        CHECK(fl_linsys_factor(&ld) == 0);
+        CHECK(fl_linsys_solve(&ld, b, xd) == 0);
+        CHECK(fl_linsys_init(s, &lu, &patu) == 0);
+        CHECK(lu.impl != NULL);
+        const double uv[] = {3, 0, -7, 0.1};
+        memcpy(lu.data, uv, sizeof uv);
+        CHECK(fl_linsys_factor(&lu) == 0);
+        CHECK(fl_linsys_solve(&lu, b, xl) == 0);
+        for (int i = 0; i < 3; i++) {
+            CHECK(xd[i] == b[i] / dv[i]);
+            CHECK(memcmp(&xd[i], &xl[i], sizeof(double)) == 0);
+        }
+        ld.data[1] = 0;
+        CHECK(fl_linsys_factor(&ld) == 2);
+        fl_linsys_release(&ld);
+        fl_linsys_free(&ld);
+        fl_linsys_free(&lu);
+    }
+}
+
+/* IDA's KLU solver over [[a, b], [c, d]]: factored at d = 2 (diagonal
+ * pivots), then restarted (SUNLinSolInitialize, as IDAReInit does) at d = 0,
+ * where the old pivot order meets a zero pivot: the solution (1, 1) needs a
+ * factorisation afresh, over the ordering the first one analysed. */
+static void check_integrator_restart(fl_sim *s)
+{
+    fl_ida I;
+    memset(&I, 0, sizeof I);
+    I.yv = N_VNew_Serial(2, s->ctx);
+    N_Vector x = N_VNew_Serial(2, s->ctx), b = N_VNew_Serial(2, s->ctx);
+    CHECK(I.yv && x && b);
+    if (!I.yv || !x || !b) return;
+    CHECK(fl_ida_ls_for(1)->make(s, &I, 2, &pat2) == 0);
+    double *a = SM_DATA_S(I.A), *xv = N_VGetArrayPointer(x), *bv = N_VGetArrayPointer(b);
+    const double a1[] = {2, 1, 1, 1}, a2[] = {0, 1, 1, 1}; /* (a, c, b, d) */
+    memcpy(a, a1, sizeof a1);
+    bv[0] = 1, bv[1] = 2;
+    CHECK(SUNLinSolInitialize(I.LS) == 0);
+    CHECK(SUNLinSolSetup(I.LS, I.A) == 0);
+    CHECK(SUNLinSolSolve(I.LS, I.A, x, b, 0) == 0);
+    CHECK_NEAR(xv[0], -1, 1e-15);
+    CHECK_NEAR(xv[1], 3, 1e-15);
+    void *ordering = SUNLinSol_KLUGetSymbolic(I.LS);
+    CHECK(SUNLinSolInitialize(I.LS) == 0);
+    memcpy(a, a2, sizeof a2);
+    CHECK(SUNLinSolSetup(I.LS, I.A) == 0);
+    CHECK(SUNLinSolSolve(I.LS, I.A, x, b, 0) == 0);
+    CHECK_NEAR(xv[0], 1, 1e-15);
+    CHECK_NEAR(xv[1], 1, 1e-15);
+    CHECK(SUNLinSol_KLUGetSymbolic(I.LS) == ordering);
+    N_VDestroy(x);
+    N_VDestroy(b);
+    fl_ida_free(&I);
+}
+
 int main(void)
 {
     /* a simulation for its SUNDIALS context */
@@ -110,6 +190,8 @@ int main(void)
         check_backend(s, 0);
         check_backend(s, 1);
         check_refactor_condition(s);
+        check_diagonal(s);
+        check_integrator_restart(s);
         s->use_klu = 0;
     }
     fl_sim_free(s);

@@ -406,7 +406,7 @@ static int g_restart(fl_sim *s, fl_grun *gr, double t)
     gr->pending = gr->here = 0;
     gr->tstop = NAN; /* (IDAReInit forgets the stop time) */
     g_time_event(s, gr, t);
-    if (IDASetInitStep(gr->I.mem, fl_first_step(s, sc->nu, sc->u, gr->I.atol, t))) return -1;
+    if (IDASetInitStep(gr->I.mem, fl_first_step(s, sc->nu, sc->u, t))) return -1;
     if (sc->nu == sc->nd) fl_linsys_release(&gr->reinit_ls); /* (as fl_run_restart) */
     return IDAReInit(gr->I.mem, t, gr->I.yv, gr->I.ypv);
 }

@@ -93,13 +93,12 @@ void fl_free_integrator(fl_sim *s)
     if (s->A) SUNMatDestroy(s->A);
     if (s->yv) N_VDestroy(s->yv);
     if (s->ypv) N_VDestroy(s->ypv);
-    if (s->atol) N_VDestroy(s->atol);
     if (s->qy) N_VDestroy(s->qy);
     if (s->qyp) N_VDestroy(s->qyp);
     s->ida = NULL;
     s->LS = NULL;
     s->A = NULL;
-    s->yv = s->ypv = s->atol = s->qy = s->qyp = NULL;
+    s->yv = s->ypv = s->qy = s->qyp = NULL;
     fl_linsys_free(&s->init_ls);
     fl_linsys_free(&s->reinit_ls);
 }
@@ -230,13 +229,12 @@ static void ida_err(int code, const char *module, const char *function, char *ms
  * but no longer than the output interval: a system at rest whose
  * algebraic variables follow an input (a stuck friction element under a
  * sine force) would otherwise alias the input over giant steps. */
-double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double t)
+double fl_first_step(const fl_sim *s, int n, const int *u, double t)
 {
-    const double *at = N_VGetArrayPointer(atol);
     double sum = 0;
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;
-        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + at[k]);
+        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + s->rtol * s->sys->nominal[i]); /* (IDA's atol) */
         sum += w * w;
     }
     double norm = sqrt(sum / n), h = 1e-3 * (s->t_end - t);
@@ -246,7 +244,7 @@ double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double
 
 static double first_step(const fl_sim *s, double t)
 {
-    return fl_first_step(s, s->sys->n, NULL, s->atol, t);
+    return fl_first_step(s, s->sys->n, NULL, t);
 }
 
 /* Contacts stepped through keep constant root functions: a run whose only
@@ -267,7 +265,9 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
 {
     const fl_system *sys = s->sys;
     memset(I, 0, sizeof *I);
-    N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
+    /* (atol last: it is destroyed once IDA has its copy, and nothing that
+     * can fail out of this function comes between) */
+    N_Vector atol = NULL, *v[] = {&I->yv, &I->ypv, &I->qy, &I->qyp, &atol};
     /* Over all unknowns, IDA returns each step's solution straight into
      * s->y, s->yp (its yv, ypv hold no data of their own): no copy per
      * step, two vectors less. A group's are its own (copied in and out). */
@@ -281,7 +281,7 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
      * IDAGetDky works through the ops of the vector it fills (qy, qyp: the
      * interpolated solution at output points and quadrature points) */
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) fl_nvec_fast(*v[k]);
-    double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(I->atol);
+    double *y = N_VGetArrayPointer(I->yv), *yp = N_VGetArrayPointer(I->ypv), *at = N_VGetArrayPointer(atol);
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;
         if (u) {
@@ -290,18 +290,20 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
         }
         at[k] = s->rtol * sys->nominal[i];
     }
+    /* IDA keeps a copy of the absolute tolerances (cloned from atol, with
+     * its operations): ours is not kept beside it */
     I->mem = IDACreate(s->ctx);
-    if (!I->mem) return -1;
-    if (IDASetErrHandlerFn(I->mem, ida_err, s)) return -1;
-    if (IDAInit(I->mem, res, t0, I->yv, I->ypv)) return -1;
-    if (IDASVtolerances(I->mem, s->rtol, I->atol)) return -1;
+    int bad = !I->mem || IDASetErrHandlerFn(I->mem, ida_err, s) || IDAInit(I->mem, res, t0, I->yv, I->ypv) ||
+              IDASVtolerances(I->mem, s->rtol, atol);
+    N_VDestroy(atol);
+    if (bad) return -1;
     if (IDASetUserData(I->mem, user)) return -1;
     /* The corrector's error is not random: it accumulates in conserved
      * quantities. A tighter Newton test than IDA's default (0.33) keeps the
      * energy balance of undamped contacts within about 1e-6 of the
      * throughput at rtol 1e-8 (about 20% more steps; measured). */
     if (IDASetNonlinConvCoef(I->mem, 0.1)) return -1;
-    if (IDASetInitStep(I->mem, fl_first_step(s, n, u, I->atol, t0))) return -1;
+    if (IDASetInitStep(I->mem, fl_first_step(s, n, u, t0))) return -1;
     N_Vector id = N_VNew_Serial(n, s->ctx);
     if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
     double *idp = N_VGetArrayPointer(id);
@@ -325,7 +327,7 @@ void fl_ida_free(fl_ida *I)
     if (I->mem) IDAFree(&I->mem);
     if (I->LS) SUNLinSolFree(I->LS);
     if (I->A) SUNMatDestroy(I->A);
-    N_Vector *v[] = {&I->yv, &I->ypv, &I->atol, &I->qy, &I->qyp};
+    N_Vector *v[] = {&I->yv, &I->ypv, &I->qy, &I->qyp};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
         if (*v[k]) N_VDestroy(*v[k]);
     memset(I, 0, sizeof *I);
@@ -349,7 +351,6 @@ static int setup_integrator(fl_sim *s, double t0)
     s->ida = I.mem; /* (freed with the run's integrator, also after a failure) */
     s->yv = I.yv;
     s->ypv = I.ypv;
-    s->atol = I.atol;
     s->qy = I.qy;
     s->qyp = I.qyp;
     s->A = I.A;

@@ -77,11 +77,12 @@ typedef struct fl_ida_ls {
 /* KLU's (klu != 0) or the dense LU's; name is what fl_stats.linear_solver says. */
 const fl_ida_ls *fl_ida_ls_for(int klu);
 
-/* An IDA with its vectors (solution, derivatives, absolute tolerances,
- * interpolation) and linear solver. */
+/* An IDA with its vectors (solution, derivatives, interpolation) and
+ * linear solver. (The absolute tolerances are IDA's copy alone: they are
+ * rtol x nominal, which fl_first_step reads from the system.) */
 typedef struct fl_ida {
     void *mem;
-    N_Vector yv, ypv, atol, qy, qyp;
+    N_Vector yv, ypv, qy, qyp;
     SUNMatrix A;
     SUNLinearSolver LS;
     const fl_ida_ls *ls;
@@ -298,7 +299,7 @@ struct fl_sim {
     int initial;
     /* integrator */
     void *ida;
-    N_Vector yv, ypv, atol;
+    N_Vector yv, ypv;
     SUNMatrix A;
     SUNLinearSolver LS;
     fl_linsys init_ls, reinit_ls;
@@ -441,7 +442,7 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
 void fl_ida_free(fl_ida *I);
 /* The first step after a (re)start over those unknowns (integrate.c says
  * why it is capped). */
-double fl_first_step(const fl_sim *s, int n, const int *u, N_Vector atol, double t);
+double fl_first_step(const fl_sim *s, int n, const int *u, double t);
 /* The name of the unknown with the largest weighted local error in IDA's
  * last step over n unknowns (as fl_ida_create's u), for failure messages. */
 const char *fl_worst_unknown(fl_sim *s, void *ida, int n, const int *u);

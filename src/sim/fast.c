@@ -137,6 +137,16 @@ static void bodies_alloc(fl_fast_bodies *fb, size_t n)
     fb->mass = fl_xmalloc(sizeof(double) * n);
 }
 
+/* fb's arrays cut to its n bodies. */
+static void bodies_shrink(fl_fast_bodies *fb)
+{
+    size_t n = (size_t)(fb->n ? fb->n : 1);
+    fb->b = fl_shrink(fb->b, sizeof(int) * n);
+    fb->qi = fl_shrink(fb->qi, sizeof(int) * n);
+    fb->vi = fl_shrink(fb->vi, sizeof(int) * n);
+    fb->mass = fl_shrink(fb->mass, sizeof(double) * n);
+}
+
 static void bodies_free(fl_fast_bodies *fb)
 {
     free(fb->b);
@@ -231,6 +241,9 @@ void fl_fast_plan(fl_sim *s)
     for (int r = 0; r < sys->n; r++)
         if (!own[r]) fb->rest[fb->nrest++] = r;
     free(own);
+    /* (made for every body or unknown, kept for those listed) */
+    fb->other = fl_shrink(fb->other, sizeof(int) * (size_t)(fb->nother ? fb->nother : 1));
+    fb->rest = fl_shrink(fb->rest, sizeof(int) * (size_t)(fb->nrest ? fb->nrest : 1));
     plan_strands(s);
 }
 
@@ -329,7 +342,7 @@ static void plan_zero_rows(fl_sim *s)
         r[1] = n;
         nr = 2;
     }
-    s->zrow = r;
+    s->zrow = fl_shrink(r, sizeof(int) * (size_t)(nr ? nr : 1));
     s->nzrow = nr / 2;
 }
 
@@ -377,6 +390,7 @@ static void plan_strands(fl_sim *s)
         kb->vi[kb->n] = fb->vi[i];
         kb->mass[kb->n++] = fb->mass[i];
     }
+    if (nfused) bodies_shrink(kb);
     free(own);
     if (nfused) plan_zero_rows(s);
     s->strand_ident = fl_xmalloc(sizeof(int) * 2 * FL_STRAND_BLOCK);

@@ -99,7 +99,7 @@ void fl_free_integrator(fl_sim *s)
     s->LS = NULL;
     s->A = NULL;
     s->yv = s->ypv = s->qy = s->qyp = NULL;
-    fl_linsys_free(&s->init_ls);
+    fl_init_ls_free(s);
     fl_linsys_free(&s->reinit_ls);
 }
 
@@ -304,13 +304,9 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
      * throughput at rtol 1e-8 (about 20% more steps; measured). */
     if (IDASetNonlinConvCoef(I->mem, 0.1)) return -1;
     if (IDASetInitStep(I->mem, fl_first_step(s, n, u, t0))) return -1;
-    N_Vector id = N_VNew_Serial(n, s->ctx);
-    if (!id) fl_fail_oom(sizeof(double) * (size_t)n);
-    double *idp = N_VGetArrayPointer(id);
-    for (int k = 0; k < n; k++) idp[k] = fl_unk_diff(sys, u ? u[k] : k) ? 1.0 : 0.0;
-    int rc = IDASetId(I->mem, id);
-    N_VDestroy(id);
-    if (rc) return -1;
+    /* (no IDASetId: IDA reads which unknowns are differential only to leave
+     * algebraic ones out of its error test, which flange does not ask for,
+     * and in IDACalcIC, which flange does not call: a vector less) */
     I->ls = ls;
     if (ls->make(s, I, n, pat)) return -1;
     if (IDASetLinearSolver(I->mem, I->LS, I->A)) return -1;
@@ -987,7 +983,7 @@ int fl_run_start_ida(fl_sim *s)
     /* the initialisation's sparse LU is not needed again in this run: on a
      * big model its factors weigh as much as the integrator's */
     if (s->use_klu) {
-        fl_linsys_free(&s->init_ls);
+        fl_init_ls_free(s);
         fl_heap_trim(); /* (its pages back to the system before the integrator's are touched) */
     }
     if (fl_groups_wanted(s)) return fl_groups_start(s);

@@ -401,7 +401,8 @@ struct fl_system {
     fl_jrule *jrule;
     int njrule;
     fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
-    fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd */
+    fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd; its dimensions alone
+                      once compiled (a run's: fl_init_pattern) */
     fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
     int *jpat_col; /* column of each slot of jpat, while compiling (fl_jent_col) */
 
@@ -696,6 +697,11 @@ const char *fl_node_name(fl_system *s, int n);
  * conditions); returns their number (at most 2); -1 entries are known
  * quantities. */
 int fl_cond_cols(const fl_system *s, const fl_cond *c, int col[2], double coef[2]);
+/* The initialisation's pattern (ipat's arrays, which the compiled system
+ * does not keep: a run needs them for its initialisation alone), made
+ * again from the entries' slots; p's arrays are the caller's. -1 if the
+ * system's records disagree with its dimensions. */
+int fl_init_pattern(const fl_system *s, fl_csc *p);
 
 /* A location whose file name the system owns. */
 fl_loc fl_system_loc(fl_system *s, fl_loc loc);

@@ -239,12 +239,29 @@ static const char *unknown_hint(const fl_system *sys, int i)
     return NULL;
 }
 
+/* The initialisation's linear system over its pattern, which the
+ * compiled system does not keep: both the simulation's until
+ * fl_init_ls_free. */
+static int init_ls_make(fl_sim *s)
+{
+    if (fl_init_pattern(s->sys, &s->ipat)) return -1;
+    if (fl_linsys_init(s, &s->init_ls, &s->ipat) == 0) return 0;
+    fl_csc_free(&s->ipat);
+    return -1;
+}
+
+void fl_init_ls_free(fl_sim *s)
+{
+    fl_linsys_free(&s->init_ls);
+    fl_csc_free(&s->ipat);
+}
+
 int fl_solve_initial(fl_sim *s, double t0, double *y, double *yp)
 {
     const fl_system *sys = s->sys;
     int n = sys->n, N = n + sys->nd;
     if (n == 0) return 0;
-    if (!fl_linsys_ready(&s->init_ls) && fl_linsys_init(s, &s->init_ls, &sys->ipat)) {
+    if (!fl_linsys_ready(&s->init_ls) && init_ls_make(s)) {
         fl_err(s->diag, fl_noloc, "cannot create the linear solver for the initialisation");
         return -1;
     }

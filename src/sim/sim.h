@@ -303,6 +303,7 @@ struct fl_sim {
     SUNMatrix A;
     SUNLinearSolver LS;
     fl_linsys init_ls, reinit_ls;
+    fl_csc ipat; /* init_ls's pattern (fl_init_pattern), made and freed with it */
     int use_klu;                /* the solvers' choice: KLU, else dense */
     const fl_ida_ls *ida_ls;    /* the integrator's (fl_ida_ls_for(use_klu)) */
     double rtol;
@@ -572,6 +573,8 @@ int fl_linsys_solve(fl_linsys *ls, const double *rhs, double *x);
  * ordering): for a solver that is used again only much later. */
 void fl_linsys_release(fl_linsys *ls);
 void fl_linsys_free(fl_linsys *ls);
+/* The initialisation's linear system and its pattern freed (consistent.c). */
+void fl_init_ls_free(fl_sim *s);
 /* The dense matrix A with the values v of pattern p (zero elsewhere): the
  * dense LU of a linear system and of the integrator (idals.c). */
 void fl_dense_from_pattern(SUNMatrix A, const fl_csc *p, const double *v);

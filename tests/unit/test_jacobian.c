@@ -236,11 +236,14 @@ static void condition_rows(void)
     size_t nj = (size_t)sys->jpat.nnz, ni = (size_t)sys->ipat.nnz, nr = (size_t)sys->rpat.nnz;
     double *a = calloc(nj + ni + nr, sizeof(double));
     fl_eval_jacobian(s, 0, 0, y, yp, a, a + nj, a + nj + ni);
-    /* the conditions' entries: rows n and on, columns of the positions */
+    /* the conditions' entries: rows n and on, columns of the positions
+     * (the pattern a run makes: the compiled system keeps its size alone) */
+    fl_csc ip;
+    CHECK(sys->ipat.colptr == NULL && fl_init_pattern(sys, &ip) == 0);
     int plus = 0, minus = 0, other = 0;
-    for (int c = 0; c < sys->ipat.ncol; c++)
-        for (int k = sys->ipat.colptr[c]; k < sys->ipat.colptr[c + 1]; k++) {
-            if (sys->ipat.rowind[k] < n) continue;
+    for (int c = 0; c < ip.ncol; c++)
+        for (int k = ip.colptr[c]; k < ip.colptr[c + 1]; k++) {
+            if (ip.rowind[k] < n) continue;
             double x = a[nj + (size_t)k];
             if (x == 1) plus++;
             else if (x == -1 && c == q1) minus++;
@@ -248,6 +251,7 @@ static void condition_rows(void)
         }
     CHECK(minus == 1 && plus == 4 && other == 0);
     if (!(minus == 1 && plus == 4 && other == 0)) fprintf(stderr, "condition entries: %d of +1, %d of -1, %d other\n", plus, minus, other);
+    fl_csc_free(&ip);
     free(a);
     fl_sim_free(s);
     fl_system_free(sys);

@@ -365,6 +365,7 @@ static fl_system *compile_model(const fl_model *m, fl_model *take, fl_diag *d)
     if (!rc) fl_params_share(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_vars(s);
     if (!rc && fl_diag_errors(d) == errors_before) fl_compile_groups(s);
+    fl_csc_drop_diagonal(&s->rpat); /* (the groups have sliced it) */
     if (!rc && fl_diag_errors(d) == errors_before) keep_run_conds(s);
     fl_cleanup_pop(&cl);
     if (rc || fl_diag_errors(d) > errors_before) {

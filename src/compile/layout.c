@@ -90,6 +90,23 @@ void fl_csc_free(fl_csc *c)
     memset(c, 0, sizeof *c);
 }
 
+int fl_csc_diagonal(const fl_csc *c)
+{
+    if (c->nnz != c->n || c->ncol != c->n) return 0;
+    if (!c->colptr) return 1; /* (kept without its arrays) */
+    for (int j = 0; j < c->n; j++)
+        if (c->colptr[j + 1] != j + 1 || c->rowind[j] != j) return 0;
+    return 1;
+}
+
+void fl_csc_drop_diagonal(fl_csc *c)
+{
+    if (!c->colptr || !fl_csc_diagonal(c)) return;
+    free(c->colptr);
+    free(c->rowind);
+    c->colptr = c->rowind = NULL;
+}
+
 /* Maximum matching by augmenting paths (iterative depth-first search, so
  * that chains of a million bodies do not exhaust the stack). */
 int fl_match(const fl_csc *c, int nrow, int *row_of_col, int *col_of_row)

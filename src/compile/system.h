@@ -255,7 +255,9 @@ typedef struct fl_jrule {
     int src[FL_JRULE_M], slot[FL_JRULE_M], islot[FL_JRULE_M], rslot[FL_JRULE_M];
 } fl_jrule;
 
-/* Compressed sparse column pattern. */
+/* Compressed sparse column pattern. A diagonal one (n == ncol == nnz,
+ * entry k at row k of column k) may be kept without its arrays
+ * (fl_csc_drop_diagonal): fl_csc_diagonal says so for both forms. */
 typedef struct fl_csc {
     int n, ncol, nnz;
     int *colptr, *rowind;
@@ -403,7 +405,8 @@ struct fl_system {
     fl_csc jpat;   /* IDA Jacobian dF/dy + cj dF/dyp */
     fl_csc ipat;   /* initialisation: rows n + ncond_used, cols n + nd; its dimensions alone
                       once compiled (a run's: fl_init_pattern) */
-    fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential) */
+    fl_csc rpat;   /* re-initialisation: rows n, cols (alg y, yp of differential); once
+                      compiled, without its arrays when diagonal (fl_csc_drop_diagonal) */
     int *jpat_col; /* column of each slot of jpat, while compiling (fl_jent_col) */
 
     /* The initial conditions while compiling (conds), then only those a
@@ -674,6 +677,11 @@ const fl_elem *fl_groups_elems(const fl_system *s);
  * of pair i (duplicates share a slot). */
 void fl_csc_build(fl_csc *c, int nrow, int ncol, const int *rows, const int *cols, int npairs, int *slot);
 void fl_csc_free(fl_csc *c);
+/* Whether c is the diagonal pattern (with its arrays or without them). */
+int fl_csc_diagonal(const fl_csc *c);
+/* A diagonal c's arrays freed (a big chain's re-initialisation pattern:
+ * 16 MB at 10^6 wagons), its dimensions kept; any other c unchanged. */
+void fl_csc_drop_diagonal(fl_csc *c);
 
 /* Structural matching (maximum bipartite matching of rows to columns) of a
  * pattern; returns the number of matched pairs and fills row_of_col /

@@ -570,7 +570,8 @@ int fl_linsys_factor(fl_linsys *ls);
  * not finite. */
 int fl_linsys_solve(fl_linsys *ls, const double *rhs, double *x);
 /* Drop the factors, keep what the next factorisation reuses (KLU's
- * ordering): for a solver that is used again only much later. */
+ * ordering): for a solver that is used again only much later. A diagonal
+ * one keeps nothing (not ready: the next use makes it again). */
 void fl_linsys_release(fl_linsys *ls);
 void fl_linsys_free(fl_linsys *ls);
 /* The initialisation's linear system and its pattern freed (consistent.c). */

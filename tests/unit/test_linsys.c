@@ -106,7 +106,8 @@ static void check_refactor_condition(fl_sim *s)
 /* diag(3, -7, 0.1) x = (1, 2, 0.3) over a diagonal pattern, and the same
  * matrix over a pattern with an explicit zero above the diagonal, which
  * the dense LU and KLU factor: the same bits. d2 = 0: singular in
- * column 2. */
+ * column 2. Released, a diagonal system holds nothing; the diagonal
+ * pattern without its arrays is one too. */
 static int colptrd[] = {0, 1, 2, 3}, rowindd[] = {0, 1, 2};
 static const fl_csc patd = {3, 3, 3, colptrd, rowindd};
 static int colptru[] = {0, 1, 3, 4}, rowindu[] = {0, 0, 1, 2};
@@ -136,10 +137,36 @@ static void check_diagonal(fl_sim *s)
         }
         ld.data[1] = 0;
         CHECK(fl_linsys_factor(&ld) == 2);
+        /* released, it holds nothing: the next use makes it again */
         fl_linsys_release(&ld);
+        CHECK(!fl_linsys_ready(&ld) && ld.data == NULL);
         fl_linsys_free(&ld);
+        fl_linsys_release(&lu); /* (KLU's ordering and the dense LU kept) */
+        CHECK(fl_linsys_ready(&lu));
         fl_linsys_free(&lu);
     }
+    /* the diagonal pattern kept as its size alone (a compiled system's
+     * rpat): the same quotients; a pattern that is not diagonal keeps its
+     * arrays */
+    fl_csc dd = {3, 3, 3, NULL, NULL}, du = {0, 0, 0, NULL, NULL};
+    dd.colptr = malloc(sizeof colptrd);
+    dd.rowind = malloc(sizeof rowindd);
+    du = (fl_csc){3, 3, 4, malloc(sizeof colptru), malloc(sizeof rowindu)};
+    memcpy(dd.colptr, colptrd, sizeof colptrd);
+    memcpy(dd.rowind, rowindd, sizeof rowindd);
+    memcpy(du.colptr, colptru, sizeof colptru);
+    memcpy(du.rowind, rowindu, sizeof rowindu);
+    fl_csc_drop_diagonal(&dd);
+    fl_csc_drop_diagonal(&du);
+    CHECK(dd.colptr == NULL && dd.rowind == NULL && dd.nnz == 3 && fl_csc_diagonal(&dd));
+    CHECK(du.colptr != NULL && !fl_csc_diagonal(&du));
+    fl_linsys lc;
+    CHECK(fl_linsys_init(s, &lc, &dd) == 0 && lc.impl == NULL);
+    memcpy(lc.data, dv, sizeof dv);
+    CHECK(fl_linsys_factor(&lc) == 0 && fl_linsys_solve(&lc, b, xl) == 0);
+    for (int i = 0; i < 3; i++) CHECK(memcmp(&xd[i], &xl[i], sizeof(double)) == 0);
+    fl_linsys_free(&lc);
+    fl_csc_free(&du);
 }
 
 /* IDA's KLU solver over [[a, b], [c, d]]: factored at d = 2 (diagonal

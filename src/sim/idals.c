@@ -62,8 +62,11 @@ static int sparse_zero_values(SUNMatrix A)
  *   would) over the first analysis, which gives the same factors.
  * - the pages the analysis's workspace or the old factors touched go back
  *   to the system before the new factors touch theirs: freed, they would
- *   stay resident beside them (10 MB at 10^5 wagons, the run's peak).
+ *   stay resident beside them (10 MB at 10^5 wagons, the run's peak). Only
+ *   for a big matrix (FL_TRIM_NNZ entries): a trim walks the whole heap,
+ *   which a model with many events and small factors would pay at each.
  * Later setups refactor, as SUNDIALS' own. */
+#define FL_TRIM_NNZ 32768
 static int klu_setup(SUNLinearSolver S, SUNMatrix A)
 {
     SUNLinearSolverContent_KLU c = S->content;
@@ -73,7 +76,7 @@ static int klu_setup(SUNLinearSolver S, SUNMatrix A)
         if (!c->symbolic) return c->last_flag = SUNLS_PACKAGE_FAIL_UNREC;
     }
     if (c->numeric) sun_klu_free_numeric(&c->numeric, &c->common);
-    fl_heap_trim();
+    if (SM_NNZ_S(A) >= FL_TRIM_NNZ) fl_heap_trim();
     c->numeric = sun_klu_factor(SM_INDEXPTRS_S(A), SM_INDEXVALS_S(A), SM_DATA_S(A), c->symbolic, &c->common);
     c->last_flag = c->numeric ? SUNLS_SUCCESS : SUNLS_PACKAGE_FAIL_UNREC;
     if (c->numeric) c->first_factorize = 0;

@@ -327,22 +327,8 @@ static void lg_compute(const double *p, const fl_value *tab, const int *m, doubl
 
 /* ---- the element ------------------------------------------------------- */
 
-/* attachments: 0 support (ground without useSupport), 1 flange_a, 2 flange_b */
-static double att_s(const fl_ectx *x, const fl_elem *e, int j)
-{
-    int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot) : fl_slot_offset(x, slot);
-}
-static double att_v(const fl_ectx *x, const fl_elem *e, int j)
-{
-    int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? fl_slot_ratio(x, slot) * x->bv[b] : 0;
-}
-static double att_a(const fl_ectx *x, const fl_elem *e, int j)
-{
-    int slot = fl_att_slot(e, j), b = x->att_body[slot];
-    return b >= 0 ? fl_slot_ratio(x, slot) * x->ba[b] : 0;
-}
+/* attachments: 0 support (ground without useSupport), 1 flange_a, 2
+ * flange_b; their motion is fl_att_s, fl_att_v, fl_att_a's */
 
 /* local rows and columns */
 enum { R_F0, R_F1, R_F2, R_SA, R_KIN };
@@ -382,7 +368,7 @@ static void lg_eval(fl_ectx *x, const fl_elem *e, int n)
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
         double r = p[LG_RATIO];
-        double w = att_v(x, e, 1) - att_v(x, e, 0), a = att_a(x, e, 1) - att_a(x, e, 0);
+        double w = fl_att_v(x, e, 1) - fl_att_v(x, e, 0), a = fl_att_a(x, e, 1) - fl_att_a(x, e, 0);
         double sa = x->y[e->own + OWN_SA], ta = x->y[e->own + OWN_TA];
         lg_q q;
         lg_compute(p, lg_tab(x, p), x->mode + e->mode, w, ta, sa, &q);
@@ -398,10 +384,10 @@ static void lg_eval(fl_ectx *x, const fl_elem *e, int n)
             x->res[e->own + OWN_SA] = a - sa + q.loss; /* free: loss = 0 */
         }
         /* the relations relative to the support: e_a + 2 w0 e_v + w0^2 e_s */
-        double s0 = att_s(x, e, 0), v0 = att_v(x, e, 0), a0 = att_a(x, e, 0);
-        double es = (att_s(x, e, 1) - s0) - r * (att_s(x, e, 2) - s0);
-        double ev = w - r * (att_v(x, e, 2) - v0);
-        double ea = a - r * (att_a(x, e, 2) - a0);
+        double s0 = fl_att_s(x, e, 0), v0 = fl_att_v(x, e, 0), a0 = fl_att_a(x, e, 0);
+        double es = (fl_att_s(x, e, 1) - s0) - r * (fl_att_s(x, e, 2) - s0);
+        double ev = w - r * (fl_att_v(x, e, 2) - v0);
+        double ea = a - r * (fl_att_a(x, e, 2) - a0);
         x->res[e->own + OWN_TA] = ea + 2 * LG_W0 * ev + LG_W0 * LG_W0 * es;
         if (!x->want_jac) continue;
         double *J = x->jloc + e->jofs;
@@ -545,9 +531,9 @@ static void lg_init_modes(fl_ectx *x, const fl_elem *e)
 static void lg_init_eval(fl_ectx *x, const fl_elem *e, double *g, double *jac)
 {
     double r = x->par[e->pofs + LG_RATIO];
-    double s0 = att_s(x, e, 0), v0 = att_v(x, e, 0);
-    g[0] = (att_s(x, e, 1) - s0) - r * (att_s(x, e, 2) - s0);
-    g[1] = (att_v(x, e, 1) - v0) - r * (att_v(x, e, 2) - v0);
+    double s0 = fl_att_s(x, e, 0), v0 = fl_att_v(x, e, 0);
+    g[0] = (fl_att_s(x, e, 1) - s0) - r * (fl_att_s(x, e, 2) - s0);
+    g[1] = (fl_att_v(x, e, 1) - v0) - r * (fl_att_v(x, e, 2) - v0);
     if (jac) {
         jac[0] = jac[3] = r - 1;
         jac[1] = jac[4] = 1;
@@ -559,7 +545,7 @@ static void lg_energy(const fl_ectx *x, const fl_elem *e, int n, double *U, doub
 {
     for (int i = 0; i < n; i++, e++) {
         const double *p = x->par + e->pofs;
-        double w = att_v(x, e, 1) - att_v(x, e, 0);
+        double w = fl_att_v(x, e, 1) - fl_att_v(x, e, 0);
         lg_q q;
         lg_compute(p, lg_tab(x, p), x->mode + e->mode, w, x->y[e->own + OWN_TA], x->y[e->own + OWN_SA], &q);
         U[e->idx] = 0;

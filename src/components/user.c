@@ -170,11 +170,7 @@ static void call_failures(const fl_uclass *c, const fl_ectx *x)
 
 static double att_level(const fl_ectx *x, const fl_elem *e, int att, int level)
 {
-    int slot = fl_att_slot(e, att);
-    int b = x->att_body[slot];
-    if (level == 0) return b >= 0 ? fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot) : fl_slot_offset(x, slot);
-    if (b < 0) return 0;
-    return fl_slot_ratio(x, slot) * (level == 1 ? x->bv[b] : x->ba[b]);
+    return level == 0 ? fl_att_s(x, e, att) : level == 1 ? fl_att_v(x, e, att) : fl_att_a(x, e, att);
 }
 
 static double src_ectx(const fl_uclass *c, const fl_ectx *x, const fl_elem *e, int src, int idx)
@@ -316,17 +312,12 @@ static double u_next_time_event(const double *par, const fl_elem *e, double t)
  * bodies count in the energy audit as work of the component. */
 static int reinit_attachment(fl_ectx *x, const fl_elem *e, int att, int level, double q)
 {
-    int slot = fl_att_slot(e, att);
-    int b = x->att_body[slot];
+    if (level == 0) return fl_move_attachment(x, e, att, q);
+    int b = fl_att_body(x, e, att);
     if (b < 0 || !x->yw) return -1;
-    if (level == 0) {
-        if (x->bqi[b] < 0) return -1;
-        x->yw[x->bqi[b]] += (q - (fl_slot_ratio(x, slot) * x->bq[b] + fl_slot_offset(x, slot))) / fl_slot_ratio(x, slot);
-        return 0;
-    }
     if (x->bvi[b] < 0 || !(x->bminv[b] > 0)) return -1;
     double v = x->yw[x->bvi[b]];
-    q /= fl_slot_ratio(x, slot); /* the body's velocity */
+    q /= fl_att_ratio(x, e, att); /* the body's velocity */
     if (x->impulse_work) {
         double dE = 0.5 * (q * q - v * v) / x->bminv[b];
         x->impulse_work[0] += dE;

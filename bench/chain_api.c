@@ -19,11 +19,16 @@
  * --keep-model compiles with fl_compile and frees the model afterwards (as
  * before that function existed). The run keeps the two selected outputs
  * alone (fl_sim_opts.selected_only); --by-variable keeps a value per
- * variable of the model instead, as before that option existed. */
+ * variable of the model instead, as before that option existed. With
+ * CHAIN_HEAP=1 in the environment it also prints, between the stages,
+ * glibc's heap figures, the resident memory and its peak, and the page
+ * faults so far (fresh pages are much of building and compiling a big
+ * model's cost). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include "flange.h"
 #include "chain_model.h"
@@ -51,8 +56,11 @@ static void heap(const char *what)
 {
     if (!getenv("CHAIN_HEAP")) return;
     struct mallinfo2 mi = mallinfo2();
-    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss %ld KB, rss peak %ld KB\n", what,
-            mi.uordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024, status_kb("VmRSS:"), peak_rss_kb());
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(stderr, "heap %s: in use %zu KB, arena %zu KB, mmap %zu KB, rss %ld KB, rss peak %ld KB, page faults %ld\n",
+            what, mi.uordblks / 1024, mi.arena / 1024, mi.hblkhd / 1024, status_kb("VmRSS:"), peak_rss_kb(),
+            ru.ru_minflt);
 }
 
 typedef struct last {

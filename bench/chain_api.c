@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     l.by_variable = by_variable;
     l.is = fl_system_var_index(sys, "m1.s");
     l.iv = fl_system_var_index(sys, "m1.v");
-    int *outs = malloc(sizeof(int) * (size_t)(2 * n + 2));
+    int *outs = malloc(sizeof(int) * (size_t)(dump ? 2 * n + 2 : 2)); /* (--dump: every wagon's) */
     outs[0] = l.is;
     outs[1] = l.iv;
     o.outputs = outs;

@@ -271,15 +271,17 @@ static void keep_run_conds(fl_system *s)
  * this call after the last of them): the column of each slot of the
  * Jacobian's pattern (fl_jent_col: fl_compile_init builds the
  * initialisation pattern from the entries' rows and columns), the
- * node names of the messages (fl_system_describe builds its own); and
- * the heap that compiling freed goes back to the system. */
+ * node names of the messages (fl_system_describe builds its own). The
+ * heap that compiling freed is kept: a simulation made next builds its
+ * arrays in those pages instead of fresh ones, and a run of a big model
+ * gives back what is still free before its integrator's matrix and
+ * factors are made (fl_run_start_ida). */
 static void drop_compile_only(fl_system *s)
 {
     free(s->jpat_col);
     s->jpat_col = NULL;
     fl_node_names_free(s, s->node_names);
     s->node_names = NULL;
-    fl_heap_trim();
 }
 
 static void system_cleanup(void *s)

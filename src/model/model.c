@@ -87,10 +87,6 @@ void fl_model_free(fl_model *m)
     fl_mparams_free(m->mparams, m->nmparams);
     free(m->name);
     free(m);
-    /* a big model's records are many small blocks amid the heap: without
-     * this, the pages they held stay resident under what is built next
-     * (the simulation, the integrator) */
-    fl_heap_trim();
 }
 
 fl_mparam *fl_mparams_copy(const fl_mparam *p, int n)

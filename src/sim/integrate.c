@@ -738,7 +738,11 @@ static int select_outputs(fl_sim *s, const fl_sim_opts *o, fl_diag *d)
         for (int k = 0, nin = fl_class_nin(ir->cls); k < nin; k++)
             if (sys->sigs[ir->in0 + k].kind == SIG_LATE) s->out_inst[sys->sigs[ir->in0 + k].inst] = 1;
     }
-    s->out_ilist = fl_xmalloc(sizeof(int) * (size_t)(sys->ninst ? sys->ninst : 1));
+    /* (counted first: a run that shows a few of a big model's instances
+     * keeps a short list, not one the size of the model) */
+    int nlist = 0;
+    for (int i = 0; i < sys->ninst; i++) nlist += s->out_inst[i];
+    s->out_ilist = fl_xmalloc(sizeof(int) * (size_t)(nlist ? nlist : 1));
     for (int i = 0; i < sys->ninst; i++)
         if (s->out_inst[i]) s->out_ilist[s->nout_ilist++] = i;
     /* Positions and velocities alone follow from the solution vector: no

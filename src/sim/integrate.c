@@ -224,6 +224,13 @@ static void ida_err(int code, const char *module, const char *function, char *ms
     if (code < 0) snprintf(s->ida_msg, sizeof s->ida_msg, "%s", msg);
 }
 
+/* Unknown i's absolute tolerance: IDA's (fl_ida_create gives it these),
+ * and the first step's weights. */
+static double abs_tol(const fl_sim *s, int i)
+{
+    return s->rtol * s->sys->nominal[i];
+}
+
 /* The first step after a (re)start: IDA's own rule (a thousandth of the
  * distance to the stop time, shortened where the derivatives are large),
  * but no longer than the output interval: a system at rest whose
@@ -234,7 +241,7 @@ double fl_first_step(const fl_sim *s, int n, const int *u, double t)
     double sum = 0;
     for (int k = 0; k < n; k++) {
         int i = u ? u[k] : k;
-        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + s->rtol * s->sys->nominal[i]); /* (IDA's atol) */
+        double w = s->yp[i] / (s->rtol * fabs(s->y[i]) + abs_tol(s, i));
         sum += w * w;
     }
     double norm = sqrt(sum / n), h = 1e-3 * (s->t_end - t);
@@ -263,7 +270,6 @@ static int roots_active(const fl_sim *s)
 int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl_csc *pat, const fl_ida_ls *ls,
                   IDAResFn res, IDALsJacFn jac, IDARootFn root, int nroots, void *user)
 {
-    const fl_system *sys = s->sys;
     memset(I, 0, sizeof *I);
     /* (atol last: it is destroyed once IDA has its copy, and nothing that
      * can fail out of this function comes between) */
@@ -288,7 +294,7 @@ int fl_ida_create(fl_sim *s, fl_ida *I, int n, const int *u, double t0, const fl
             y[k] = s->y[i];
             yp[k] = s->yp[i];
         }
-        at[k] = s->rtol * sys->nominal[i];
+        at[k] = abs_tol(s, i);
     }
     /* IDA keeps a copy of the absolute tolerances (cloned from atol, with
      * its operations): ours is not kept beside it */
